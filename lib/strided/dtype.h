@@ -1,0 +1,107 @@
+// Element types, their sizes and names as PyTorch prints them, and the 16-bit float formats.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <string_view>
+
+namespace strided {
+
+enum class DType : uint8_t { Bool, Int32, Int64, Float16, BFloat16, Float32, Float64 };
+
+// Bytes per element, as torch.Tensor.element_size().
+int64_t itemsize(DType t);
+// "float32", "int64", "bool", "float16", "bfloat16" ... (PyTorch prints them as torch.<name>).
+std::string_view name(DType t);
+// Parses the names above (and the aliases "float", "double", "half", "int", "long").
+DType dtype_from_name(std::string_view name);
+
+bool is_floating_point(DType t);
+bool is_integral(DType t);  // int32, int64 (bool excluded, as in PyTorch's isIntegralType(t, false))
+
+// IEEE binary16 and bfloat16 kept as raw bits; conversions round to nearest even.
+struct Half {
+  uint16_t bits = 0;
+};
+struct BFloat16 {
+  uint16_t bits = 0;
+};
+
+float half_to_float(Half h);
+Half float_to_half(float f);
+float bfloat16_to_float(BFloat16 b);
+BFloat16 float_to_bfloat16(float f);
+
+// Maps a C++ type to its DType.
+template <class T>
+struct dtype_of;
+template <> struct dtype_of<bool> { static constexpr DType value = DType::Bool; };
+template <> struct dtype_of<int32_t> { static constexpr DType value = DType::Int32; };
+template <> struct dtype_of<int64_t> { static constexpr DType value = DType::Int64; };
+template <> struct dtype_of<Half> { static constexpr DType value = DType::Float16; };
+template <> struct dtype_of<BFloat16> { static constexpr DType value = DType::BFloat16; };
+template <> struct dtype_of<float> { static constexpr DType value = DType::Float32; };
+template <> struct dtype_of<double> { static constexpr DType value = DType::Float64; };
+
+// Calls f(T{}) with the C++ type of t: the one switch over dtypes the library needs.
+template <class F>
+decltype(auto) dispatch(DType t, F&& f) {
+  switch (t) {
+    case DType::Bool: return f(bool{});
+    case DType::Int32: return f(int32_t{});
+    case DType::Int64: return f(int64_t{});
+    case DType::Float16: return f(Half{});
+    case DType::BFloat16: return f(BFloat16{});
+    case DType::Float32: return f(float{});
+    case DType::Float64: break;
+  }
+  return f(double{});
+}
+
+// A single value of any dtype, as PyTorch's Scalar: bool, integer or floating point.
+class Scalar {
+ public:
+  enum class Kind : uint8_t { Bool, Int, Float };
+  Scalar() = default;
+  Scalar(bool v) : kind_(Kind::Bool), i_(v), d_(v) {}
+  Scalar(int v) : kind_(Kind::Int), i_(v), d_(v) {}
+  Scalar(int64_t v) : kind_(Kind::Int), i_(v), d_(static_cast<double>(v)) {}
+  Scalar(double v) : kind_(Kind::Float), i_(0), d_(v) {}
+  Scalar(float v) : Scalar(static_cast<double>(v)) {}
+  Kind kind() const { return kind_; }
+  bool is_floating_point() const { return kind_ == Kind::Float; }
+  double to_double() const { return d_; }
+  int64_t to_int() const { return kind_ == Kind::Float ? static_cast<int64_t>(d_) : i_; }
+  bool to_bool() const { return kind_ == Kind::Float ? d_ != 0.0 : i_ != 0; }
+  // The value converted to the C++ type T (with PyTorch's casts: float→int truncates).
+  template <class T>
+  T to() const;
+  std::string to_string() const;
+
+ private:
+  Kind kind_ = Kind::Int;
+  int64_t i_ = 0;
+  double d_ = 0.0;
+};
+
+// Reads and writes one element of type t at address p, through Scalar.
+Scalar load_scalar(const void* p, DType t);
+void store_scalar(void* p, DType t, const Scalar& v);
+
+template <class T>
+T Scalar::to() const {
+  if constexpr (std::is_same_v<T, bool>) {
+    return to_bool();
+  } else if constexpr (std::is_same_v<T, Half>) {
+    return float_to_half(static_cast<float>(to_double()));
+  } else if constexpr (std::is_same_v<T, BFloat16>) {
+    return float_to_bfloat16(static_cast<float>(to_double()));
+  } else if constexpr (std::is_integral_v<T>) {
+    return kind_ == Kind::Float ? static_cast<T>(d_) : static_cast<T>(i_);
+  } else {
+    return static_cast<T>(kind_ == Kind::Float ? d_ : static_cast<double>(i_));
+  }
+}
+
+}  // namespace strided

@@ -1,0 +1,150 @@
+#include <cmath>
+
+#include "strided/layout.h"
+#include "strided/tensor.h"
+
+namespace strided {
+
+namespace {
+// Bytes a layout needs from offset 0: 1 + sum((size-1)*stride) elements, or none when empty
+// (aten/src/ATen/EmptyTensor.cpp, computeStorageNbytes), with overflow reported.
+int64_t storage_nbytes(IntList sizes, IntList strides, int64_t item, const char* op) {
+  checked_numel(sizes, op);
+  for (int64_t s : sizes)
+    if (s == 0) return 0;
+  int64_t elems = 1;
+  bool overflow = false;
+  for (size_t i = 0; i < sizes.size(); ++i) {
+    int64_t reach = 0;
+    overflow |= __builtin_mul_overflow(sizes[i] - 1, strides[i], &reach);
+    overflow |= __builtin_add_overflow(elems, reach, &elems);
+  }
+  int64_t bytes = 0;
+  overflow |= __builtin_mul_overflow(elems, item, &bytes);
+  STRIDED_CHECK(!overflow, op, ": storage size for sizes ", to_string(sizes), " and strides ",
+                to_string(strides), " overflows int64");
+  return bytes;
+}
+}  // namespace
+
+Tensor empty_strided(IntList sizes, IntList strides, TensorOptions options) {
+  STRIDED_CHECK(sizes.size() == strides.size(), "empty_strided: mismatch in length of strides (",
+                strides.size(), ") and shape (", sizes.size(), ")");
+  for (int64_t s : strides)
+    STRIDED_CHECK(s >= 0, "empty_strided: negative strides are not supported, got strides ",
+                  to_string(strides));
+  const int64_t nbytes = storage_nbytes(sizes, strides, itemsize(options.dtype), "empty_strided");
+  return Tensor(Storage::allocate(nbytes, options.device), Shape(sizes.begin(), sizes.end()),
+                Shape(strides.begin(), strides.end()), 0, options.dtype);
+}
+
+Tensor empty(IntList sizes, TensorOptions options) {
+  checked_numel(sizes, "empty");
+  return empty_strided(sizes, contiguous_strides(sizes), options);
+}
+
+Tensor empty_like(const Tensor& t) {
+  const TensorOptions o{t.dtype(), t.device()};
+  if (t.is_non_overlapping_and_dense()) return empty_strided(t.sizes(), t.strides(), o);
+  return empty_strided(t.sizes(), infer_dense_strides(t.sizes(), t.strides()), o);
+}
+
+Tensor full(IntList sizes, const Scalar& value, TensorOptions options) {
+  Tensor t = empty(sizes, options);
+  t.fill_(value);
+  return t;
+}
+Tensor zeros(IntList sizes, TensorOptions options) { return full(sizes, Scalar(int64_t{0}), options); }
+Tensor ones(IntList sizes, TensorOptions options) { return full(sizes, Scalar(int64_t{1}), options); }
+
+Tensor arange(int64_t end, TensorOptions options) { return arange(0, end, 1, options); }
+
+Tensor arange(int64_t start, int64_t end, int64_t step, TensorOptions options) {
+  STRIDED_CHECK(step != 0, "arange: step must be nonzero");
+  STRIDED_CHECK((step > 0 && end >= start) || (step < 0 && end <= start),
+                "arange: upper bound and larger bound inconsistent with step sign (start=", start,
+                ", end=", end, ", step=", step, ")");
+  const int64_t n = step > 0 ? (end - start + step - 1) / step : (start - end - step - 1) / -step;
+  Tensor t = empty({n}, options);
+  for (int64_t i = 0; i < n; ++i) t.set({i}, Scalar(start + i * step));
+  return t;
+}
+
+Tensor from_values(const std::vector<double>& values, IntList sizes, TensorOptions options) {
+  const int64_t n = checked_numel(sizes, "from_values");
+  STRIDED_CHECK(static_cast<int64_t>(values.size()) == n, "from_values: ", values.size(),
+                " values given for shape ", to_string(sizes), " of ", n, " elements");
+  Tensor t = empty(sizes, options);
+  STRIDED_CHECK(t.device().is_cpu(), "from_values: only CPU tensors can be filled from values");
+  char* p = static_cast<char*>(t.data_ptr());
+  const int64_t item = t.element_size();
+  const bool integral = !is_floating_point(options.dtype);
+  for (int64_t i = 0; i < n; ++i) {
+    const double v = values[static_cast<size_t>(i)];
+    store_scalar(p + i * item, options.dtype,
+                 integral ? Scalar(static_cast<int64_t>(v)) : Scalar(v));
+  }
+  return t;
+}
+
+Tensor scalar_tensor(const Scalar& value, TensorOptions options) {
+  Tensor t = empty({}, options);
+  t.fill_(value);
+  return t;
+}
+
+Generator::Generator(uint64_t seed) {
+  // splitmix64 expands the seed into xoshiro256**'s state.
+  uint64_t x = seed;
+  for (uint64_t& s : s_) {
+    uint64_t z = (x += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    s = z ^ (z >> 31);
+  }
+}
+
+uint64_t Generator::next_u64() {
+  auto rotl = [](uint64_t v, int k) { return (v << k) | (v >> (64 - k)); };
+  const uint64_t result = rotl(s_[1] * 5, 7) * 9;
+  const uint64_t t = s_[1] << 17;
+  s_[2] ^= s_[0];
+  s_[3] ^= s_[1];
+  s_[1] ^= s_[2];
+  s_[0] ^= s_[3];
+  s_[2] ^= t;
+  s_[3] = rotl(s_[3], 45);
+  return result;
+}
+
+double Generator::uniform() { return static_cast<double>(next_u64() >> 11) * 0x1.0p-53; }
+
+double Generator::normal() {
+  double u1 = uniform();
+  while (u1 <= 0.0) u1 = uniform();
+  const double u2 = uniform();
+  return std::sqrt(-2.0 * std::log(u1)) * std::cos(2.0 * M_PI * u2);
+}
+
+namespace {
+template <class F>
+Tensor random_tensor(IntList sizes, TensorOptions options, F&& draw, const char* op) {
+  STRIDED_CHECK(is_floating_point(options.dtype), op, ": expected a floating-point dtype, got ",
+                name(options.dtype));
+  Tensor t = empty(sizes, options);
+  STRIDED_CHECK(t.device().is_cpu(), op, ": generates on the CPU; copy the result to the GPU");
+  char* p = static_cast<char*>(t.data_ptr());
+  for (int64_t i = 0; i < t.numel(); ++i)
+    store_scalar(p + i * t.element_size(), options.dtype, Scalar(draw()));
+  return t;
+}
+}  // namespace
+
+Tensor rand(IntList sizes, Generator& gen, TensorOptions options) {
+  return random_tensor(sizes, options, [&] { return gen.uniform(); }, "rand");
+}
+Tensor randn(IntList sizes, Generator& gen, TensorOptions options) {
+  return random_tensor(sizes, options, [&] { return gen.normal(); }, "randn");
+}
+
+}  // namespace strided

@@ -1,0 +1,74 @@
+// The layout algebra: pure functions of sizes, strides and offsets, with no storage and no data.
+// Each rule follows PyTorch (c10/core/Contiguity.h, aten/src/ATen/TensorUtils.cpp,
+// aten/src/ATen/ExpandUtils.cpp, aten/src/ATen/native/TensorShape.cpp) and cites it where it lives.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "strided/shape.h"
+
+namespace strided {
+
+// A dim index in [-ndim, ndim) wrapped to [0, ndim); a 0-d tensor accepts -1 and 0 (c10's
+// maybe_wrap_dim with wrap_scalar). Error: "<op>: Dimension out of range (expected to be in range
+// of [-2, 1], but got 5)".
+int64_t wrap_dim(int64_t dim, int64_t ndim, const char* op);
+
+// Row-major strides of a dense tensor: stride[i] = prod(sizes[i+1:]), with size-0 and size-1
+// dims counted as 1 (c10::contiguous_strides).
+Shape contiguous_strides(IntList sizes);
+
+// PyTorch's is_contiguous: size-1 dims are ignored and a tensor with no elements is contiguous
+// (c10/core/Contiguity.h, _compute_contiguous).
+bool is_contiguous(IntList sizes, IntList strides);
+// The seed notebook's stricter test: stride[-1] == 1 and stride[i] == size[i+1] * stride[i+1]
+// for every i, size-1 dims included (0-d and empty tensors count as contiguous).
+bool is_contiguous_strict(IntList sizes, IntList strides);
+// PyTorch's is_non_overlapping_and_dense: some permutation of the dims is contiguous.
+bool is_non_overlapping_and_dense(IntList sizes, IntList strides);
+
+// Smallest and largest element offsets a layout reaches from offset (min == max+1 means empty).
+struct Extent {
+  int64_t min = 0;
+  int64_t max = -1;
+  bool empty() const { return max < min; }
+};
+Extent extent(IntList sizes, IntList strides, int64_t offset);
+
+// view's stride computation (aten/src/ATen/TensorUtils.cpp, computeStride): the strides a view
+// with new_sizes would have, or nullopt when no view is possible and reshape must copy.
+std::optional<Shape> compute_view_strides(IntList old_sizes, IntList old_strides,
+                                          IntList new_sizes);
+
+// Resolves one -1 in a requested shape against numel (aten/src/ATen/InferSize.h). Errors:
+// "only one dimension can be inferred", "invalid shape dimension -2",
+// "shape '[2, -1]' is invalid for input of size 7".
+Shape infer_size(IntList shape, int64_t numel);
+
+// Broadcast two or more shapes (aten/src/ATen/ExpandUtils.cpp, infer_size). Error: "The size of
+// tensor a (3) must match the size of tensor b (4) at non-singleton dimension 1".
+Shape broadcast_shapes(IntList a, IntList b);
+Shape broadcast_shapes(const std::vector<Shape>& shapes);
+
+// expand's geometry (ExpandUtils.cpp, inferExpandGeometry): new leading dims and expanded
+// size-1 dims get stride 0. Errors name the sizes as PyTorch's do.
+struct Geometry {
+  Shape sizes;
+  Shape strides;
+};
+Geometry expand_geometry(IntList sizes, IntList strides, IntList new_sizes);
+
+// The strides PyTorch gives an output that should follow an input's layout
+// (TensorUtils.cpp/empty_like's infer_dense_strides): dims sorted by stride, ties kept in order.
+Shape infer_dense_strides(IntList sizes, IntList strides);
+
+}  // namespace strided
+
+namespace strided {
+// PyTorch's cheap self-overlap test (aten/src/ATen/MemoryOverlap.cpp, has_internal_overlap):
+// No when non-overlapping and dense, Yes when a dim of size > 1 has stride 0, else TooHard.
+enum class MemOverlap : uint8_t { No, Yes, TooHard };
+MemOverlap has_internal_overlap(IntList sizes, IntList strides);
+}  // namespace strided

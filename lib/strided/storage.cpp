@@ -1,0 +1,72 @@
+#include "strided/storage.h"
+
+#include <array>
+#include <atomic>
+#include <cstdlib>
+#include <mutex>
+
+#include "strided/error.h"
+
+namespace strided {
+
+namespace {
+std::atomic<int64_t> g_allocations{0};
+
+std::mutex g_registry_mutex;
+std::array<Allocator, 2>& registry() {
+  static std::array<Allocator, 2> r = {
+      Allocator{[](int64_t nbytes) -> void* {
+                  // Round up so aligned_alloc's size is a multiple of the alignment; a zero-byte
+                  // storage still gets a unique, valid pointer.
+                  const int64_t rounded = (nbytes + 63) / 64 * 64;
+                  return std::aligned_alloc(64, static_cast<size_t>(rounded > 0 ? rounded : 64));
+                },
+                [](void* p) { std::free(p); }},
+      Allocator{}};
+  return r;
+}
+}  // namespace
+
+struct Storage::Impl {
+  void* data = nullptr;
+  int64_t nbytes = 0;
+  Device device;
+  std::function<void(void*)> deallocate;
+  ~Impl() {
+    if (data && deallocate) deallocate(data);
+  }
+};
+
+void register_allocator(Device::Type type, Allocator allocator) {
+  std::lock_guard lock(g_registry_mutex);
+  registry()[static_cast<size_t>(type)] = std::move(allocator);
+}
+
+Storage Storage::allocate(int64_t nbytes, Device device) {
+  STRIDED_CHECK(nbytes >= 0, "Storage::allocate: negative byte size ", nbytes);
+  Allocator a;
+  {
+    std::lock_guard lock(g_registry_mutex);
+    a = registry()[static_cast<size_t>(device.type)];
+  }
+  STRIDED_CHECK(a.allocate, "Storage::allocate: no allocator for device ", device.str(),
+                " (this build has no CUDA support, or no CUDA device was found)");
+  void* p = a.allocate(nbytes);
+  STRIDED_CHECK(p != nullptr, "Storage::allocate: out of memory allocating ", nbytes,
+                " bytes on ", device.str());
+  Storage s;
+  s.impl_ = std::make_shared<Impl>();
+  s.impl_->data = p;
+  s.impl_->nbytes = nbytes;
+  s.impl_->device = device;
+  s.impl_->deallocate = a.deallocate;
+  g_allocations.fetch_add(1, std::memory_order_relaxed);
+  return s;
+}
+
+void* Storage::data() const { return impl_ ? impl_->data : nullptr; }
+int64_t Storage::nbytes() const { return impl_ ? impl_->nbytes : 0; }
+Device Storage::device() const { return impl_ ? impl_->device : Device::cpu(); }
+int64_t Storage::allocation_count() { return g_allocations.load(std::memory_order_relaxed); }
+
+}  // namespace strided

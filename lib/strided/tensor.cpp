@@ -1,0 +1,94 @@
+#include "strided/tensor.h"
+
+#include "strided/layout.h"
+
+namespace strided {
+
+Tensor::Tensor(Storage storage, Shape sizes, Shape strides, int64_t storage_offset, DType dtype)
+    : storage_(std::move(storage)),
+      sizes_(std::move(sizes)),
+      strides_(std::move(strides)),
+      offset_(storage_offset),
+      dtype_(dtype) {
+  STRIDED_INTERNAL_ASSERT(sizes_.size() == strides_.size());
+}
+
+int64_t Tensor::size(int64_t d) const { return sizes_[wrap_dim(d, dim(), "size")]; }
+int64_t Tensor::stride(int64_t d) const { return strides_[wrap_dim(d, dim(), "stride")]; }
+
+int64_t Tensor::numel() const {
+  int64_t n = 1;
+  for (int64_t s : sizes_) n *= s;
+  return n;
+}
+
+void* Tensor::data_ptr() const {
+  return static_cast<char*>(storage_.data()) + offset_ * element_size();
+}
+
+int64_t Tensor::offset_of(IntList index) const {
+  STRIDED_CHECK(static_cast<int64_t>(index.size()) == dim(), "at: expected ", dim(),
+                " indices for a tensor of shape ", to_string(sizes_), " but got ", index.size());
+  int64_t off = offset_;
+  for (size_t k = 0; k < index.size(); ++k) {
+    int64_t i = index[k];
+    STRIDED_CHECK(i >= -sizes_[k] && i < sizes_[k], "at: index ", i,
+                  " is out of bounds for dimension ", k, " with size ", sizes_[k]);
+    if (i < 0) i += sizes_[k];
+    off += i * strides_[k];
+  }
+  return off;
+}
+
+Scalar Tensor::at(IntList index) const {
+  STRIDED_CHECK(device().is_cpu(), "at: tensor is on ", device().str(),
+                "; copy it to the CPU first");
+  const int64_t off = offset_of(index);
+  return load_scalar(static_cast<const char*>(storage_.data()) + off * element_size(), dtype_);
+}
+
+void Tensor::set(IntList index, const Scalar& value) {
+  STRIDED_CHECK(device().is_cpu(), "set: tensor is on ", device().str(),
+                "; copy it to the CPU first");
+  const int64_t off = offset_of(index);
+  store_scalar(static_cast<char*>(storage_.data()) + off * element_size(), dtype_, value);
+}
+
+Scalar Tensor::item() const {
+  STRIDED_CHECK(numel() == 1, "item: a Tensor with ", numel(),
+                " elements cannot be converted to Scalar");
+  Shape zero(sizes_.size(), 0);
+  return at(zero);
+}
+
+std::vector<double> Tensor::to_vector() const {
+  STRIDED_CHECK(device().is_cpu(), "to_vector: tensor is on ", device().str(),
+                "; copy it to the CPU first");
+  std::vector<double> out;
+  const int64_t n = numel();
+  if (n == 0) return out;
+  out.reserve(static_cast<size_t>(n));
+  Shape idx(sizes_.size(), 0);
+  const char* base = static_cast<const char*>(storage_.data());
+  const int64_t item = element_size();
+  for (int64_t k = 0; k < n; ++k) {
+    int64_t off = offset_;
+    for (size_t d = 0; d < idx.size(); ++d) off += idx[d] * strides_[d];
+    out.push_back(load_scalar(base + off * item, dtype_).to_double());
+    for (size_t d = idx.size(); d-- > 0;) {  // odometer, last dim fastest
+      if (++idx[d] < sizes_[d]) break;
+      idx[d] = 0;
+    }
+  }
+  return out;
+}
+
+bool Tensor::is_contiguous() const { return strided::is_contiguous(sizes_, strides_); }
+bool Tensor::is_non_overlapping_and_dense() const {
+  return strided::is_non_overlapping_and_dense(sizes_, strides_);
+}
+bool is_contiguous_strict(const Tensor& t) {
+  return strided::is_contiguous_strict(t.sizes(), t.strides());
+}
+
+}  // namespace strided

@@ -1,0 +1,180 @@
+// Tensor: a storage, a layout (sizes, strides, storage offset, all in elements) and a dtype.
+// Element (i0, i1, ...) lives at byte  data_ptr() + itemsize * sum_k i_k * stride[k]
+//                                    = storage.data() + itemsize * (offset + sum_k i_k * stride[k]).
+// Names and semantics follow PyTorch's torch.Tensor; PyTorch is the reference for every rule.
+#pragma once
+
+#include <cstdint>
+#include <initializer_list>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "strided/device.h"
+#include "strided/dtype.h"
+#include "strided/error.h"
+#include "strided/shape.h"
+#include "strided/storage.h"
+
+namespace strided {
+
+class Tensor;
+
+namespace indexing {
+// One entry of t.index({...}), as PyTorch's C++ frontend: an integer, a Slice, None (a new dim of
+// size 1), Ellipsis, or a list of integers (advanced indexing: a copy).
+struct NoneType {};
+struct EllipsisType {};
+inline constexpr NoneType None{};
+inline constexpr EllipsisType Ellipsis{};
+struct Slice {
+  std::optional<int64_t> start, stop;
+  int64_t step = 1;
+  Slice() = default;
+  Slice(std::optional<int64_t> start_, std::optional<int64_t> stop_, int64_t step_ = 1)
+      : start(start_), stop(stop_), step(step_) {}
+  Slice(NoneType, std::optional<int64_t> stop_ = std::nullopt, int64_t step_ = 1)
+      : stop(stop_), step(step_) {}
+  Slice(std::optional<int64_t> start_, NoneType, int64_t step_ = 1)
+      : start(start_), step(step_) {}
+  Slice(NoneType, NoneType, int64_t step_ = 1) : step(step_) {}
+};
+using TensorIndex = std::variant<int64_t, Slice, NoneType, EllipsisType, std::vector<int64_t>>;
+}  // namespace indexing
+
+struct TensorOptions {
+  DType dtype = DType::Float32;
+  Device device = Device::cpu();
+};
+
+class Tensor {
+ public:
+  Tensor() = default;  // undefined, as a default-constructed at::Tensor
+  Tensor(Storage storage, Shape sizes, Shape strides, int64_t storage_offset, DType dtype);
+
+  // ---- metadata ------------------------------------------------------------------------------
+  bool defined() const { return storage_.defined(); }
+  const Shape& sizes() const { return sizes_; }
+  const Shape& strides() const { return strides_; }
+  int64_t size(int64_t dim) const;    // dim wraps
+  int64_t stride(int64_t dim) const;  // dim wraps
+  int64_t storage_offset() const { return offset_; }
+  DType dtype() const { return dtype_; }
+  Device device() const { return storage_.device(); }
+  const Storage& storage() const { return storage_; }
+  int64_t dim() const { return static_cast<int64_t>(sizes_.size()); }
+  int64_t numel() const;
+  int64_t element_size() const { return itemsize(dtype_); }
+  int64_t nbytes() const { return numel() * element_size(); }
+  void* data_ptr() const;  // storage.data() + offset * itemsize
+  template <class T>
+  T* data() const {
+    STRIDED_CHECK(dtype_of<T>::value == dtype_, "data: expected dtype ", name(dtype_),
+                  " but got ", name(dtype_of<T>::value));
+    return static_cast<T*>(data_ptr());
+  }
+  // "(2,3,4):(12,4,1)"
+  std::string layout() const { return layout_string(sizes_, strides_); }
+
+  // ---- elements, through the address formula (CPU only) --------------------------------------
+  // Element offset (in elements, from the storage's start) of a full index; indices wrap like
+  // Python's and are bounds-checked.
+  int64_t offset_of(IntList index) const;
+  Scalar at(IntList index) const;
+  void set(IntList index, const Scalar& value);
+  Scalar item() const;  // the one element of a one-element tensor
+  // All elements in row-major order of the logical shape, as doubles (for checks and printing).
+  std::vector<double> to_vector() const;
+
+  // ---- predicates -----------------------------------------------------------------------------
+  bool is_contiguous() const;
+  bool is_non_overlapping_and_dense() const;
+
+  // ---- views: pure metadata changes sharing this storage (views.cpp) ---------------------------
+  Tensor select(int64_t dim, int64_t index) const;
+  Tensor slice(int64_t dim, std::optional<int64_t> start = std::nullopt,
+               std::optional<int64_t> end = std::nullopt, int64_t step = 1) const;
+  Tensor narrow(int64_t dim, int64_t start, int64_t length) const;
+  Tensor permute(IntList dims) const;
+  Tensor transpose(int64_t dim0, int64_t dim1) const;
+  Tensor t() const;
+  Tensor mT() const;
+  Tensor movedim(IntList source, IntList destination) const;
+  Tensor movedim(int64_t source, int64_t destination) const;
+  Tensor diagonal(int64_t offset = 0, int64_t dim1 = 0, int64_t dim2 = 1) const;
+  Tensor expand(IntList sizes) const;
+  Tensor broadcast_to(IntList sizes) const;
+  Tensor unsqueeze(int64_t dim) const;
+  Tensor squeeze() const;
+  Tensor squeeze(int64_t dim) const;
+  Tensor view(IntList sizes) const;
+  Tensor as_strided(IntList sizes, IntList strides,
+                    std::optional<int64_t> storage_offset = std::nullopt) const;
+  Tensor unfold(int64_t dim, int64_t size, int64_t step) const;
+  Tensor unflatten(int64_t dim, IntList sizes) const;
+  Tensor view_as(const Tensor& other) const;
+  Tensor expand_as(const Tensor& other) const;
+
+  // ---- maybe a view, maybe a copy --------------------------------------------------------------
+  Tensor reshape(IntList sizes) const;  // a view when compute_view_strides allows, else a copy
+  Tensor flatten(int64_t start_dim = 0, int64_t end_dim = -1) const;
+  Tensor contiguous() const;                    // *this when already contiguous
+  Tensor to(DType dtype, bool copy = false) const;  // *this when the dtype matches and !copy
+  Tensor index(std::initializer_list<indexing::TensorIndex> indices) const;
+  Tensor index(const std::vector<indexing::TensorIndex>& indices) const;
+
+  // ---- copies (copies.cpp) ----------------------------------------------------------------------
+  Tensor clone() const;  // keeps the layout when non-overlapping and dense, as preserve_format
+  Tensor& copy_(const Tensor& src);  // src broadcasts to *this; refuses internal overlap
+  Tensor index_select(int64_t dim, IntList indices) const;
+  Tensor flip(IntList dims) const;
+  Tensor& fill_(const Scalar& value);
+
+ private:
+  Storage storage_;
+  Shape sizes_;
+  Shape strides_;
+  int64_t offset_ = 0;
+  DType dtype_ = DType::Float32;
+};
+
+// ---- factories (factories.cpp) -------------------------------------------------------------------
+Tensor empty(IntList sizes, TensorOptions options = {});
+Tensor empty_strided(IntList sizes, IntList strides, TensorOptions options = {});
+Tensor empty_like(const Tensor& t);  // PyTorch's preserve_format layout
+Tensor zeros(IntList sizes, TensorOptions options = {});
+Tensor ones(IntList sizes, TensorOptions options = {});
+Tensor full(IntList sizes, const Scalar& value, TensorOptions options = {});
+// arange(end), arange(start, end, step): int64 by default, as torch.arange with integer bounds.
+Tensor arange(int64_t end, TensorOptions options = {DType::Int64});
+Tensor arange(int64_t start, int64_t end, int64_t step = 1, TensorOptions options = {DType::Int64});
+// A tensor of the given shape holding values in row-major order (values.size() must equal numel).
+Tensor from_values(const std::vector<double>& values, IntList sizes, TensorOptions options = {});
+Tensor scalar_tensor(const Scalar& value, TensorOptions options = {});  // 0-d
+
+// A seeded generator (xoshiro256**), so every random tensor in the book is reproducible.
+class Generator {
+ public:
+  explicit Generator(uint64_t seed = 0);
+  uint64_t next_u64();
+  double uniform();  // [0, 1)
+  double normal();   // standard normal (Box–Muller)
+
+ private:
+  uint64_t s_[4];
+};
+Tensor rand(IntList sizes, Generator& gen, TensorOptions options = {});
+Tensor randn(IntList sizes, Generator& gen, TensorOptions options = {});
+
+// ---- printing (print.cpp) ---------------------------------------------------------------------------
+// As PyTorch prints: "tensor([[0., 1.],\n        [2., 3.]])", with ", dtype=torch.int32" when
+// the dtype is not the default for its values.
+std::string to_string(const Tensor& t);
+std::ostream& operator<<(std::ostream& out, const Tensor& t);
+
+// The seed notebook's stricter contiguity test, so the book can contrast it with PyTorch's.
+bool is_contiguous_strict(const Tensor& t);
+
+}  // namespace strided
