@@ -1,29 +1,347 @@
+// Copies: the ops that make new memory (contiguous, clone, to, index_select, flip) and the two
+// that write into existing memory (copy_, fill_). All run on the CPU through one strided loop;
+// the compute engine (iterator.h) will later take over the fast path.
+// References: aten/src/ATen/native/Copy.cpp, TensorFactories.cpp (empty_like), MemoryOverlap.cpp,
+// TensorAdvancedIndexing.cpp (index_select), TensorTransformations.cpp (flip), c10/util/TypeCast.h.
+#include <cmath>
+#include <limits>
+#include <type_traits>
+
 #include "strided/layout.h"
 #include "strided/tensor.h"
 
 namespace strided {
 
-Tensor& Tensor::fill_(const Scalar& value) {
-  STRIDED_CHECK(device().is_cpu(), "fill_: tensor is on ", device().str());
-  STRIDED_CHECK(has_internal_overlap(sizes_, strides_) != MemOverlap::Yes,
-                "fill_: unsupported operation: more than one element of the written-to tensor "
-                "refers to a single memory location. Please clone() the tensor before performing "
-                "the operation.");
-  const int64_t n = numel();
-  if (n == 0) return *this;
-  char* base = static_cast<char*>(storage_.data());
-  const int64_t item = element_size();
-  Shape idx(sizes_.size(), 0);
-  for (int64_t k = 0; k < n; ++k) {
-    int64_t off = offset_;
-    for (size_t d = 0; d < idx.size(); ++d) off += idx[d] * strides_[d];
-    store_scalar(base + off * item, dtype_, value);
-    for (size_t d = idx.size(); d-- > 0;) {
-      if (++idx[d] < sizes_[d]) break;
-      idx[d] = 0;
+namespace {
+
+void check_cpu(const Tensor& t, const char* op) {
+  STRIDED_CHECK(t.defined(), op, ": the tensor is undefined (default-constructed)");
+  STRIDED_CHECK(t.device().is_cpu(), op, ": only CPU tensors are supported here, got a tensor on ",
+                t.device().str(), "; copy it to the CPU first");
+}
+
+// ---- element conversion, as PyTorch's static_cast between its scalar types ---------------------
+// Floating → integer truncates toward zero; NaN and out-of-range values give the type's lowest
+// value, as torch 1.13 does on x86 (cvttsd2si), without the undefined behaviour of a plain cast.
+// Anything → bool is "!= 0" (NaN is true). Half and bfloat16 go through float.
+template <class T>
+using wide_t = std::conditional_t<std::is_same_v<T, Half> || std::is_same_v<T, BFloat16>, float, T>;
+
+template <class T>
+wide_t<T> widen(T x) {
+  if constexpr (std::is_same_v<T, Half>) return half_to_float(x);
+  else if constexpr (std::is_same_v<T, BFloat16>) return bfloat16_to_float(x);
+  else return x;
+}
+
+template <class D, class S>
+D convert(S x) {
+  if constexpr (std::is_same_v<D, S>) {
+    return x;
+  } else {
+    const auto v = widen(x);
+    using V = decltype(v);
+    if constexpr (std::is_same_v<D, bool>) {
+      return v != V(0);
+    } else if constexpr (std::is_same_v<D, Half>) {
+      return float_to_half(static_cast<float>(v));
+    } else if constexpr (std::is_same_v<D, BFloat16>) {
+      return float_to_bfloat16(static_cast<float>(v));
+    } else if constexpr (std::is_integral_v<D> && std::is_floating_point_v<V>) {
+      // The exact bounds of truncation: lo < v < hi converts, everything else is "invalid".
+      constexpr double hi = -static_cast<double>(std::numeric_limits<D>::min());
+      constexpr double lo = sizeof(D) < 8 ? -hi - 1.0 : -hi;
+      const double w = static_cast<double>(v);
+      const bool ok = sizeof(D) < 8 ? (w > lo && w < hi) : (w >= lo && w < hi);
+      return ok ? static_cast<D>(w) : std::numeric_limits<D>::min();
+    } else {
+      // Integer → integer wraps modulo 2^n (C++20); integer → floating rounds; double → float
+      // rounds to nearest with overflow to ±inf (IEEE 754, as numeric_limits<float>::is_iec559).
+      return static_cast<D>(v);
     }
   }
+}
+
+// ---- the strided loop -------------------------------------------------------------------------
+// Sizes and the two operands' strides, in elements. Adjacent dims that are one run of memory for
+// both operands merge, and size-1 dims drop, so the inner loop is as long as it can be.
+struct Plan {
+  Shape sizes, dst_strides, src_strides;
+};
+
+Plan make_plan(IntList sizes, IntList dst_strides, IntList src_strides) {
+  Plan p;
+  for (size_t i = 0; i < sizes.size(); ++i) {
+    if (sizes[i] == 1) continue;
+    if (!p.sizes.empty() && p.dst_strides.back() == sizes[i] * dst_strides[i] &&
+        p.src_strides.back() == sizes[i] * src_strides[i]) {
+      p.sizes.back() *= sizes[i];
+      p.dst_strides.back() = dst_strides[i];
+      p.src_strides.back() = src_strides[i];
+      continue;
+    }
+    p.sizes.push_back(sizes[i]);
+    p.dst_strides.push_back(dst_strides[i]);
+    p.src_strides.push_back(src_strides[i]);
+  }
+  return p;
+}
+
+// dst[i] = convert(src[i]) over every index i of plan.sizes (numel > 0); offsets in elements from
+// each base pointer. An odometer walks the outer dims; the last dim is the tight inner loop.
+template <class D, class S>
+void copy_loop(D* dst, int64_t dst_off, const S* src, int64_t src_off, const Plan& p) {
+  const size_t n = p.sizes.size();
+  if (n == 0) {
+    dst[dst_off] = convert<D>(src[src_off]);
+    return;
+  }
+  const int64_t inner = p.sizes[n - 1], ds = p.dst_strides[n - 1], ss = p.src_strides[n - 1];
+  Shape idx(n - 1, 0);
+  while (true) {
+    for (int64_t i = 0; i < inner; ++i) dst[dst_off + i * ds] = convert<D>(src[src_off + i * ss]);
+    size_t k = n - 1;
+    for (; k-- > 0;) {
+      dst_off += p.dst_strides[k];
+      src_off += p.src_strides[k];
+      if (++idx[k] < p.sizes[k]) break;
+      dst_off -= p.sizes[k] * p.dst_strides[k];
+      src_off -= p.sizes[k] * p.src_strides[k];
+      idx[k] = 0;
+    }
+    if (k == static_cast<size_t>(-1)) return;
+  }
+}
+
+// Copies a source geometry (same sizes as dst; strides may be negative, as flip's) into dst,
+// converting dtypes. The caller has ruled out harmful overlap.
+void strided_copy(const Tensor& dst, const Tensor& src, IntList src_strides, int64_t src_offset) {
+  if (dst.numel() == 0) return;
+  const Plan p = make_plan(dst.sizes(), dst.strides(), src_strides);
+  dispatch(dst.dtype(), [&](auto d) {
+    using D = decltype(d);
+    dispatch(src.dtype(), [&](auto s) {
+      using S = decltype(s);
+      copy_loop(static_cast<D*>(dst.storage().data()), dst.storage_offset(),
+                static_cast<const S*>(src.storage().data()), src_offset, p);
+    });
+  });
+}
+
+// ---- overlap, as aten/src/ATen/MemoryOverlap.cpp -------------------------------------------------
+enum class Overlap { No, Full, Partial, TooHard };
+
+// get_overlap_status: only dense layouts are compared, by their byte ranges.
+Overlap overlap_status(const Tensor& a, const Tensor& b) {
+  if (a.numel() == 0 || b.numel() == 0) return Overlap::No;
+  if (!a.is_non_overlapping_and_dense() || !b.is_non_overlapping_and_dense())
+    return Overlap::TooHard;
+  if (!a.storage().is_same(b.storage())) return Overlap::No;
+  const int64_t a_begin = a.storage_offset() * a.element_size();
+  const int64_t a_end = a_begin + a.nbytes();
+  const int64_t b_begin = b.storage_offset() * b.element_size();
+  const int64_t b_end = b_begin + b.nbytes();
+  if (a_begin == b_begin && a_end == b_end)
+    return a.strides() == b.strides() ? Overlap::Full : Overlap::Partial;
+  if (a_begin < b_end && b_begin < a_end) return Overlap::Partial;
+  return Overlap::No;
+}
+
+// Whether two tensors' byte ranges [first element, last element] intersect: cheap and
+// conservative; used only to decide whether copy_ reads its source through a temporary.
+bool may_overlap(const Tensor& a, const Tensor& b) {
+  if (!a.storage().is_same(b.storage()) || a.numel() == 0 || b.numel() == 0) return false;
+  const Extent ea = extent(a.sizes(), a.strides(), a.storage_offset());
+  const Extent eb = extent(b.sizes(), b.strides(), b.storage_offset());
+  const int64_t a_lo = ea.min * a.element_size(), a_hi = (ea.max + 1) * a.element_size();
+  const int64_t b_lo = eb.min * b.element_size(), b_hi = (eb.max + 1) * b.element_size();
+  return a_lo < b_hi && b_lo < a_hi;
+}
+
+// The layout PyTorch gives a copy that preserves its source's layout (clone, to, flip:
+// MemoryFormat::Preserve): the same strides when they are non-overlapping and dense, else dense
+// strides in the same order (empty_like → infer_dense_strides).
+Tensor empty_preserving(const Tensor& t, DType dtype) {
+  const TensorOptions o{dtype, t.device()};
+  if (t.is_non_overlapping_and_dense()) return empty_strided(t.sizes(), t.strides(), o);
+  return empty_strided(t.sizes(), infer_dense_strides(t.sizes(), t.strides()), o);
+}
+
+// c10/util/TypeCast.h checked_convert, for fill_: a Scalar that does not fit the dtype is an error
+// (infinities and NaN fit the floating types; bool takes anything).
+template <class T>
+void check_fits(const Scalar& v, DType dtype) {
+  if constexpr (std::is_same_v<T, bool>) {
+    return;
+  } else {
+    using W = wide_t<T>;
+    const double lowest = std::is_same_v<T, Half>       ? -65504.0
+                          : std::is_same_v<T, BFloat16> ? -3.3895313892515355e38
+                                                        : static_cast<double>(
+                                                              std::numeric_limits<W>::lowest());
+    const double max = -lowest;
+    bool fits = true;
+    if (v.kind() == Scalar::Kind::Float) {
+      const double d = v.to_double();
+      if constexpr (std::is_floating_point_v<W>)
+        fits = std::isinf(d) || std::isnan(d) || (d >= lowest && d <= max);
+      else
+        fits = d >= lowest && d <= static_cast<double>(std::numeric_limits<W>::max());
+    } else if (v.kind() == Scalar::Kind::Int) {
+      const int64_t i = v.to_int();
+      if constexpr (std::is_integral_v<W>)
+        fits = i >= std::numeric_limits<W>::min() && i <= std::numeric_limits<W>::max();
+      else fits = static_cast<double>(i) >= lowest && static_cast<double>(i) <= max;
+    }
+    STRIDED_CHECK(fits, "fill_(): value ", v.to_string(), " cannot be converted to type ",
+                  name(dtype), " without overflow");
+  }
+}
+
+}  // namespace
+
+// ---- copy_ ----------------------------------------------------------------------------------------
+
+Tensor& Tensor::copy_(const Tensor& src) {
+  // Copy.cpp, copy_impl, and TensorIterator's checks: src broadcasts to *this (never the other
+  // way), the destination may not write one address twice, and dense operands that partly overlap
+  // are refused as PyTorch refuses them.
+  check_cpu(*this, "copy_()");
+  check_cpu(src, "copy_()");
+  Shape shape;
+  try {
+    shape = broadcast_shapes(sizes_, src.sizes());
+  } catch (const Error& e) {
+    throw Error(detail::concat("copy_(): source of shape ", to_string(src.sizes()),
+                               " does not broadcast to the destination's shape ",
+                               to_string(sizes_), ": ", e.what()));
+  }
+  STRIDED_CHECK(shape == sizes_, "copy_(): output with shape ", to_string(sizes_),
+                " doesn't match the broadcast shape ", to_string(shape));
+  const bool same_data = storage_.is_same(src.storage()) && offset_ == src.storage_offset() &&
+                         strides_ == src.strides() && sizes_ == src.sizes() &&
+                         dtype_ == src.dtype();
+  if (same_data) return *this;
+  STRIDED_CHECK(has_internal_overlap(sizes_, strides_) != MemOverlap::Yes,
+                "copy_(): unsupported operation: more than one element of the written-to tensor "
+                "refers to a single memory location. Please clone() the tensor before performing "
+                "the operation. (destination ", layout(), ")");
+  STRIDED_CHECK(overlap_status(*this, src) != Overlap::Partial,
+                "copy_(): unsupported operation: some elements of the input tensor and the "
+                "written-to tensor refer to a single memory location. Please clone() the tensor "
+                "before performing the operation. (destination ", layout(), " at offset ",
+                offset_, ", source ", src.layout(), " at offset ", src.storage_offset(), ")");
+  if (numel() == 0) return *this;
+  // Layouts PyTorch cannot judge ("too hard") may still overlap; reading the source into a
+  // temporary first makes the result the one a reader expects: as if src were read first.
+  const Tensor source = may_overlap(*this, src) ? src.clone() : src;
+  const Tensor expanded = source.expand(sizes_);
+  strided_copy(*this, expanded, expanded.strides(), expanded.storage_offset());
   return *this;
+}
+
+Tensor& Tensor::fill_(const Scalar& value) {
+  check_cpu(*this, "fill_()");
+  STRIDED_CHECK(has_internal_overlap(sizes_, strides_) != MemOverlap::Yes,
+                "fill_(): unsupported operation: more than one element of the written-to tensor "
+                "refers to a single memory location. Please clone() the tensor before performing "
+                "the operation. (tensor ", layout(), ")");
+  dispatch(dtype_, [&](auto tag) { check_fits<decltype(tag)>(value, dtype_); });
+  if (numel() == 0) return *this;
+  // One element holds the value; a stride-0 view of it is the source of an ordinary copy.
+  Tensor one = empty({}, {dtype_, device()});
+  dispatch(dtype_, [&](auto tag) {
+    using T = decltype(tag);
+    T x{};
+    switch (value.kind()) {
+      case Scalar::Kind::Bool: x = convert<T>(value.to_bool()); break;
+      case Scalar::Kind::Int: x = convert<T>(value.to_int()); break;
+      case Scalar::Kind::Float: x = convert<T>(value.to_double()); break;
+    }
+    *static_cast<T*>(one.data_ptr()) = x;
+  });
+  strided_copy(*this, one, Shape(sizes_.size(), 0), 0);
+  return *this;
+}
+
+// ---- new memory -------------------------------------------------------------------------------------
+
+Tensor Tensor::clone() const {
+  // TensorFactories.cpp, clone with MemoryFormat::Preserve.
+  check_cpu(*this, "clone()");
+  Tensor out = empty_preserving(*this, dtype_);
+  strided_copy(out, *this, strides_, offset_);
+  return out;
+}
+
+Tensor Tensor::contiguous() const {
+  // TensorProperties.cpp, contiguous: the tensor itself when already contiguous (claim CT-11).
+  if (is_contiguous()) return *this;
+  check_cpu(*this, "contiguous()");
+  Tensor out = empty(sizes_, {dtype_, device()});
+  strided_copy(out, *this, strides_, offset_);
+  return out;
+}
+
+Tensor Tensor::to(DType dtype, bool copy) const {
+  // TensorConversions.cpp, to → _to_copy with MemoryFormat::Preserve (claim DT-03).
+  if (dtype == dtype_ && !copy) return *this;
+  check_cpu(*this, "to()");
+  Tensor out = empty_preserving(*this, dtype);
+  strided_copy(out, *this, strides_, offset_);
+  return out;
+}
+
+Tensor Tensor::index_select(int64_t dim, IntList indices) const {
+  // TensorAdvancedIndexing.cpp, index_select_out_cpu_: a contiguous result whose dim has
+  // indices.size() entries; indices do not wrap (a negative index is out of range). A 0-d tensor
+  // takes dim 0 or -1, indices that are all 0, and gives a 0-d copy.
+  check_cpu(*this, "index_select()");
+  const int64_t d = wrap_dim(dim, this->dim(), "index_select()");
+  const int64_t size = this->dim() == 0 ? 1 : sizes_[d];
+  for (int64_t i : indices)
+    STRIDED_CHECK(i >= 0 && i < size, "index_select(): index ", i,
+                  " is out of bounds for dimension ", d, " with size ", size,
+                  " (index_select takes no negative indices)");
+  if (this->dim() == 0) {
+    Tensor out = empty({}, {dtype_, device()});
+    strided_copy(out, *this, strides_, offset_);
+    return out;
+  }
+  Shape out_sizes = sizes_;
+  out_sizes[d] = static_cast<int64_t>(indices.size());
+  Tensor out = empty(out_sizes, {dtype_, device()});
+  for (size_t k = 0; k < indices.size(); ++k) {
+    const Tensor dst = out.select(d, static_cast<int64_t>(k));
+    const Tensor src = select(d, indices[k]);
+    strided_copy(dst, src, src.strides(), src.storage_offset());
+  }
+  return out;
+}
+
+Tensor Tensor::flip(IntList dims) const {
+  // TensorTransformations.cpp, flip: always a copy (strides are never negative here, claim
+  // MT-07), laid out as empty_like. The source is read through a reversed geometry: offset moved
+  // to the last element of each flipped dim and its stride negated.
+  check_cpu(*this, "flip()");
+  std::vector<bool> flipped(static_cast<size_t>(std::max<int64_t>(dim(), 1)), false);
+  for (int64_t d : dims) {
+    const int64_t w = wrap_dim(d, dim(), "flip()");
+    STRIDED_CHECK(!flipped[w], "flip(): dim ", w, " appears multiple times in the list of dims ",
+                  to_string(dims));
+    flipped[w] = true;
+  }
+  Tensor out = empty_preserving(*this, dtype_);
+  if (numel() == 0) return out;
+  Shape strides = strides_;
+  int64_t offset = offset_;
+  for (int64_t d = 0; d < dim(); ++d) {
+    if (!flipped[d]) continue;
+    offset += (sizes_[d] - 1) * strides_[d];
+    strides[d] = -strides_[d];
+  }
+  strided_copy(out, *this, strides, offset);
+  return out;
 }
 
 }  // namespace strided

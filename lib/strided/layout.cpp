@@ -122,45 +122,43 @@ std::optional<Shape> compute_view_strides(IntList oldshape, IntList oldstride, I
   return newstride;
 }
 
-Shape infer_size(IntList shape, int64_t numel) {
-  // aten/src/ATen/InferSize.h, infer_size_impl.
+Shape infer_size(IntList shape, int64_t numel) { return infer_size(shape, numel, "view"); }
+
+Shape infer_size(IntList shape, int64_t numel, const char* op) {
+  // aten/src/ATen/InferSize.h, infer_size_impl. One -1 may stand for the missing factor; it is
+  // refused when the other sizes multiply to 0, since then any value would do.
   int64_t newsize = 1;
   std::optional<size_t> infer_dim;
   bool overflow = false;
   for (size_t d = 0; d < shape.size(); ++d) {
     if (shape[d] == -1) {
-      STRIDED_CHECK(!infer_dim, "view: only one dimension can be inferred (shape ",
+      STRIDED_CHECK(!infer_dim, op, ": only one dimension can be inferred (shape ",
                     to_string(shape), ")");
       infer_dim = d;
     } else {
-      STRIDED_CHECK(shape[d] >= 0, "view: invalid shape dimension ", shape[d], " in shape ",
+      STRIDED_CHECK(shape[d] >= 0, op, ": invalid shape dimension ", shape[d], " in shape ",
                     to_string(shape));
       if (__builtin_mul_overflow(newsize, shape[d], &newsize)) overflow = true;
     }
   }
-  STRIDED_CHECK(!overflow, "view: shape ", to_string(shape), " has more elements than int64 holds");
+  // A zero anywhere makes the product 0 even if a partial product overflowed.
+  if (std::find(shape.begin(), shape.end(), int64_t{0}) != shape.end()) {
+    overflow = false;
+    newsize = 0;
+  }
+  STRIDED_CHECK(!overflow, op, ": shape ", to_string(shape), " has more elements than int64 holds");
   Shape result(shape.begin(), shape.end());
-  if (numel == newsize) {
+  if (numel == newsize || (infer_dim && newsize > 0 && numel % newsize == 0)) {
     if (infer_dim) {
-      // -1 with other dims multiplying to numel: the -1 becomes 1, unless that is ambiguous.
-      STRIDED_CHECK(newsize != 0, "view: cannot reshape tensor of 0 elements into shape ",
+      STRIDED_CHECK(newsize != 0, op, ": cannot reshape tensor of 0 elements into shape ",
                     to_string(shape),
                     " because the unspecified dimension size -1 can be any value and is "
                     "ambiguous");
-      result[*infer_dim] = 1;
+      result[*infer_dim] = numel / newsize;
     }
     return result;
   }
-  if (infer_dim && newsize > 0 && numel % newsize == 0) {
-    result[*infer_dim] = numel / newsize;
-    return result;
-  }
-  if (infer_dim && newsize == 0) {
-    STRIDED_CHECK(false, "view: cannot reshape tensor of ", numel, " elements into shape ",
-                  to_string(shape),
-                  " because the unspecified dimension size -1 can be any value and is ambiguous");
-  }
-  throw Error(detail::concat("view: shape '", to_string(shape), "' is invalid for input of size ",
+  throw Error(detail::concat(op, ": shape '", to_string(shape), "' is invalid for input of size ",
                              numel));
 }
 
@@ -174,6 +172,9 @@ Shape broadcast_shapes(IntList a, IntList b) {
     const int64_t db = static_cast<int64_t>(i) - static_cast<int64_t>(n - b.size());
     const int64_t sa = da >= 0 ? a[da] : 1;
     const int64_t sb = db >= 0 ? b[db] : 1;
+    STRIDED_CHECK(sa >= 0 && sb >= 0, "broadcast_shapes: Trying to create tensor with negative "
+                  "dimension ", std::min(sa, sb), " (shapes ", to_string(a), " and ", to_string(b),
+                  ")");
     STRIDED_CHECK(sa == sb || sa == 1 || sb == 1, "broadcast_shapes: The size of tensor a (", sa,
                   ") must match the size of tensor b (", sb, ") at non-singleton dimension ", i,
                   " (shapes ", to_string(a), " and ", to_string(b), ")");
@@ -189,24 +190,28 @@ Shape broadcast_shapes(const std::vector<Shape>& shapes) {
 }
 
 Geometry expand_geometry(IntList sizes, IntList strides, IntList new_sizes) {
-  // aten/src/ATen/ExpandUtils.cpp, inferExpandGeometry.
+  // aten/src/ATen/ExpandUtils.cpp, inferExpandGeometry. Align from the right: a kept size keeps
+  // its stride, a size-1 dim grown to another size gets stride 0, and a new leading dim gets
+  // size*stride of the dim to its right (stride 0 once its size is not 1).
   const int64_t ndim = static_cast<int64_t>(sizes.size());
   const int64_t nnew = static_cast<int64_t>(new_sizes.size());
   STRIDED_CHECK(nnew >= ndim, "expand: the number of sizes provided (", nnew,
                 ") must be greater or equal to the number of dimensions in the tensor (", ndim,
-                ")");
+                "); target sizes ", to_string(new_sizes), ", tensor sizes ", to_string(sizes));
   Geometry g{Shape(nnew), Shape(nnew)};
   for (int64_t i = nnew - 1; i >= 0; --i) {
     const int64_t dim = ndim - 1 - (nnew - 1 - i);
     const int64_t size = dim >= 0 ? sizes[dim] : 1;
-    int64_t stride = dim >= 0 ? strides[dim]
-                              : (i + 1 < nnew ? g.sizes[i + 1] * g.strides[i + 1] : 1);
+    // A 0-d tensor expands with every stride 0, even on size-1 dims (inferExpandGeometry's
+    // tensor_dim == 0 shortcut).
+    int64_t stride = dim >= 0    ? strides[dim]
+                     : ndim == 0 ? 0
+                                 : g.sizes[i + 1] * g.strides[i + 1];
     int64_t target = new_sizes[i];
-    if (target == -1) {
-      STRIDED_CHECK(dim >= 0, "expand: The expanded size of the tensor (-1) isn't allowed in a "
-                              "leading, non-existing dimension ", i);
-      target = size;
-    }
+    STRIDED_CHECK(target != -1 || dim >= 0, "expand: The expanded size of the tensor (-1) isn't "
+                  "allowed in a leading, non-existing dimension ", i, ".  Target sizes: ",
+                  to_string(new_sizes), ".  Tensor sizes: ", to_string(sizes));
+    if (target == -1) target = size;
     if (size != target) {
       STRIDED_CHECK(size == 1, "expand: The expanded size of the tensor (", target,
                     ") must match the existing size (", size, ") at non-singleton dimension ", i,
@@ -214,12 +219,178 @@ Geometry expand_geometry(IntList sizes, IntList strides, IntList new_sizes) {
                     to_string(sizes));
       stride = 0;
     }
+    // PyTorch 1.13 lets some negative sizes through here (a later numel check catches most);
+    // a size below 0 is never a tensor, so it is refused outright.
     STRIDED_CHECK(target >= 0, "expand: invalid size ", target, " at dimension ", i,
-                  " (target sizes ", to_string(new_sizes), ")");
+                  " (sizes must be non-negative, or -1 to keep a size).  Target sizes: ",
+                  to_string(new_sizes), ".  Tensor sizes: ", to_string(sizes));
     g.sizes[i] = target;
     g.strides[i] = stride;
   }
   return g;
+}
+
+namespace {
+// a * b wrapping like two's-complement hardware: PyTorch multiplies strides without overflow
+// checks, and a wrapped stride on a dim of size <= 1 is never used to address anything.
+int64_t wrapping_mul(int64_t a, int64_t b) {
+  return static_cast<int64_t>(static_cast<uint64_t>(a) * static_cast<uint64_t>(b));
+}
+}  // namespace
+
+ViewGeometry select_geometry(IntList sizes, IntList strides, int64_t offset, int64_t dim,
+                             int64_t index) {
+  // TensorShape.cpp, select: the 0-d check comes before the dim is wrapped.
+  const int64_t ndim = static_cast<int64_t>(sizes.size());
+  STRIDED_CHECK(ndim > 0, "select(): cannot be applied to a 0-dim tensor.");
+  const int64_t d = wrap_dim(dim, ndim, "select()");
+  const int64_t size = sizes[d];
+  STRIDED_CHECK(index >= -size && index < size, "select(): index ", index,
+                " out of range for tensor of size ", to_string(sizes), " at dimension ", d);
+  if (index < 0) index += size;
+  ViewGeometry g{Shape(sizes.begin(), sizes.end()), Shape(strides.begin(), strides.end()),
+                 offset + index * strides[d]};
+  g.sizes.erase(g.sizes.begin() + d);
+  g.strides.erase(g.strides.begin() + d);
+  return g;
+}
+
+ViewGeometry slice_geometry(IntList sizes, IntList strides, int64_t offset, int64_t dim,
+                            std::optional<int64_t> start, std::optional<int64_t> end,
+                            int64_t step) {
+  // TensorShape.cpp, slice. Bounds wrap once (start -1 is the last element) and are then clamped,
+  // so slices past the end are empty rather than errors, as in Python (claims VW-08, IX-10).
+  const int64_t ndim = static_cast<int64_t>(sizes.size());
+  STRIDED_CHECK(ndim > 0, "slice(): cannot be applied to a 0-dim tensor.");
+  const int64_t d = wrap_dim(dim, ndim, "slice()");
+  STRIDED_CHECK(step > 0, "slice(): slice step must be positive, got ", step);
+  const int64_t size = sizes[d];
+  int64_t s = start.value_or(0);
+  int64_t e = end.value_or(size);
+  if (s < 0) s += size;
+  if (e < 0) e += size;
+  s = std::clamp<int64_t>(s, 0, size);
+  e = std::clamp<int64_t>(e, s, size);
+  const int64_t len = e - s;
+  ViewGeometry g{Shape(sizes.begin(), sizes.end()), Shape(strides.begin(), strides.end()),
+                 offset + s * strides[d]};
+  // ceil(len / step) without PyTorch's (len + step - 1), which overflows for a huge step.
+  g.sizes[d] = len == 0 ? 0 : (len - 1) / step + 1;
+  g.strides[d] = wrapping_mul(strides[d], step);
+  return g;
+}
+
+ViewGeometry diagonal_geometry(IntList sizes, IntList strides, int64_t offset, int64_t k,
+                               int64_t dim1, int64_t dim2) {
+  // TensorShape.cpp, diagonal.
+  const int64_t ndim = static_cast<int64_t>(sizes.size());
+  const int64_t d1 = wrap_dim(dim1, ndim, "diagonal()");
+  const int64_t d2 = wrap_dim(dim2, ndim, "diagonal()");
+  STRIDED_CHECK(d1 != d2, "diagonal(): diagonal dimensions cannot be identical ", dim1, ", ",
+                dim2);
+  // Only reached with ndim >= 2, since two distinct wrapped dims exist.
+  int64_t n = 0;
+  if (k >= 0) n = std::max<int64_t>(std::min(sizes[d1], sizes[d2] - std::min(k, sizes[d2])), 0);
+  else n = std::max<int64_t>(std::min(sizes[d1] + std::max(k, -sizes[d1]), sizes[d2]), 0);
+  if (n > 0) offset += k >= 0 ? k * strides[d2] : -k * strides[d1];
+  ViewGeometry g{Shape(sizes.begin(), sizes.end()), Shape(strides.begin(), strides.end()),
+                 offset};
+  const int64_t hi = std::max(d1, d2), lo = std::min(d1, d2);
+  g.sizes.erase(g.sizes.begin() + hi);
+  g.strides.erase(g.strides.begin() + hi);
+  g.sizes.erase(g.sizes.begin() + lo);
+  g.strides.erase(g.strides.begin() + lo);
+  g.sizes.push_back(n);
+  g.strides.push_back(strides[d1] + strides[d2]);
+  return g;
+}
+
+Geometry permute_geometry(IntList sizes, IntList strides, IntList dims) {
+  // TensorShape.cpp, permute (messages as torch 1.13 prints them).
+  const int64_t ndim = static_cast<int64_t>(sizes.size());
+  STRIDED_CHECK(static_cast<int64_t>(dims.size()) == ndim,
+                "permute(): number of dimensions in the tensor input does not match the length "
+                "of the desired ordering of dimensions i.e. input.dim() = ",
+                ndim, " is not equal to len(dims) = ", dims.size());
+  Geometry g{Shape(ndim), Shape(ndim)};
+  std::vector<bool> seen(static_cast<size_t>(ndim), false);
+  for (int64_t i = 0; i < ndim; ++i) {
+    const int64_t d = wrap_dim(dims[i], ndim, "permute()");
+    STRIDED_CHECK(!seen[d], "permute(): duplicate dims are not allowed (dims ", to_string(dims),
+                  ")");
+    seen[d] = true;
+    g.sizes[i] = sizes[d];
+    g.strides[i] = strides[d];
+  }
+  return g;
+}
+
+Geometry unsqueeze_geometry(IntList sizes, IntList strides, int64_t dim) {
+  // TensorShape.cpp, inferUnsqueezeGeometry: the new dim wraps against ndim + 1.
+  const int64_t ndim = static_cast<int64_t>(sizes.size());
+  const int64_t d = wrap_dim(dim, ndim + 1, "unsqueeze()");
+  const int64_t stride = d >= ndim ? 1 : wrapping_mul(sizes[d], strides[d]);
+  Geometry g{Shape(sizes.begin(), sizes.end()), Shape(strides.begin(), strides.end())};
+  g.sizes.insert(g.sizes.begin() + d, 1);
+  g.strides.insert(g.strides.begin() + d, stride);
+  return g;
+}
+
+Geometry squeeze_geometry(IntList sizes, IntList strides, std::optional<int64_t> dim) {
+  // TensorShape.cpp, squeeze / inferSqueezeGeometry. Squeezing a dim whose size is not 1 is not
+  // an error: the tensor comes back unchanged.
+  const int64_t ndim = static_cast<int64_t>(sizes.size());
+  std::optional<int64_t> only;
+  if (dim) only = wrap_dim(*dim, ndim, "squeeze()");
+  Geometry g;
+  for (int64_t i = 0; i < ndim; ++i) {
+    const bool drop = sizes[i] == 1 && (!only || *only == i);
+    if (drop) continue;
+    g.sizes.push_back(sizes[i]);
+    g.strides.push_back(strides[i]);
+  }
+  return g;
+}
+
+Geometry unfold_geometry(IntList sizes, IntList strides, int64_t dim, int64_t size, int64_t step) {
+  // TensorShape.cpp, unfold; a 0-d tensor unfolds as if it had one dim of size 1.
+  const int64_t ndim = static_cast<int64_t>(sizes.size());
+  const int64_t d = wrap_dim(dim, ndim, "unfold()");
+  const int64_t max_size = ndim == 0 ? 1 : sizes[d];
+  STRIDED_CHECK(size <= max_size, "unfold(): maximum size for tensor at dimension ", d, " is ",
+                max_size, " but size is ", size);
+  STRIDED_CHECK(step > 0, "unfold(): step is ", step, " but must be > 0");
+  // PyTorch lets a negative size reach as_strided, which rejects it as an overflow.
+  STRIDED_CHECK(size >= 0, "unfold(): size is ", size, " but must be >= 0");
+  Geometry g{Shape(sizes.begin(), sizes.end()), Shape(strides.begin(), strides.end())};
+  if (ndim > 0) {
+    g.sizes[d] = (sizes[d] - size) / step + 1;
+    g.strides[d] = wrapping_mul(step, strides[d]);
+  }
+  g.sizes.push_back(size);
+  g.strides.push_back(ndim == 0 ? 1 : strides[d]);
+  return g;
+}
+
+int64_t storage_nbytes_needed(IntList sizes, IntList strides, int64_t offset, int64_t item,
+                              const char* op) {
+  // EmptyTensor.cpp, computeStorageNbytes: one past the farthest element, in bytes.
+  for (int64_t s : sizes)
+    if (s == 0) return 0;
+  int64_t elems = 1;
+  bool overflow = false;
+  for (size_t i = 0; i < sizes.size(); ++i) {
+    int64_t reach = 0;
+    overflow |= __builtin_mul_overflow(sizes[i] - 1, strides[i], &reach);
+    overflow |= __builtin_add_overflow(elems, reach, &elems);
+  }
+  overflow |= __builtin_add_overflow(elems, offset, &elems);
+  int64_t bytes = 0;
+  overflow |= __builtin_mul_overflow(elems, item, &bytes);
+  STRIDED_CHECK(!overflow, op, ": storage size calculation overflowed with sizes=",
+                to_string(sizes), ", strides=", to_string(strides), " and storage offset ",
+                offset);
+  return bytes;
 }
 
 Shape infer_dense_strides(IntList sizes, IntList strides) {

@@ -44,8 +44,9 @@ std::optional<Shape> compute_view_strides(IntList old_sizes, IntList old_strides
 
 // Resolves one -1 in a requested shape against numel (aten/src/ATen/InferSize.h). Errors:
 // "only one dimension can be inferred", "invalid shape dimension -2",
-// "shape '[2, -1]' is invalid for input of size 7".
+// "shape '[2, -1]' is invalid for input of size 7". op names the caller in the message.
 Shape infer_size(IntList shape, int64_t numel);
+Shape infer_size(IntList shape, int64_t numel, const char* op);
 
 // Broadcast two or more shapes (aten/src/ATen/ExpandUtils.cpp, infer_size). Error: "The size of
 // tensor a (3) must match the size of tensor b (4) at non-singleton dimension 1".
@@ -59,6 +60,44 @@ struct Geometry {
   Shape strides;
 };
 Geometry expand_geometry(IntList sizes, IntList strides, IntList new_sizes);
+
+// ---- the geometry of each view op (aten/src/ATen/native/TensorShape.cpp) -----------------------
+// A view is new sizes, strides and storage offset over the same storage; these functions compute
+// them and raise PyTorch's errors, and nothing else. Tensor's view methods wrap them.
+struct ViewGeometry {
+  Shape sizes;
+  Shape strides;
+  int64_t storage_offset = 0;
+};
+// select: drops dim, moves the offset by index * stride[dim]; the index wraps once.
+ViewGeometry select_geometry(IntList sizes, IntList strides, int64_t offset, int64_t dim,
+                             int64_t index);
+// slice: start and end default to 0 and the size, wrap once, then clamp to [0, size];
+// end < start gives size 0; size = ceil((end - start) / step), stride *= step (step > 0).
+ViewGeometry slice_geometry(IntList sizes, IntList strides, int64_t offset, int64_t dim,
+                            std::optional<int64_t> start, std::optional<int64_t> end,
+                            int64_t step);
+// diagonal: drops dim1 and dim2 and appends the diagonal as the last dim, of stride
+// stride[dim1] + stride[dim2]; a positive k starts k columns (dim2) in, a negative k |k| rows
+// (dim1) down. An empty diagonal keeps the offset (NumPy allows offsets "off the end").
+ViewGeometry diagonal_geometry(IntList sizes, IntList strides, int64_t offset, int64_t k,
+                               int64_t dim1, int64_t dim2);
+// permute: size'[i] = size[dims[i]], stride'[i] = stride[dims[i]].
+Geometry permute_geometry(IntList sizes, IntList strides, IntList dims);
+// unsqueeze: a size-1 dim at dim, of stride size*stride of the dim it lands before, or 1 at the
+// end (inferUnsqueezeGeometry).
+Geometry unsqueeze_geometry(IntList sizes, IntList strides, int64_t dim);
+// squeeze: drops every size-1 dim, or only dim when given and of size 1.
+Geometry squeeze_geometry(IntList sizes, IntList strides, std::optional<int64_t> dim);
+// unfold: dim becomes (size[dim] - size) / step + 1 windows of stride step * stride[dim], and a
+// new last dim of the window's size and stride[dim] (1 for a 0-d tensor).
+Geometry unfold_geometry(IntList sizes, IntList strides, int64_t dim, int64_t size, int64_t step);
+
+// Bytes a layout reaches from the storage's start: (1 + sum (size-1)*stride + offset) * itemsize,
+// or 0 when it has no elements (aten/src/ATen/EmptyTensor.cpp, computeStorageNbytes). Errors on
+// int64 overflow, naming op.
+int64_t storage_nbytes_needed(IntList sizes, IntList strides, int64_t offset, int64_t itemsize,
+                              const char* op);
 
 // The strides PyTorch gives an output that should follow an input's layout
 // (TensorUtils.cpp/empty_like's infer_dense_strides): dims sorted by stride, ties kept in order.

@@ -1,0 +1,290 @@
+// t.index({...}): Python's indexing, as PyTorch's C++ frontend does it
+// (aten/src/ATen/TensorIndexing.h, applySlicing; torch/csrc/autograd/python_variable_indexing.cpp).
+// Integers, slices, None and Ellipsis are basic indexing and give a view; lists of integers are
+// advanced indexing and give a copy (claims IX-08, IX-09), laid out as PyTorch's index kernel lays
+// out its output (aten/src/ATen/native/TensorAdvancedIndexing.cpp, AdvancedIndex; the output
+// strides of aten/src/ATen/TensorIterator.cpp).
+#include <algorithm>
+#include <cstring>
+#include <numeric>
+
+#include "strided/layout.h"
+#include "strided/tensor.h"
+
+namespace strided {
+
+namespace {
+
+using indexing::EllipsisType;
+using indexing::NoneType;
+using indexing::Slice;
+using indexing::TensorIndex;
+using IndexList = std::vector<int64_t>;
+
+// ---- the output layout of an elementwise op over several operands ------------------------------
+// NOTE: [Computing output strides] in TensorIterator.cpp, reduced to what the index kernel needs:
+// every operand has the output's rank, and a size-1 dim that the output broadcasts counts as
+// stride 0. If all operands have the output's shape and are all contiguous, the output is
+// contiguous; if all are channels-last (4-d), so is the output; if all are non-overlapping and
+// dense with equal strides, the output takes those strides. Otherwise dims are sorted by the
+// operands' strides (insertion sort, the first operand with a strict answer decides, ties broken
+// toward the smaller size) and the output is dense in that order.
+struct Operand {
+  Shape sizes, strides;
+};
+
+bool is_channels_last_4d(IntList sizes, IntList strides) {
+  // c10/core/Contiguity.h, _compute_channels_last_contiguous_2d: dims in the order C, W, H, N.
+  if (sizes.size() != 4) return false;
+  int64_t expected = 1;
+  for (int d : {1, 3, 2, 0}) {
+    if (sizes[d] == 1) continue;
+    if (strides[d] != expected) return false;
+    expected *= sizes[d];
+  }
+  return true;
+}
+
+Shape iterator_output_strides(IntList shape, const std::vector<Operand>& ops) {
+  const size_t n = shape.size();
+  const bool same_shape = std::all_of(ops.begin(), ops.end(), [&](const Operand& o) {
+    return std::equal(o.sizes.begin(), o.sizes.end(), shape.begin(), shape.end());
+  });
+  if (same_shape) {  // compute_fast_setup_type
+    bool contiguous = true, channels_last = true, dense = true;
+    for (const Operand& o : ops) {
+      contiguous &= is_contiguous(o.sizes, o.strides);
+      channels_last &= is_channels_last_4d(o.sizes, o.strides);
+      dense &= is_non_overlapping_and_dense(o.sizes, o.strides);
+    }
+    if (contiguous) return contiguous_strides(shape);
+    if (channels_last) {  // get_channels_last_strides_2d
+      Shape s(4);
+      s[1] = 1;
+      s[3] = shape[1];
+      s[2] = s[3] * shape[3];
+      s[0] = s[2] * shape[2];
+      return s;
+    }
+    if (dense) {
+      bool equal = std::all_of(ops.begin(), ops.end(),
+                               [&](const Operand& o) { return o.strides == ops.back().strides; });
+      if (equal) return ops.back().strides;
+    }
+  }
+  // compute_strides: a dim an operand broadcasts has stride 0 for it.
+  std::vector<Shape> strides;
+  for (const Operand& o : ops) {
+    Shape s(n);
+    for (size_t d = 0; d < n; ++d) s[d] = (o.sizes[d] == 1 && shape[d] != 1) ? 0 : o.strides[d];
+    strides.push_back(std::move(s));
+  }
+  // reorder_dimensions: perm[0] is the fastest dim.
+  std::vector<size_t> perm(n);
+  for (size_t i = 0; i < n; ++i) perm[i] = n - 1 - i;
+  auto should_swap = [&](size_t d0, size_t d1) {
+    for (const Shape& s : strides) {
+      if (s[d0] == 0 || s[d1] == 0) continue;
+      if (s[d0] < s[d1]) return -1;
+      if (s[d0] > s[d1]) return 1;
+      if (shape[d0] > shape[d1]) return 1;
+    }
+    return 0;
+  };
+  if (n > 1) {
+    for (size_t i = 1; i < n; ++i) {
+      size_t d1 = i;
+      for (size_t d0 = i; d0-- > 0;) {
+        const int c = should_swap(perm[d0], perm[d1]);
+        if (c > 0) {
+          std::swap(perm[d0], perm[d1]);
+          d1 = d0;
+        } else if (c < 0) {
+          break;
+        }
+      }
+    }
+  }
+  bool inverted = true;
+  for (size_t j = 0; j < n; ++j) inverted &= perm[j] == n - 1 - j;
+  if (inverted) return contiguous_strides(shape);
+  // compatible_stride: dense in perm order, multiplying by the sizes as they are (a size-0 dim
+  // makes the strides after it 0, which is harmless: there are no elements).
+  Shape out(n);
+  int64_t next = 1;
+  for (size_t j = 0; j < n; ++j) {
+    out[perm[j]] = next;
+    next *= shape[perm[j]];
+  }
+  return out;
+}
+
+// ---- advanced indexing: one gather ------------------------------------------------------------
+// src has been basic-indexed already; lists[d] holds the list indexing dim d of src, if any.
+Tensor advanced_index(Tensor src, std::vector<const IndexList*> lists) {
+  // make_info: broadcast the lists together (1-d lists: equal lengths, or length 1).
+  std::vector<Shape> shapes;
+  for (const IndexList* l : lists)
+    if (l) shapes.push_back(Shape{static_cast<int64_t>(l->size())});
+  Shape bshape;
+  try {
+    bshape = broadcast_shapes(shapes);
+  } catch (const Error&) {
+    std::string all;
+    for (const Shape& s : shapes) all += (all.empty() ? "" : ", ") + to_string(s);
+    throw Error(detail::concat("index(): shape mismatch: indexing tensors could not be broadcast "
+                               "together with shapes ", all));
+  }
+  const int64_t len = bshape[0];
+  // hasContiguousSubspace / transposeToFront: indexed dims that are not adjacent move to the
+  // front, so the indexed result dim comes first.
+  const int64_t ndim = src.dim();
+  STRIDED_CHECK(static_cast<int64_t>(lists.size()) <= ndim, "index(): too many indices for tensor "
+                "of dimension ", ndim);
+  lists.resize(static_cast<size_t>(ndim), nullptr);
+  std::vector<int64_t> indexed;
+  for (int64_t d = 0; d < ndim; ++d)
+    if (lists[d]) indexed.push_back(d);
+  if (indexed.back() - indexed.front() + 1 != static_cast<int64_t>(indexed.size())) {
+    Shape order(indexed.begin(), indexed.end());
+    std::vector<const IndexList*> moved;
+    for (int64_t d : indexed) moved.push_back(lists[d]);
+    for (int64_t d = 0; d < ndim; ++d) {
+      if (lists[d]) continue;
+      order.push_back(d);
+      moved.push_back(nullptr);
+    }
+    src = src.permute(order);
+    lists = moved;
+    indexed.clear();
+    for (int64_t d = 0; d < ndim; ++d)
+      if (lists[d]) indexed.push_back(d);
+  }
+  const int64_t before = indexed.front();
+  const int64_t count = static_cast<int64_t>(indexed.size());
+  // AdvancedIndex: an empty indexed dim can only be indexed by an empty list.
+  for (int64_t d : indexed)
+    STRIDED_CHECK(src.size(d) != 0 || len == 0,
+                  "index(): index is out of bounds for dimension with size 0");
+  // The index kernel's bounds check; "dimension" counts the lists, as PyTorch's message does.
+  for (int64_t k = 0; k < count; ++k) {
+    const int64_t size = src.size(indexed[k]);
+    for (int64_t v : *lists[indexed[k]])
+      STRIDED_CHECK(v >= -size && v < size, "index(): index ", v, " is out of bounds for dimension ",
+                    k, " with size ", size);
+  }
+  // restride_src and reshape_indexer: the operands the kernel iterates, all of the output's shape.
+  Shape out_sizes(src.sizes().begin(), src.sizes().begin() + before);
+  out_sizes.push_back(len);
+  out_sizes.insert(out_sizes.end(), src.sizes().begin() + before + count, src.sizes().end());
+  std::vector<Operand> ops;
+  {
+    Shape st(src.strides().begin(), src.strides().begin() + before);
+    st.push_back(0);
+    st.insert(st.end(), src.strides().begin() + before + count, src.strides().end());
+    ops.push_back({out_sizes, st});
+  }
+  const int64_t after = static_cast<int64_t>(out_sizes.size()) - before - 1;
+  for (int64_t d : indexed) {
+    // A list is a contiguous 1-d int64 tensor, expanded to the common length (stride 0 when its
+    // length is 1 and the common one is not), then reshaped to [1]*before + [len] + [1]*after.
+    const int64_t own = static_cast<int64_t>(lists[d]->size());
+    Shape sizes(static_cast<size_t>(before), 1);
+    sizes.push_back(len);
+    sizes.insert(sizes.end(), static_cast<size_t>(after), 1);
+    const int64_t stride = own == len ? 1 : 0;
+    ops.push_back({sizes, *compute_view_strides({len}, {stride}, sizes)});
+  }
+  const Shape out_strides = iterator_output_strides(out_sizes, ops);
+  Tensor out = empty_strided(out_sizes, out_strides, {src.dtype(), src.device()});
+  const int64_t n = out.numel();
+  if (n == 0) return out;
+  // Gather, one element at a time: dims before and after the indexed ones address src directly;
+  // the indexed dim adds each list's value (wrapped) times its dim's stride.
+  const int64_t item = src.element_size();
+  const char* in = static_cast<const char*>(src.storage().data());
+  char* dst = static_cast<char*>(out.storage().data());
+  const int64_t rank = out.dim();
+  Shape idx(static_cast<size_t>(rank), 0);
+  for (int64_t e = 0; e < n; ++e) {
+    int64_t so = src.storage_offset(), dof = out.storage_offset();
+    for (int64_t d = 0; d < rank; ++d) {
+      dof += idx[d] * out_strides[d];
+      if (d < before) {
+        so += idx[d] * src.stride(d);
+      } else if (d == before) {
+        for (int64_t k = 0; k < count; ++k) {
+          const IndexList& l = *lists[indexed[k]];
+          const int64_t size = src.size(indexed[k]);
+          int64_t v = l.size() == 1 ? l[0] : l[idx[d]];
+          if (v < 0) v += size;
+          so += v * src.stride(indexed[k]);
+        }
+      } else {
+        so += idx[d] * src.stride(d - 1 + count);
+      }
+    }
+    std::memcpy(dst + dof * item, in + so * item, static_cast<size_t>(item));
+    for (int64_t d = rank; d-- > 0;) {
+      if (++idx[d] < out_sizes[d]) break;
+      idx[d] = 0;
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+Tensor Tensor::index(std::initializer_list<TensorIndex> indices) const {
+  return index(std::vector<TensorIndex>(indices));
+}
+
+Tensor Tensor::index(const std::vector<TensorIndex>& indices) const {
+  STRIDED_CHECK(defined(), "index(): the tensor is undefined (default-constructed)");
+  // count_specified_dimensions: integers, slices and lists each consume a dim.
+  int64_t specified = 0;
+  for (const TensorIndex& i : indices)
+    if (!std::holds_alternative<NoneType>(i) && !std::holds_alternative<EllipsisType>(i))
+      ++specified;
+  STRIDED_CHECK(specified <= dim(), "index(): too many indices for tensor of dimension ", dim(),
+                " (", specified, " given)");
+  Tensor result = *this;
+  int64_t d = 0;  // the dim of result the next entry applies to
+  std::vector<const IndexList*> lists;
+  for (size_t pos = 0; pos < indices.size(); ++pos) {
+    const TensorIndex& entry = indices[pos];
+    if (const int64_t* i = std::get_if<int64_t>(&entry)) {
+      // applySelect: bounds are reported against the entry's position in the index.
+      STRIDED_CHECK(result.dim() > 0, "index(): invalid index of a 0-dim tensor. Use "
+                    "`tensor.item()` in Python or `tensor.item<T>()` in C++ to convert a 0-dim "
+                    "tensor to a number");
+      const int64_t size = result.size(d);
+      STRIDED_CHECK(*i >= -size && *i < size, "index(): index ", *i,
+                    " is out of bounds for dimension ", pos, " with size ", size);
+      result = result.select(d, *i);
+    } else if (const Slice* s = std::get_if<Slice>(&entry)) {
+      // at::indexing::Slice and applySlice: a zero step and a negative step are refused.
+      STRIDED_CHECK(s->step != 0, "index(): slice step cannot be zero");
+      STRIDED_CHECK(s->step > 0, "index(): step must be greater than zero, got ", s->step,
+                    " (negative strides are not supported; use flip)");
+      result = result.slice(d, s->start, s->stop, s->step);
+      ++d;
+    } else if (std::holds_alternative<EllipsisType>(entry)) {
+      d += dim() - specified;
+    } else if (std::holds_alternative<NoneType>(entry)) {
+      result = result.unsqueeze(d);
+      ++d;
+    } else {
+      // recordTensorIndex: remember the list for result's dim d.
+      lists.resize(static_cast<size_t>(d) + 1, nullptr);
+      lists[d] = &std::get<IndexList>(entry);
+      ++d;
+    }
+  }
+  if (lists.empty()) return result;
+  STRIDED_CHECK(result.device().is_cpu(), "index(): advanced indexing is only supported on the "
+                "CPU for now, got a tensor on ", result.device().str());
+  return advanced_index(result, lists);
+}
+
+}  // namespace strided

@@ -1,0 +1,260 @@
+// View ops: each is a pure metadata change over the same storage. The geometry lives in layout.h
+// (pure functions, quoted by the chapters); these methods only check their arguments, wrap the
+// geometry and share the storage, so no view allocates (claims VW-02, MT-12).
+// Reference: aten/src/ATen/native/TensorShape.cpp (PyTorch 1.13).
+#include <algorithm>
+#include <numeric>
+
+#include "strided/layout.h"
+#include "strided/tensor.h"
+
+namespace strided {
+
+namespace {
+void check_defined(const Tensor& t, const char* op) {
+  STRIDED_CHECK(t.defined(), op, ": the tensor is undefined (default-constructed)");
+}
+
+Tensor make_view(const Tensor& base, Shape sizes, Shape strides, int64_t offset) {
+  return Tensor(base.storage(), std::move(sizes), std::move(strides), offset, base.dtype());
+}
+
+// c10's maybe_wrap_dim with wrap_scalar = false: a 0-d tensor has no dim to name (unflatten).
+int64_t wrap_dim_no_scalar(int64_t dim, int64_t ndim, const char* op) {
+  STRIDED_CHECK(ndim > 0, op, ": Dimension specified as ", dim, " but tensor has no dimensions");
+  return wrap_dim(dim, ndim, op);
+}
+}  // namespace
+
+Tensor Tensor::select(int64_t dim, int64_t index) const {
+  check_defined(*this, "select()");
+  ViewGeometry g = select_geometry(sizes_, strides_, offset_, dim, index);
+  return make_view(*this, std::move(g.sizes), std::move(g.strides), g.storage_offset);
+}
+
+Tensor Tensor::slice(int64_t dim, std::optional<int64_t> start, std::optional<int64_t> end,
+                     int64_t step) const {
+  check_defined(*this, "slice()");
+  ViewGeometry g = slice_geometry(sizes_, strides_, offset_, dim, start, end, step);
+  return make_view(*this, std::move(g.sizes), std::move(g.strides), g.storage_offset);
+}
+
+Tensor Tensor::narrow(int64_t dim, int64_t start, int64_t length) const {
+  // TensorShape.cpp, narrow: start wraps against the dim's size, except that start == size is
+  // allowed (an empty narrow at the end); then start + length must fit.
+  check_defined(*this, "narrow()");
+  STRIDED_CHECK(this->dim() > 0, "narrow(): cannot be applied to a 0-dim tensor.");
+  const int64_t d = wrap_dim(dim, this->dim(), "narrow()");
+  const int64_t cur_size = sizes_[d];
+  if (start != cur_size) start = wrap_dim(start, cur_size, "narrow() start");
+  STRIDED_CHECK(length >= 0 && start <= cur_size - length, "narrow(): start (", start,
+                ") + length (", length, ") exceeds dimension size (", cur_size, ").");
+  return slice(d, start, start + length, 1);
+}
+
+Tensor Tensor::permute(IntList dims) const {
+  check_defined(*this, "permute()");
+  Geometry g = permute_geometry(sizes_, strides_, dims);
+  return make_view(*this, std::move(g.sizes), std::move(g.strides), offset_);
+}
+
+Tensor Tensor::transpose(int64_t dim0, int64_t dim1) const {
+  check_defined(*this, "transpose()");
+  const int64_t d0 = wrap_dim(dim0, dim(), "transpose()");
+  const int64_t d1 = wrap_dim(dim1, dim(), "transpose()");
+  Shape sizes = sizes_, strides = strides_;
+  if (d0 != d1) {  // transposing a dim with itself (or a 0-d tensor) is an alias
+    std::swap(sizes[d0], sizes[d1]);
+    std::swap(strides[d0], strides[d1]);
+  }
+  return make_view(*this, std::move(sizes), std::move(strides), offset_);
+}
+
+Tensor Tensor::t() const {
+  STRIDED_CHECK(dim() <= 2, "t(): expects a tensor with <= 2 dimensions, but self is ", dim(),
+                "D (shape ", to_string(sizes_), "); use transpose(dim0, dim1) or mT");
+  return transpose(0, dim() < 2 ? 0 : 1);
+}
+
+Tensor Tensor::mT() const {
+  STRIDED_CHECK(dim() >= 2, "mT: tensor.mT is only supported on matrices or batches of "
+                "matrices. Got ", dim(), "-D tensor.");
+  return transpose(-2, -1);
+}
+
+Tensor Tensor::movedim(IntList source, IntList destination) const {
+  // TensorShape.cpp, movedim: the named dims go to their destinations; the others keep their
+  // relative order in the free positions.
+  check_defined(*this, "movedim()");
+  STRIDED_CHECK(source.size() == destination.size(), "movedim(): Invalid source or destination "
+                "dims: source (", to_string(source), " dims) should contain the same number of "
+                "dims as destination (", to_string(destination), " dims)");
+  const int64_t n = dim();
+  Shape src(source.size()), dst(destination.size());
+  for (size_t i = 0; i < source.size(); ++i) src[i] = wrap_dim(source[i], n, "movedim()");
+  for (size_t i = 0; i < destination.size(); ++i)
+    dst[i] = wrap_dim(destination[i], n, "movedim()");
+  auto all_unique = [](Shape v) {
+    std::sort(v.begin(), v.end());
+    return std::adjacent_find(v.begin(), v.end()) == v.end();
+  };
+  STRIDED_CHECK(all_unique(src), "movedim(): repeated dim in `source` (", to_string(source), ")");
+  STRIDED_CHECK(all_unique(dst), "movedim(): repeated dim in `destination` (",
+                to_string(destination), ")");
+  if (n == 0) return make_view(*this, sizes_, strides_, offset_);
+  Shape order(n, -1);
+  std::vector<bool> src_used(n, false), dst_used(n, false);
+  for (size_t i = 0; i < src.size(); ++i) {
+    order[dst[i]] = src[i];
+    src_used[src[i]] = true;
+    dst_used[dst[i]] = true;
+  }
+  int64_t next_src = 0;
+  for (int64_t d = 0; d < n; ++d) {
+    if (dst_used[d]) continue;
+    while (src_used[next_src]) ++next_src;
+    order[d] = next_src++;
+  }
+  return permute(order);
+}
+
+Tensor Tensor::movedim(int64_t source, int64_t destination) const {
+  return movedim(IntList{source}, IntList{destination});
+}
+
+Tensor Tensor::diagonal(int64_t offset, int64_t dim1, int64_t dim2) const {
+  check_defined(*this, "diagonal()");
+  ViewGeometry g = diagonal_geometry(sizes_, strides_, offset_, offset, dim1, dim2);
+  return make_view(*this, std::move(g.sizes), std::move(g.strides), g.storage_offset);
+}
+
+Tensor Tensor::expand(IntList sizes) const {
+  check_defined(*this, "expand()");
+  Geometry g = expand_geometry(sizes_, strides_, sizes);
+  return make_view(*this, std::move(g.sizes), std::move(g.strides), offset_);
+}
+
+Tensor Tensor::broadcast_to(IntList sizes) const { return expand(sizes); }
+
+Tensor Tensor::unsqueeze(int64_t dim) const {
+  check_defined(*this, "unsqueeze()");
+  Geometry g = unsqueeze_geometry(sizes_, strides_, dim);
+  return make_view(*this, std::move(g.sizes), std::move(g.strides), offset_);
+}
+
+Tensor Tensor::squeeze() const {
+  check_defined(*this, "squeeze()");
+  Geometry g = squeeze_geometry(sizes_, strides_, std::nullopt);
+  return make_view(*this, std::move(g.sizes), std::move(g.strides), offset_);
+}
+
+Tensor Tensor::squeeze(int64_t dim) const {
+  check_defined(*this, "squeeze()");
+  Geometry g = squeeze_geometry(sizes_, strides_, dim);
+  return make_view(*this, std::move(g.sizes), std::move(g.strides), offset_);
+}
+
+Tensor Tensor::view(IntList sizes) const {
+  // TensorShape.cpp, view_impl: infer the -1, then ask computeStride for strides; no strides
+  // means the request splits a dim across two runs of memory, and only reshape can help (IX-06).
+  check_defined(*this, "view()");
+  Shape shape = infer_size(sizes, numel(), "view()");
+  std::optional<Shape> strides = compute_view_strides(sizes_, strides_, shape);
+  STRIDED_CHECK(strides.has_value(),
+                "view(): view size is not compatible with input tensor's size and stride (at "
+                "least one dimension spans across two contiguous subspaces). Use .reshape(...) "
+                "instead. (tensor ", layout(), ", requested shape ", to_string(shape), ")");
+  return make_view(*this, std::move(shape), std::move(*strides), offset_);
+}
+
+Tensor Tensor::as_strided(IntList sizes, IntList strides,
+                          std::optional<int64_t> storage_offset) const {
+  // TensorShape.cpp, as_strided_tensorimpl → setStrided → checkInBoundsForStorage, in that
+  // order: lengths, non-negative strides, the bytes needed against the storage's bytes (skipped
+  // when the view has no elements), then a non-negative offset.
+  check_defined(*this, "as_strided()");
+  const int64_t offset = storage_offset.value_or(offset_);
+  STRIDED_CHECK(sizes.size() == strides.size(), "as_strided(): mismatch in length of strides (",
+                strides.size(), ") and shape (", sizes.size(), ")");
+  for (int64_t s : strides)
+    STRIDED_CHECK(s >= 0, "as_strided(): Negative strides are not supported at the moment, got "
+                  "strides: ", to_string(strides));
+  // PyTorch reports most negative sizes as a storage-size overflow; say what is wrong instead.
+  for (int64_t s : sizes)
+    STRIDED_CHECK(s >= 0, "as_strided(): negative size in sizes ", to_string(sizes));
+  const int64_t item = element_size();
+  const int64_t needed = storage_nbytes_needed(sizes, strides, 0, item, "as_strided()");
+  if (needed > 0) {
+    int64_t total = 0;
+    const bool overflow = __builtin_mul_overflow(offset, item, &total) ||
+                          __builtin_add_overflow(total, needed, &total);
+    STRIDED_CHECK(!overflow && total <= storage_.nbytes(), "as_strided(): setStorage: sizes ",
+                  to_string(sizes), ", strides ", to_string(strides), ", storage offset ", offset,
+                  ", and itemsize ", item, " requiring a storage size of ",
+                  overflow ? std::string("more than int64 holds") : std::to_string(total),
+                  " are out of bounds for storage of size ", storage_.nbytes());
+  }
+  STRIDED_CHECK(offset >= 0, "as_strided(): Tensor: invalid storage offset ", offset);
+  return make_view(*this, sizes.vec(), strides.vec(), offset);
+}
+
+Tensor Tensor::unfold(int64_t dim, int64_t size, int64_t step) const {
+  check_defined(*this, "unfold()");
+  Geometry g = unfold_geometry(sizes_, strides_, dim, size, step);
+  return make_view(*this, std::move(g.sizes), std::move(g.strides), offset_);
+}
+
+Tensor Tensor::unflatten(int64_t dim, IntList sizes) const {
+  // TensorShape.cpp, unflatten: dim is replaced by sizes (one -1 allowed), through view.
+  check_defined(*this, "unflatten()");
+  const int64_t d = wrap_dim_no_scalar(dim, this->dim(), "unflatten()");
+  STRIDED_CHECK(!sizes.empty(), "unflatten(): sizes must be non-empty");
+  Shape inferred;
+  try {
+    inferred = infer_size(sizes, sizes_[d], "unflatten()");
+  } catch (const Error& e) {
+    // As PyTorch's handle_unflatten_exception: a product mismatch is said in unflatten's terms.
+    if (std::string(e.what()).find("is invalid for input of size") == std::string::npos) throw;
+    throw Error(detail::concat("unflatten(): Provided sizes ", to_string(sizes),
+                               " don't multiply up to the size of dim ", dim, " (", sizes_[d],
+                               ") in the input tensor"));
+  }
+  Shape shape = sizes_;
+  shape.erase(shape.begin() + d);
+  shape.insert(shape.begin() + d, inferred.begin(), inferred.end());
+  return view(shape);
+}
+
+Tensor Tensor::view_as(const Tensor& other) const { return view(other.sizes()); }
+Tensor Tensor::expand_as(const Tensor& other) const { return expand(other.sizes()); }
+
+// ---- maybe a view, maybe a copy --------------------------------------------------------------
+
+Tensor Tensor::reshape(IntList sizes) const {
+  // TensorShape.cpp, reshape: a view exactly when view() would succeed; otherwise a contiguous
+  // copy, then a view of the copy (claim IX-07).
+  check_defined(*this, "reshape()");
+  Shape shape = infer_size(sizes, numel(), "reshape()");
+  if (std::optional<Shape> strides = compute_view_strides(sizes_, strides_, shape))
+    return make_view(*this, std::move(shape), std::move(*strides), offset_);
+  return contiguous().view(shape);
+}
+
+Tensor Tensor::flatten(int64_t start_dim, int64_t end_dim) const {
+  // TensorShape.cpp, flatten: a 0-d tensor becomes shape [1]; start == end returns the tensor
+  // itself; otherwise dims start..end merge through reshape (so a copy when they cannot merge).
+  check_defined(*this, "flatten()");
+  const int64_t s = wrap_dim(start_dim, dim(), "flatten()");
+  const int64_t e = wrap_dim(end_dim, dim(), "flatten()");
+  STRIDED_CHECK(s <= e, "flatten(): flatten() has invalid args: start_dim cannot come after "
+                "end_dim (start_dim ", start_dim, ", end_dim ", end_dim, ")");
+  if (dim() == 0) return reshape({1});
+  if (s == e) return *this;
+  Shape shape(sizes_.begin(), sizes_.begin() + s);
+  shape.push_back(checked_numel(IntList(sizes_.data() + s, static_cast<size_t>(e - s + 1)),
+                                "flatten()"));
+  shape.insert(shape.end(), sizes_.begin() + e + 1, sizes_.end());
+  return reshape(shape);
+}
+
+}  // namespace strided
