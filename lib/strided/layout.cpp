@@ -49,8 +49,10 @@ bool is_contiguous_strict(IntList sizes, IntList strides) {
 }
 
 bool is_non_overlapping_and_dense(IntList sizes, IntList strides) {
-  // c10/core/Contiguity.h, _compute_non_overlapping_and_dense: sort dims by stride (size-1 dims
-  // last, as they do not matter), then require the contiguous recurrence.
+  // c10/core/TensorImpl: the flag is is_contiguous || compute_non_overlapping_and_dense, so every
+  // empty tensor counts as dense. compute_non_overlapping_and_dense sorts dims by stride (size-1
+  // dims last, as they do not matter), then requires the contiguous recurrence.
+  if (is_contiguous(sizes, strides)) return true;
   const size_t n = sizes.size();
   if (n == 1) return sizes[0] < 2 || strides[0] == 1;
   std::vector<size_t> perm(n);
@@ -167,7 +169,7 @@ Shape broadcast_shapes(IntList a, IntList b) {
   // one of them must be 1.
   const size_t n = std::max(a.size(), b.size());
   Shape out(n);
-  for (size_t i = 0; i < n; ++i) {
+  for (size_t i = n; i-- > 0;) {  // from the right, so the error names the innermost mismatch
     const int64_t da = static_cast<int64_t>(i) - static_cast<int64_t>(n - a.size());
     const int64_t db = static_cast<int64_t>(i) - static_cast<int64_t>(n - b.size());
     const int64_t sa = da >= 0 ? a[da] : 1;
