@@ -1,0 +1,10 @@
+// Everything a chapter program needs from the book runtime.
+#pragma once
+
+#include "book/chapter.h"
+#include "book/check.h"
+#include "book/gpu.h"
+#include "book/outputs.h"
+#include "book/show.h"
+#include "book/status.h"
+#include "book/timing.h"

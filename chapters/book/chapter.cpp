@@ -1,0 +1,286 @@
+#include "book/chapter.h"
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <iomanip>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <regex>
+#include <sstream>
+#include <stdexcept>
+
+#include "book/gpu.h"
+
+namespace book {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+bool valid_claim_id(const std::string& id) {
+  static const std::regex pattern("[A-Z]{2}-[0-9]{2}(\\.[a-z0-9]+)?");
+  return std::regex_match(id, pattern);
+}
+
+bool RunResult::any_failed() const {
+  for (const auto& c : claims)
+    if (c.status == Status::Failed) return true;
+  return false;
+}
+
+Chapter::Chapter(std::string id, std::string title, std::source_location where)
+    : id_(std::move(id)), title_(std::move(title)), source_(where.file_name()) {
+  sections_.push_back({"", ""});  // claims declared before any section()
+}
+
+void Chapter::section(std::string id, std::string title) {
+  sections_.push_back({std::move(id), std::move(title)});
+}
+
+ClaimDef& Chapter::claim(std::string id, std::string statement, std::function<void(Check&)> check) {
+  if (!valid_claim_id(id))
+    throw std::invalid_argument("book: claim ID '" + id + "' is not of the form MT-03 or ER-03.memset");
+  for (const auto& c : claims_)
+    if (c.id == id) throw std::invalid_argument("book: claim " + id + " is declared twice");
+  if (statement.empty()) throw std::invalid_argument("book: claim " + id + " has no statement");
+  ClaimDef def;
+  def.id = std::move(id);
+  def.section = sections_.back().id;
+  def.statement = std::move(statement);
+  def.check = std::move(check);
+  claims_.push_back(std::move(def));
+  return claims_.back();
+}
+
+ClaimDef& Chapter::erratum(std::string id, std::string seed_says, std::string statement,
+                           std::function<void(Check&)> check) {
+  if (id.rfind("ER-", 0) != 0)
+    throw std::invalid_argument("book: erratum " + id + " must have an ER- ID");
+  ClaimDef& def = claim(std::move(id), std::move(statement), std::move(check));
+  def.seed_says = std::move(seed_says);
+  return def;
+}
+
+void Chapter::exhibit(std::function<void(Exhibit&)> show) { exhibits_.push_back(std::move(show)); }
+
+RunResult Chapter::run(const std::optional<std::string>& only) const {
+  RunResult r;
+  r.provenance = collect_provenance();
+  std::vector<std::string> taken;  // output and value names, unique in the chapter
+  if (!only) {
+    for (const auto& show : exhibits_) {
+      Exhibit ex(&taken);
+      show(ex);
+      r.outputs.insert(r.outputs.end(), ex.outputs().begin(), ex.outputs().end());
+      r.values.insert(r.values.end(), ex.values().begin(), ex.values().end());
+    }
+  }
+  for (const auto& def : claims_) {
+    if (only && def.id != *only) continue;
+    Check check(def.id, &taken);
+    const auto t0 = std::chrono::steady_clock::now();
+    if (def.gpu && !gpu().available) {
+      check.not_run(gpu().reason);
+    } else {
+      try {
+        def.check(check);
+      } catch (const std::exception& e) {
+        check.fail(std::string("the check threw: ") + e.what());
+      } catch (...) {
+        check.fail("the check threw a non-standard exception");
+      }
+    }
+    ClaimResult c;
+    c.def = &def;
+    c.status = check.status();
+    c.reason = check.reason();
+    if (c.status == Status::Failed && c.reason.empty() && check.measurements().empty())
+      c.reason = "the check compared nothing";
+    c.measurements = check.measurements();
+    c.outputs = check.outputs();
+    c.values = check.values();
+    c.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    r.outputs.insert(r.outputs.end(), c.outputs.begin(), c.outputs.end());
+    r.values.insert(r.values.end(), c.values.begin(), c.values.end());
+    r.claims.push_back(std::move(c));
+  }
+  return r;
+}
+
+void Chapter::print(std::ostream& out, const RunResult& r) const {
+  out << title_ << " (" << id_ << ")\n";
+  std::string section = "\x01";
+  for (const auto& o : r.outputs) {
+    if (!o.claim.empty()) continue;
+    out << "\n  [" << output_kind_name(o.kind) << " " << o.name << "]\n";
+    if (o.kind == Output::Kind::Text) {
+      std::istringstream lines(o.body);
+      for (std::string line; std::getline(lines, line);) out << "    " << line << "\n";
+    }
+  }
+  int counts[4] = {0, 0, 0, 0};
+  for (const auto& c : r.claims) {
+    if (c.def->section != section) {
+      section = c.def->section;
+      for (const auto& s : sections_)
+        if (s.id == section && !s.title.empty()) out << "\n== " << s.title << "\n";
+    }
+    ++counts[static_cast<int>(c.status)];
+    out << "  " << status_mark(c.status) << " " << c.def->id << "  " << c.def->statement << "\n";
+    if (!c.reason.empty()) out << "      " << status_name(c.status) << ": " << c.reason << "\n";
+    for (const auto& m : c.measurements) {
+      out << "      " << (m.ok ? "  " : "✗ ") << m.what << ": " << m.measured;
+      if (!m.expected.empty()) out << "   (expected " << m.expected << ")";
+      out << "\n";
+    }
+    for (const auto& o : c.outputs) {
+      out << "      [" << output_kind_name(o.kind) << " " << o.name << "]\n";
+      if (o.kind == Output::Kind::Text) {
+        std::istringstream lines(o.body);
+        for (std::string line; std::getline(lines, line);) out << "        " << line << "\n";
+      }
+    }
+  }
+  out << "\n" << r.claims.size() << " claims: " << counts[0] << " passed, " << counts[1]
+      << " failed, " << counts[2] << " not run, " << counts[3] << " inconclusive\n";
+  const auto& p = r.provenance;
+  out << "machine: " << p.cpu << ", " << p.gpu << "; " << p.compiler << " " << p.flags
+      << "; commit " << p.commit << "\n";
+}
+
+namespace {
+
+json provenance_json(const Provenance& p) {
+  return {{"compiler", p.compiler},     {"flags", p.flags},
+          {"cpu", p.cpu},               {"cpu_threads", p.cpu_threads},
+          {"gpu", p.gpu},               {"gpu_reason", p.gpu_reason},
+          {"cuda_runtime", p.cuda_runtime}, {"commit", p.commit},
+          {"date", p.date}};
+}
+
+json output_json(const Output& o) {
+  return {{"name", o.name},
+          {"kind", output_kind_name(o.kind)},
+          {"file", output_file_name(o)},
+          {"caption", o.caption},
+          {"claim", o.claim}};
+}
+
+void write_file(const fs::path& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary);
+  out << text;
+  if (!out) throw std::runtime_error("book: cannot write " + path.string());
+}
+
+}  // namespace
+
+void Chapter::emit(const std::string& dir_name, const RunResult& r) const {
+  const fs::path dir(dir_name);
+  fs::create_directories(dir);
+  for (const auto& entry : fs::directory_iterator(dir)) {
+    const std::string n = entry.path().filename().string();
+    const auto ends = [&](std::string_view s) {
+      return n.size() >= s.size() && n.compare(n.size() - s.size(), s.size(), s) == 0;
+    };
+    if (entry.is_regular_file() && (ends(".txt") || ends(".svg") || ends(".json")))
+      fs::remove(entry.path());
+  }
+
+  json outputs = json::array();
+  for (const auto& o : r.outputs) {
+    outputs.push_back(output_json(o));
+    if (o.kind == Output::Kind::Table)
+      write_file(dir / output_file_name(o),
+                 json{{"caption", o.caption}, {"header", o.header}, {"rows", o.rows}}.dump(1));
+    else
+      write_file(dir / output_file_name(o), o.body);
+  }
+  json values = json::object();
+  for (const auto& v : r.values) values[v.name] = v.text;
+  write_file(dir / "values.json", values.dump(1));
+
+  json sections = json::array();
+  for (const auto& s : sections_)
+    if (!s.id.empty()) sections.push_back({{"id", s.id}, {"title", s.title}});
+  json claims = json::array();
+  for (const auto& c : r.claims) {
+    json measured = json::array();
+    for (const auto& m : c.measurements)
+      measured.push_back(
+          {{"what", m.what}, {"measured", m.measured}, {"expected", m.expected}, {"ok", m.ok}});
+    json names = json::array();
+    for (const auto& o : c.outputs) names.push_back(o.name);
+    json claim = {{"id", c.def->id},
+                  {"section", c.def->section},
+                  {"statement", c.def->statement},
+                  {"kind", kind_name(c.def->kind)},
+                  {"needs_gpu", c.def->gpu},
+                  {"status", status_name(c.status)},
+                  {"reason", c.reason},
+                  {"measured", measured},
+                  {"outputs", names},
+                  {"seconds", c.seconds}};
+    if (!c.def->seed_says.empty()) claim["seed_says"] = c.def->seed_says;
+    claims.push_back(claim);
+  }
+  const json report = {{"format", 1},
+                       {"chapter", id_},
+                       {"title", title_},
+                       {"source", source_},
+                       {"provenance", provenance_json(r.provenance)},
+                       {"sections", sections},
+                       {"claims", claims},
+                       {"outputs", outputs},
+                       {"values", values}};
+  // Written last: a report is never older than the fragments it lists.
+  write_file(dir / "report.json", report.dump(1));
+}
+
+int Chapter::main(int argc, char** argv) const {
+  const std::string usage = "usage: " + std::string(argc ? argv[0] : "chapter") +
+                            " [--emit DIR | --list | --claim ID]\n";
+  std::optional<std::string> emit_dir, only;
+  bool list = false;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a == "--list") {
+      list = true;
+    } else if ((a == "--emit" || a == "--claim") && i + 1 < argc) {
+      (a == "--emit" ? emit_dir : only) = argv[++i];
+    } else if (a == "-h" || a == "--help") {
+      std::cout << usage;
+      return 0;
+    } else {
+      std::cerr << "unknown argument '" << a << "'\n" << usage;
+      return 2;
+    }
+  }
+  if (emit_dir && only) {
+    // A partial report would look like a whole chapter to the embed tool.
+    std::cerr << "--emit writes the whole chapter; it cannot be combined with --claim\n";
+    return 2;
+  }
+  if (list) {
+    for (const auto& c : claims_) std::cout << c.id << "\t" << c.statement << "\n";
+    return 0;
+  }
+  if (only) {
+    bool known = false;
+    for (const auto& c : claims_) known = known || c.id == *only;
+    if (!known) {
+      std::cerr << "no claim " << *only << " in chapter " << id_ << " (see --list)\n";
+      return 2;
+    }
+  }
+  try {
+    const RunResult r = run(only);
+    print(std::cout, r);
+    if (emit_dir) emit(*emit_dir, r);
+    return r.any_failed() ? 1 : 0;
+  } catch (const std::exception& e) {
+    std::cerr << id_ << ": " << e.what() << "\n";
+    return 1;
+  }
+}
+
+}  // namespace book

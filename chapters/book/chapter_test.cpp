@@ -1,0 +1,123 @@
+#include "book/chapter.h"
+
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "book/gpu.h"
+
+namespace fs = std::filesystem;
+
+namespace {
+book::Chapter sample() {
+  book::Chapter ch("99_sample", "Sample");
+  ch.section("first", "First section");
+  ch.claim("MT-10", "Fresh tensors are row-major.", [](book::Check& c) {
+    c.equal("strides", std::vector<int64_t>{3, 1}, std::vector<int64_t>{3, 1});
+    c.value("row_stride", 3);
+    c.table("layout", {"dim", "stride"}, {{"0", "3"}, {"1", "1"}});
+  });
+  ch.erratum("ER-22", "strides in bits", "Byte strides are bytes.",
+             [](book::Check& c) { c.equal("bytes", 12, 12); });
+  ch.claim("PF-10", "A GPU claim.", [](book::Check& c) { c.equal("ran", true, true); })
+      .needs_gpu();
+  ch.exhibit([](book::Exhibit& e) { e.text("hello", "<b>not escaped here</b>"); });
+  return ch;
+}
+}  // namespace
+
+TEST_CASE("claim IDs follow the catalogue") {
+  CHECK(book::valid_claim_id("MT-03"));
+  CHECK(book::valid_claim_id("ER-03.memset"));
+  CHECK_FALSE(book::valid_claim_id("mt-03"));
+  CHECK_FALSE(book::valid_claim_id("MT-3"));
+  book::Chapter ch("x", "x");
+  ch.claim("MT-01", "s", [](book::Check&) {});
+  CHECK_THROWS_AS(ch.claim("MT-01", "again", [](book::Check&) {}), std::invalid_argument);
+  CHECK_THROWS_AS(ch.claim("bad", "s", [](book::Check&) {}), std::invalid_argument);
+}
+
+TEST_CASE("a GPU claim without a device is not run, with the reason, and never passed") {
+  if (book::gpu().available) return;  // on a GPU machine it runs, which the next case covers
+  const auto r = sample().run();
+  REQUIRE(r.claims.size() == 3);
+  CHECK(r.claims[2].status == book::Status::NotRun);
+  CHECK_FALSE(r.claims[2].reason.empty());
+  CHECK(r.claims[2].measurements.empty());
+  CHECK_FALSE(r.any_failed());
+}
+
+TEST_CASE("a throwing check fails with the message") {
+  book::Chapter ch("x", "x");
+  ch.claim("MT-01", "s", [](book::Check&) { throw std::runtime_error("boom"); });
+  const auto r = ch.run();
+  CHECK(r.claims[0].status == book::Status::Failed);
+  CHECK(r.claims[0].reason.find("boom") != std::string::npos);
+  CHECK(r.any_failed());
+}
+
+TEST_CASE("--claim runs one claim and no exhibit") {
+  const auto ch = sample();
+  const auto r = ch.run("ER-22");
+  REQUIRE(r.claims.size() == 1);
+  CHECK(r.claims[0].def->id == "ER-22");
+  CHECK(r.outputs.empty());
+}
+
+TEST_CASE("an output name used twice is refused") {
+  book::Chapter ch("x", "x");
+  ch.exhibit([](book::Exhibit& e) { e.text("a", "1"); });
+  ch.claim("MT-01", "s", [](book::Check& c) {
+    c.text("a", "2");
+    c.equal("x", 1, 1);
+  });
+  const auto r = ch.run();
+  CHECK(r.claims[0].status == book::Status::Failed);
+  CHECK(r.claims[0].reason.find("twice") != std::string::npos);
+}
+
+TEST_CASE("--emit writes the report, the values and one file per output") {
+  const fs::path dir = fs::temp_directory_path() / "book_chapter_test_emit";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  std::ofstream(dir / "stale.svg") << "<svg/>";  // an output the chapter no longer makes
+  const auto ch = sample();
+  ch.emit(dir.string(), ch.run());
+  CHECK_FALSE(fs::exists(dir / "stale.svg"));
+  CHECK(fs::exists(dir / "hello.txt"));
+  CHECK(fs::exists(dir / "layout.table.json"));
+  std::ifstream in(dir / "report.json");
+  const auto report = nlohmann::json::parse(in);
+  CHECK(report["chapter"] == "99_sample");
+  CHECK(report["claims"].size() == 3);
+  CHECK(report["claims"][0]["status"] == "passed");
+  CHECK(report["claims"][0]["measured"][0]["measured"] == "(3, 1)");
+  CHECK(report["claims"][1]["seed_says"] == "strides in bits");
+  CHECK(report["values"]["row_stride"] == "3");
+  CHECK(report["provenance"].contains("commit"));
+  CHECK(report["provenance"].contains("gpu"));
+  std::ifstream hello(dir / "hello.txt");
+  std::stringstream body;
+  body << hello.rdbuf();
+  CHECK(body.str() == "<b>not escaped here</b>");  // escaping is the embed tool's job
+  fs::remove_all(dir);
+}
+
+TEST_CASE("the printed report shows marks, values and the totals") {
+  const auto ch = sample();
+  std::ostringstream out;
+  ch.print(out, ch.run());
+  const std::string s = out.str();
+  CHECK(s.find("✓ MT-10") != std::string::npos);
+  CHECK(s.find("strides: (3, 1)") != std::string::npos);
+  CHECK(s.find("3 claims:") != std::string::npos);
+}
+
+TEST_CASE("the CPU model comes from /proc/cpuinfo's model name") {
+  CHECK(book::cpu_model_from_cpuinfo("processor\t: 0\nmodel name\t: Intel(R) Xeon(R)  \nflags: x\n") ==
+        "Intel(R) Xeon(R)");
+  CHECK(book::cpu_model_from_cpuinfo("processor : 0\n").empty());
+}

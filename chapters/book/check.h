@@ -1,0 +1,91 @@
+// The check of one claim: it compares what it measured with what the claim says and keeps both,
+// so the report shows the values behind every verdict, not only the verdict.
+#pragma once
+
+#include <cmath>
+#include <exception>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "book/outputs.h"
+#include "book/show.h"
+#include "book/status.h"
+
+namespace book {
+
+// One comparison: "strides: (3, 1) [expected (3, 1)]". expected is empty for a plain record.
+struct Measurement {
+  std::string what;
+  std::string measured;
+  std::string expected;
+  bool ok = true;
+};
+
+class Check : public Recorder {
+ public:
+  explicit Check(std::string claim_id = {}, std::vector<std::string>* taken = nullptr)
+      : Recorder(taken, claim_id), id_(std::move(claim_id)) {}
+
+  // Exact equality, the check of every EXACT claim.
+  template <class A, class B>
+  bool equal(std::string_view what, const A& measured, const B& expected) {
+    const bool ok = (measured == expected);
+    add(what, show(measured), show(expected), ok);
+    return ok;
+  }
+  // |measured - expected| <= tolerance, for the few floating-point figures.
+  bool near(std::string_view what, double measured, double expected, double tolerance);
+  // A property that holds or not; `measured` says what was seen ("24 of 24 elements").
+  bool that(std::string_view what, bool holds, std::string measured = {});
+  // f must throw (any std::exception) with a message containing `contains`; records the message.
+  template <class F>
+  bool throws(std::string_view what, F&& f, std::string_view contains = {}) {
+    try {
+      f();
+    } catch (const std::exception& e) {
+      const std::string msg = e.what();
+      const bool ok = msg.find(contains) != std::string::npos;
+      add(what, "error: " + msg,
+          contains.empty() ? "an error" : "an error containing \"" + std::string(contains) + "\"",
+          ok);
+      return ok;
+    }
+    add(what, "no error", "an error", false);
+    return false;
+  }
+  // A comparison the caller judged itself: measured and expected as text, and the verdict.
+  bool judge(std::string_view what, std::string measured, std::string expected, bool ok) {
+    add(what, std::move(measured), std::move(expected), ok);
+    return ok;
+  }
+  // A value shown beside the verdict without being compared (a timing, a noise figure).
+  template <class T>
+  void record(std::string_view what, const T& v) {
+    add(what, show(v), {}, true);
+  }
+
+  // The claim cannot be checked on this machine; nothing it measured counts.
+  void not_run(std::string reason);
+  // A timing whose noise exceeded its tolerance; the caller records the noise first.
+  void inconclusive(std::string reason);
+  // The check itself broke (an exception escaped it): a failure, with the message.
+  void fail(std::string reason);
+
+  const std::string& id() const { return id_; }
+  Status status() const;
+  const std::string& reason() const { return reason_; }
+  const std::vector<Measurement>& measurements() const { return measurements_; }
+
+ private:
+  void add(std::string_view what, std::string measured, std::string expected, bool ok);
+  std::string id_;
+  std::vector<Measurement> measurements_;
+  bool failed_ = false;
+  bool not_run_ = false;
+  bool inconclusive_ = false;
+  bool ran_anything_ = false;
+  std::string reason_;
+};
+
+}  // namespace book

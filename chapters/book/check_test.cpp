@@ -1,0 +1,63 @@
+#include "book/check.h"
+
+#include <doctest/doctest.h>
+
+#include <stdexcept>
+#include <vector>
+
+using book::Check;
+using book::Status;
+
+TEST_CASE("an equality records both sides and the verdict") {
+  Check c("MT-10");
+  CHECK(c.equal("strides", std::vector<int64_t>{3, 1}, std::vector<int64_t>{3, 1}));
+  REQUIRE(c.measurements().size() == 1);
+  CHECK(c.measurements()[0].measured == "(3, 1)");
+  CHECK(c.measurements()[0].expected == "(3, 1)");
+  CHECK(c.status() == Status::Passed);
+}
+
+TEST_CASE("one failed comparison fails the claim, whatever passed beside it") {
+  Check c("MT-10");
+  c.equal("offset", 0, 0);
+  CHECK_FALSE(c.equal("strides", std::vector<int64_t>{1, 2}, std::vector<int64_t>{3, 1}));
+  CHECK(c.status() == Status::Failed);
+}
+
+TEST_CASE("a check that compares nothing proves nothing") {
+  Check c("MT-10");
+  CHECK(c.status() == Status::Failed);
+}
+
+TEST_CASE("not run outranks nothing but a failure, and keeps its reason") {
+  Check c("PF-10");
+  c.not_run("no CUDA device");
+  CHECK(c.status() == Status::NotRun);
+  CHECK(c.reason() == "no CUDA device");
+  c.equal("x", 1, 2);
+  CHECK(c.status() == Status::Failed);
+}
+
+TEST_CASE("throws() records the error message and checks its words") {
+  Check c("MT-07");
+  CHECK(c.throws("negative step", [] { throw std::invalid_argument("step must be greater than zero"); },
+                 "greater than zero"));
+  CHECK(c.measurements()[0].measured == "error: step must be greater than zero");
+  CHECK_FALSE(c.throws("no error", [] {}));
+  CHECK(c.status() == Status::Failed);
+}
+
+TEST_CASE("near() states its tolerance") {
+  Check c("XX-01");
+  CHECK(c.near("ratio", 1.5, 1.4, 0.2));
+  CHECK(c.measurements()[0].expected == "1.4 ± 0.2");
+  CHECK_FALSE(c.near("ratio", 2.0, 1.4, 0.2));
+}
+
+TEST_CASE("show() writes values as a PyTorch reader reads them") {
+  CHECK(book::show(true) == "True");
+  CHECK(book::show(std::vector<int64_t>{4}) == "(4,)");
+  CHECK(book::show(std::vector<int64_t>{}) == "()");
+  CHECK(book::show(0.25) == "0.25");
+  CHECK(book::show("text") == "text");
+}

@@ -1,0 +1,107 @@
+#include "book/provenance.h"
+
+#include <array>
+#include <chrono>
+#include <cstdio>
+#include <ctime>
+#include <fstream>
+#include <sstream>
+#include <thread>
+
+#include "book/gpu.h"
+
+// Set by chapters/CMakeLists.txt; the fallbacks keep the runtime compilable anywhere.
+#ifndef BOOK_CXX_FLAGS
+#define BOOK_CXX_FLAGS "unknown"
+#endif
+#ifndef BOOK_SOURCE_DIR
+#define BOOK_SOURCE_DIR "."
+#endif
+#ifndef BOOK_CONFIGURE_COMMIT
+#define BOOK_CONFIGURE_COMMIT "unknown"
+#endif
+
+namespace book {
+
+namespace {
+
+std::string trim(std::string s) {
+  const auto b = s.find_first_not_of(" \t\r\n");
+  const auto e = s.find_last_not_of(" \t\r\n");
+  return b == std::string::npos ? std::string{} : s.substr(b, e - b + 1);
+}
+
+// The output of a shell command, or "" when it fails (no git, not a checkout).
+std::string run(const std::string& command) {
+  std::string out;
+  FILE* pipe = popen((command + " 2>/dev/null").c_str(), "r");
+  if (!pipe) return out;
+  std::array<char, 256> buf{};
+  while (fgets(buf.data(), buf.size(), pipe)) out += buf.data();
+  if (pclose(pipe) != 0) return {};
+  return trim(out);
+}
+
+std::string compiler() {
+#if defined(__clang__)
+  return "Clang " __clang_version__;
+#elif defined(__GNUC__)
+  return "GCC " __VERSION__;
+#else
+  return "unknown compiler";
+#endif
+}
+
+std::string commit() {
+  const std::string dir = BOOK_SOURCE_DIR;
+  std::string hash = run("git -C '" + dir + "' rev-parse --short=12 HEAD");
+  if (hash.empty()) return BOOK_CONFIGURE_COMMIT;
+  // Tracked files that differ from the commit: the run is not exactly that commit, so say so.
+  if (!run("git -C '" + dir + "' status --porcelain --untracked-files=no").empty())
+    hash += "+modified";
+  return hash;
+}
+
+std::string utc_now() {
+  const std::time_t t = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
+}  // namespace
+
+std::string cpu_model_from_cpuinfo(const std::string& cpuinfo) {
+  std::istringstream in(cpuinfo);
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.rfind("model name", 0) == 0) {
+      const auto colon = line.find(':');
+      if (colon != std::string::npos) return trim(line.substr(colon + 1));
+    }
+  }
+  return {};
+}
+
+Provenance collect_provenance() {
+  Provenance p;
+  p.compiler = trim(compiler());
+  p.flags = trim(BOOK_CXX_FLAGS);
+  std::ifstream in("/proc/cpuinfo");
+  std::stringstream text;
+  text << in.rdbuf();
+  p.cpu = cpu_model_from_cpuinfo(text.str());
+  if (p.cpu.empty()) p.cpu = "unknown CPU";
+  p.cpu_threads = static_cast<int>(std::thread::hardware_concurrency());
+  const GpuInfo& g = gpu();
+  p.gpu = g.available ? g.name : "no GPU";
+  p.gpu_reason = g.available ? "" : g.reason;
+  p.cuda_runtime = g.runtime.empty() ? "none" : g.runtime;
+  p.commit = commit();
+  p.date = utc_now();
+  return p;
+}
+
+}  // namespace book

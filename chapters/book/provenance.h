@@ -1,0 +1,27 @@
+// Where and how a chapter ran: every report, page footer and ledger row names its machine.
+#pragma once
+
+#include <string>
+
+namespace book {
+
+struct Provenance {
+  std::string compiler;  // "GCC 12.2.0"
+  std::string flags;     // the build type's flags: "-O2 -g -DNDEBUG"
+  std::string cpu;       // "model name" of /proc/cpuinfo, or "unknown CPU"
+  int cpu_threads = 0;   // std::thread::hardware_concurrency()
+  std::string gpu;       // the device name, or "no GPU"
+  std::string gpu_reason;    // why "no GPU", when it is so
+  std::string cuda_runtime;  // "none" without CUDA
+  std::string commit;    // short hash, "+modified" when the work tree differs; "unknown" outside git
+  std::string date;      // UTC, ISO 8601
+};
+
+// Collected at run time (the commit too, so that a rebuilt chapter never reports a stale one);
+// never fails: whatever cannot be found is "unknown".
+Provenance collect_provenance();
+
+// The first "model name" line of a /proc/cpuinfo text, trimmed; empty when there is none.
+std::string cpu_model_from_cpuinfo(const std::string& cpuinfo);
+
+}  // namespace book

@@ -1,0 +1,100 @@
+#include "book/timing.h"
+
+#include <algorithm>
+#include <chrono>
+#include <sstream>
+#include <vector>
+
+namespace book {
+
+double median(std::vector<double> v) {
+  if (v.empty()) return 0.0;
+  std::sort(v.begin(), v.end());
+  const size_t n = v.size();
+  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+namespace {
+
+double steady_seconds() {
+  using clock = std::chrono::steady_clock;
+  return std::chrono::duration<double>(clock::now().time_since_epoch()).count();
+}
+
+RatioResult measure_once(const std::function<void()>& a, const std::function<void()>& b,
+                         const RatioBand& band, const std::function<double()>& now) {
+  auto time = [&](const std::function<void()>& f) {
+    const double t0 = now();
+    f();
+    return now() - t0;
+  };
+  for (int i = 0; i < band.warmups; ++i) {
+    a();
+    b();
+  }
+  // A B A' per repeat: B/A is the claim's ratio, A'/A the run's own noise at the same moment.
+  std::vector<double> ratios, noises, ta, tb;
+  for (int i = 0; i < band.repeats; ++i) {
+    const double t_a = time(a);
+    const double t_b = time(b);
+    const double t_a2 = time(a);
+    const double base = std::max(t_a, 1e-12);
+    ratios.push_back(t_b / base);
+    const double aa = std::max(t_a2, 1e-12) / base;
+    noises.push_back(std::max(aa, 1.0 / aa));
+    ta.push_back(t_a);
+    tb.push_back(t_b);
+  }
+  RatioResult r;
+  r.ratio = median(ratios);
+  r.noise = median(noises);
+  const auto [lo, hi] = std::minmax_element(ratios.begin(), ratios.end());
+  r.spread = *lo > 0 ? *hi / *lo : std::numeric_limits<double>::infinity();
+  r.median_a_s = median(ta);
+  r.median_b_s = median(tb);
+  if (r.noise > band.noise_tolerance)
+    r.status = Status::Inconclusive;
+  else
+    r.status = (r.ratio >= band.at_least && r.ratio <= band.at_most) ? Status::Passed
+                                                                      : Status::Failed;
+  return r;
+}
+
+std::string band_text(const RatioBand& band) {
+  std::ostringstream out;
+  if (band.at_most == std::numeric_limits<double>::infinity())
+    out << ">= " << band.at_least;
+  else
+    out << "in [" << band.at_least << ", " << band.at_most << "]";
+  return out.str();
+}
+
+}  // namespace
+
+RatioResult time_ratio(Check& check, const std::string& what, const std::function<void()>& a,
+                       const std::function<void()>& b, const RatioBand& band,
+                       const std::function<double()>& clock) {
+  const std::function<double()> now = clock ? clock : steady_seconds;
+  RatioResult r;
+  for (int attempt = 1; attempt <= std::max(1, band.attempts); ++attempt) {
+    r = measure_once(a, b, band, now);
+    r.attempts = attempt;
+    if (r.status == Status::Passed) break;
+  }
+  check.record(what + ": median time A (s)", r.median_a_s);
+  check.record(what + ": median time B (s)", r.median_b_s);
+  check.record(what + ": noise A vs A", r.noise);
+  check.record(what + ": spread of B/A over repeats", r.spread);
+  check.record(what + ": attempts", r.attempts);
+  if (r.status == Status::Inconclusive) {
+    check.record(what + ": ratio B/A (not judged)", r.ratio);
+    std::ostringstream reason;
+    reason << "noise " << show(r.noise) << " exceeds the tolerance " << show(band.noise_tolerance);
+    check.inconclusive(reason.str());
+  } else {
+    check.judge(what + ": ratio B/A", show(r.ratio), band_text(band), r.status == Status::Passed);
+  }
+  return r;
+}
+
+}  // namespace book

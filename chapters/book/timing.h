@@ -1,0 +1,43 @@
+// Timing claims as ratios of two measurements taken in one run, so the machine's absolute speed
+// cancels out. The policy is claims.md's: warm up, interleave A and B, take medians, and first
+// measure how far A differs from A itself. When that noise exceeds the tolerance the claim is
+// *inconclusive* — the run could not tell — never passed and never failed.
+#pragma once
+
+#include <functional>
+#include <limits>
+#include <string>
+
+#include "book/check.h"
+
+namespace book {
+
+struct RatioBand {
+  double at_least = 0.0;                                    // median t_B / t_A must be >= this
+  double at_most = std::numeric_limits<double>::infinity();  // ... and <= this
+  double noise_tolerance = 1.2;  // inconclusive when the A-vs-A ratio strays further than this
+  int warmups = 2;
+  int repeats = 9;
+  int attempts = 3;  // a run that misses the band (with low noise) is measured again, up to this
+};
+
+struct RatioResult {
+  double ratio = 0.0;   // median of t_B / t_A over the repeats
+  double noise = 0.0;   // median over repeats of max(t_A'/t_A, t_A/t_A'), >= 1
+  double spread = 0.0;  // max / min of the repeat ratios
+  double median_a_s = 0.0, median_b_s = 0.0;
+  int attempts = 0;
+  Status status = Status::Failed;
+};
+
+// Times a and b (each call is one measurement), records ratio, noise, spread and median times in
+// `check` under `what`, and sets the verdict: inconclusive when noise > tolerance, else the band.
+// `clock` returns seconds; tests pass a fake clock, chapters leave the steady clock.
+RatioResult time_ratio(Check& check, const std::string& what, const std::function<void()>& a,
+                       const std::function<void()>& b, const RatioBand& band,
+                       const std::function<double()>& clock = {});
+
+// The median of v (v is reordered); the mean of the middle two for an even count.
+double median(std::vector<double> v);
+
+}  // namespace book

@@ -1,0 +1,643 @@
+#!/usr/bin/env python3
+"""The embed step of the book: chapter outputs -> pages Doxygen can render.
+
+Reads what each chapter program wrote with --emit (report.json, values.json, fragments) and the
+Markdown pages of docs/, and writes into --pages:
+  *.md            the pages, with claim marks, output inclusions and the chapter list filled in
+  fragments/      every chapter output as an HTML fragment, escaped (chapter output is untrusted)
+  values.doxy     ALIASES for the values sentences quote: \\ch01_name in a page becomes the value
+  footer.html     the page footer, with the machine the chapters ran on
+  claims.json     every claim with its status, measured values and the pages that cite it
+
+It fails (exit 1, one line per problem naming the file and the claim) when the text and the checks
+drift apart: a claim ID in the text that no chapter checks, a check that no page cites, an output or
+value a page refers to that is missing or older than its chapter's source, a claim that failed, or
+a recorded run naming a claim no chapter checks.
+
+Directives in docs/*.md (nothing else is touched):
+  \\claim{MT-03}        the mark of a sentence stating claim MT-03 (status, link to the ledger)
+  \\output{name}        an output of this page's chapter; \\output{01_memory_topology/name} elsewhere
+  \\book{chapters}      the list of chapter pages, in order
+  \\book{ledger}        the claims ledger table
+  \\book{errata}        the errata table
+  \\chNN_name           a value of chapter NN (a Doxygen alias, checked here first)
+
+Standard library only.
+"""
+
+import argparse
+import html
+import json
+import os
+import re
+import shutil
+import sys
+import xml.etree.ElementTree as ET
+
+ID = r"[A-Z]{2}-[0-9]{2}(?:\.[a-z0-9]+)?"
+CLAIM_RE = re.compile(r"\\claim\{([^}]*)\}")
+OUTPUT_RE = re.compile(r"\\output\{([^}]*)\}")
+BOOK_RE = re.compile(r"\\book\{([^}]*)\}")
+VALUE_RE = re.compile(r"\\(ch[0-9]{2}_[a-z0-9_]+)")
+BARE_ID_RE = re.compile(r"(?<![\w{#-])(" + ID + r")(?![\w-])")
+PAGE_ID_RE = re.compile(r"^#\s+.*\{#([A-Za-z0-9_]+)\}\s*$")
+NAME_RE = re.compile(r"^[a-z0-9_]+$")
+STATUSES = ("passed", "failed", "not run", "inconclusive")
+MARKS = {"passed": "\u2713", "failed": "\u2717", "not run": "\u25cb", "inconclusive": "~"}
+
+
+class Problems:
+    """Every problem found, reported together so one build shows all of them."""
+
+    def __init__(self):
+        self.items = []
+
+    def add(self, where, message):
+        self.items.append(f"{where}: {message}")
+
+
+def esc(text):
+    return html.escape(str(text), quote=True)
+
+
+def rel(path, root):
+    try:
+        return os.path.relpath(path, root)
+    except ValueError:
+        return path
+
+
+# ---- reading the chapters' reports ----------------------------------------------------------------
+
+def chapter_slug(name):
+    """'01_memory_topology' -> 'ch01': the prefix of the chapter's value aliases."""
+    m = re.match(r"^([0-9]{2})_", name)
+    return "ch" + m.group(1) if m else None
+
+
+def load_json(path, problems, where):
+    try:
+        with open(path, encoding="utf-8") as f:
+            return json.load(f)
+    except FileNotFoundError:
+        problems.add(where, f"{path} is missing")
+    except (OSError, ValueError) as e:
+        problems.add(where, f"{path} cannot be read: {e}")
+    return None
+
+
+def load_chapters(args, problems):
+    chapters = []
+    for spec in args.chapter:
+        name, _, source = spec.partition("=")
+        where = rel(source, args.root)
+        if not NAME_RE.match(name) or not chapter_slug(name):
+            problems.add(where, f"chapter name '{name}' must look like 01_memory_topology")
+            continue
+        out = os.path.join(args.out, name)
+        report_path = os.path.join(out, "report.json")
+        if not os.path.exists(report_path):
+            problems.add(where, f"chapter {name} has no report ({report_path} is missing: "
+                                "run the chapter with --emit)")
+            continue
+        if os.path.getmtime(report_path) < os.path.getmtime(source):
+            problems.add(where, f"the report of chapter {name} ({report_path}) is older than its "
+                                "source: run the chapter again")
+        report = load_json(report_path, problems, where)
+        if report is None:
+            continue
+        if report.get("chapter") != name:
+            problems.add(where, f"{report_path} belongs to chapter {report.get('chapter')!r}, not {name}")
+            continue
+        page = os.path.join(args.docs, name + ".md")
+        chapters.append({"name": name, "source": source, "out": out, "report": report,
+                         "page": page, "slug": chapter_slug(name)})
+    return chapters
+
+
+def check_claims(chapters, problems, root):
+    """All claims by ID, unique across the book; failed claims are problems."""
+    claims = {}
+    for ch in chapters:
+        where = rel(ch["source"], root)
+        for c in ch["report"].get("claims", []):
+            cid = c.get("id", "")
+            if not re.fullmatch(ID, cid):
+                problems.add(where, f"claim ID {cid!r} is not of the form MT-03")
+                continue
+            if cid in claims:
+                problems.add(where, f"claim {cid} is checked by chapters {claims[cid]['chapter']} "
+                                    f"and {ch['name']}")
+                continue
+            status = c.get("status")
+            if status not in STATUSES:
+                problems.add(where, f"claim {cid} has an unknown status {status!r}")
+                continue
+            if status == "failed":
+                bad = [m for m in c.get("measured", []) if not m.get("ok", True)]
+                detail = "; ".join(f"{m['what']}: {m['measured']} (expected {m['expected']})"
+                                   for m in bad) or c.get("reason", "")
+                problems.add(where, f"claim {cid} failed: {detail}")
+            claims[cid] = dict(c, chapter=ch["name"], cited_in=[], recorded=[])
+    return claims
+
+
+def load_recorded(recorded_dir, claims, problems, root):
+    """Recorded runs (report.json files from other machines, e.g. a GPU) shown beside this run.
+
+    A recorded status is kept apart from the claim's own status: it never makes a claim passed here.
+    """
+    if not recorded_dir or not os.path.isdir(recorded_dir):
+        return []
+    runs = []
+    for fname in sorted(os.listdir(recorded_dir)):
+        if not fname.endswith(".json"):
+            continue
+        path = os.path.join(recorded_dir, fname)
+        where = rel(path, root)
+        report = load_json(path, problems, where)
+        if report is None:
+            continue
+        prov = report.get("provenance", {})
+        run = {"file": fname, "chapter": report.get("chapter", ""), "gpu": prov.get("gpu", "no GPU"),
+               "cpu": prov.get("cpu", ""), "commit": prov.get("commit", "unknown"),
+               "date": prov.get("date", ""), "cuda_runtime": prov.get("cuda_runtime", "")}
+        runs.append(run)
+        for c in report.get("claims", []):
+            cid = c.get("id", "")
+            if cid not in claims:
+                problems.add(where, f"recorded claim {cid} has no check in this build "
+                                    "(record the run again, or remove it)")
+                continue
+            status = c.get("status")
+            if status not in STATUSES:
+                problems.add(where, f"recorded claim {cid} has an unknown status {status!r}")
+                continue
+            claims[cid]["recorded"].append({
+                "file": fname, "gpu": run["gpu"], "commit": run["commit"], "date": run["date"],
+                "status": status, "reason": c.get("reason", ""), "measured": c.get("measured", [])})
+    return runs
+
+
+# ---- fragments ----------------------------------------------------------------------------------------
+
+SVG_NS = "http://www.w3.org/2000/svg"
+SVG_TAGS = {"svg", "g", "rect", "line", "polyline", "polygon", "path", "circle", "ellipse", "text",
+            "tspan", "title", "desc", "defs", "marker", "clipPath", "linearGradient", "stop"}
+SVG_ATTRS = {
+    "x", "y", "x1", "y1", "x2", "y2", "cx", "cy", "r", "rx", "ry", "dx", "dy", "width", "height",
+    "viewBox", "preserveAspectRatio", "d", "points", "transform", "fill", "fill-opacity",
+    "fill-rule", "stroke", "stroke-width", "stroke-opacity", "stroke-dasharray", "stroke-linecap",
+    "stroke-linejoin", "opacity", "font-size", "font-family", "font-weight", "font-style",
+    "text-anchor", "dominant-baseline", "alignment-baseline", "class", "id", "role", "aria-label",
+    "aria-labelledby", "aria-describedby", "marker-start", "marker-mid", "marker-end", "markerWidth",
+    "markerHeight", "refX", "refY", "orient", "markerUnits", "clip-path", "offset", "stop-color",
+    "stop-opacity", "gradientUnits", "letter-spacing", "textLength", "lengthAdjust", "style",
+    "vector-effect", "shape-rendering", "version", "visibility", "display",
+}
+URL_RE = re.compile(r"url\(\s*([^)]*)\)", re.I)
+
+
+def sanitize_svg(text, where, problems):
+    """Parse an SVG and write it again from an allowlist: no scripts, no outside references.
+
+    Writing the parsed tree escapes every text and attribute; anything not on the list is refused
+    (a problem), never passed through.
+    """
+    try:
+        root = ET.fromstring(text)
+    except ET.ParseError as e:
+        problems.add(where, f"figure is not well-formed SVG: {e}")
+        return None
+    ok = True
+    for el in root.iter():
+        tag = el.tag
+        if not isinstance(tag, str) or not tag.startswith("{" + SVG_NS + "}"):
+            problems.add(where, f"figure has a non-SVG element {tag!r}")
+            ok = False
+            continue
+        local = tag[len(SVG_NS) + 2:]
+        if local not in SVG_TAGS:
+            problems.add(where, f"figure has a disallowed element <{local}>")
+            ok = False
+        for attr, value in el.attrib.items():
+            name = attr
+            if attr == "{http://www.w3.org/XML/1998/namespace}space":
+                continue
+            if name not in SVG_ATTRS:
+                problems.add(where, f"figure has a disallowed attribute {name!r} on <{local}>")
+                ok = False
+                continue
+            low = value.lower()
+            for target in URL_RE.findall(value):
+                if not target.strip(" '\"").startswith("#"):
+                    problems.add(where, f"figure refers outside itself: {value!r}")
+                    ok = False
+            if "javascript:" in low or "expression(" in low or "@import" in low:
+                problems.add(where, f"figure attribute {name!r} holds {value!r}")
+                ok = False
+    if not ok:
+        return None
+    ET.register_namespace("", SVG_NS)
+    return ET.tostring(root, encoding="unicode")
+
+
+def fragment_html(chapter, output, problems, root):
+    """An output of a chapter as an HTML block, every piece of chapter text escaped."""
+    path = os.path.join(chapter["out"], output["file"])
+    where = rel(path, root)
+    caption = output.get("caption", "")
+    kind = output.get("kind")
+    with open(path, encoding="utf-8") as f:
+        body = f.read()
+    if kind == "text":
+        inner = f'<pre class="book-output">{esc(body.rstrip())}</pre>'
+        if caption:
+            inner = f'<div class="book-output-caption">{esc(caption)}</div>\n' + inner
+        return f'<div class="book-text">{inner}</div>\n'
+    if kind == "table":
+        try:
+            t = json.loads(body)
+        except ValueError as e:
+            problems.add(where, f"table is not JSON: {e}")
+            return None
+        head = "".join(f"<th>{esc(h)}</th>" for h in t.get("header", []))
+        rows = "\n".join("<tr>" + "".join(f"<td>{esc(c)}</td>" for c in r) + "</tr>"
+                         for r in t.get("rows", []))
+        cap = f"<caption>{esc(t.get('caption') or caption)}</caption>" if (t.get("caption") or caption) else ""
+        return (f'<table class="book-table">{cap}\n<thead><tr>{head}</tr></thead>\n'
+                f"<tbody>\n{rows}\n</tbody></table>\n")
+    if kind == "figure":
+        svg = sanitize_svg(body, where, problems)
+        if svg is None:
+            return None
+        cap = f"<figcaption>{esc(caption)}</figcaption>" if caption else ""
+        return f'<figure class="book-figure">{svg}{cap}</figure>\n'
+    problems.add(where, f"output {output.get('name')!r} has an unknown kind {kind!r}")
+    return None
+
+
+# ---- values ----------------------------------------------------------------------------------------
+
+FORBIDDEN_IN_VALUES = set("\\@#$%`*_\n\r")
+
+
+def alias_value(text):
+    """A value for a Doxygen alias: HTML special characters as entities; None if unsafe."""
+    if any(ch in FORBIDDEN_IN_VALUES for ch in text):
+        return None
+    return (text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+            .replace('"', "&quot;"))
+
+
+# ---- the pages ---------------------------------------------------------------------------------------
+
+def page_id(path):
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            m = PAGE_ID_RE.match(line.strip())
+            if m:
+                return m.group(1)
+            if line.strip():
+                break
+    return None
+
+
+def claim_title(c):
+    parts = [f"{c['id']} {c['status']}"]
+    if c.get("reason"):
+        parts.append(c["reason"])
+    for m in c.get("measured", []):
+        s = f"{m['what']}: {m['measured']}"
+        if m.get("expected"):
+            s += f" (expected {m['expected']})"
+        parts.append(s)
+    for r in c.get("recorded", []):
+        parts.append(f"recorded on {r['gpu']} at {r['commit']}: {r['status']}")
+    return " \u2014 ".join(parts)
+
+
+def claim_mark(c):
+    status = c["status"]
+    cls = "claim-" + status.replace(" ", "-")
+    return (f'\\htmlonly<a class="claim-mark {cls}" href="claims.html#{esc(c["id"])}" '
+            f'title="{esc(claim_title(c))}">{MARKS[status]}&#160;{esc(c["id"])}</a>\\endhtmlonly')
+
+
+def base_id(cid):
+    return cid.split(".", 1)[0]
+
+
+def process_page(path, chapters_by_name, claims, values, fragments, problems, args, book_blocks):
+    where = rel(path, args.root)
+    name = os.path.splitext(os.path.basename(path))[0]
+    own = chapters_by_name.get(name)
+    with open(path, encoding="utf-8") as f:
+        lines = f.read().split("\n")
+    out_lines = []
+    bases = {base_id(cid) for cid in claims}
+    for n, line in enumerate(lines, 1):
+        at = f"{where}:{n}"
+
+        def claim_sub(m):
+            cid = m.group(1).strip()
+            if cid not in claims:
+                problems.add(at, f"claim {cid} is cited but no chapter checks it")
+                return m.group(0)
+            cited = claims[cid]["cited_in"]
+            if os.path.basename(path) not in cited:
+                cited.append(os.path.basename(path))
+            return claim_mark(claims[cid])
+
+        def output_sub(m):
+            ref = m.group(1).strip()
+            chap_name, _, out_name = ref.rpartition("/")
+            chap = chapters_by_name.get(chap_name) if chap_name else own
+            if chap is None:
+                problems.add(at, f"output {ref!r}: no chapter "
+                                 f"{chap_name or '(this page is no chapter page)'}")
+                return m.group(0)
+            key = f"{chap['name']}.{out_name}"
+            listed = {o.get("name"): o for o in chap["report"].get("outputs", [])}
+            if out_name not in listed:
+                problems.add(at, f"output {out_name!r} of chapter {chap['name']} is missing "
+                                 f"(its report lists no such output; see {chap['out']})")
+                return m.group(0)
+            if key not in fragments:
+                path = os.path.join(chap["out"], listed[out_name].get("file", ""))
+                if not os.path.exists(path):
+                    problems.add(at, f"output {out_name!r} of chapter {chap['name']} "
+                                     f"(claim {listed[out_name].get('claim') or '-'}) is missing: {path}")
+                return m.group(0)  # an output older than its source is reported where it is found
+            fragments[key]["used"] = True
+            return f"\\htmlinclude[block] {key}.html"
+
+        def value_sub(m):
+            alias = m.group(1)
+            if alias not in values:
+                problems.add(at, f"value \\{alias} is quoted but no chapter recorded it")
+            return m.group(0)
+
+        def book_sub(m):
+            what = m.group(1).strip()
+            if what not in book_blocks:
+                problems.add(at, f"unknown directive \\book{{{what}}}")
+                return m.group(0)
+            return book_blocks[what]
+
+        # Bare IDs in prose ("see ER-14") must name checks too, but only \claim{} counts as a citation.
+        stripped = CLAIM_RE.sub("", line)
+        for m in BARE_ID_RE.finditer(stripped):
+            cid = m.group(1)
+            if cid not in claims and cid not in bases:
+                problems.add(at, f"claim {cid} is mentioned but no chapter checks it")
+        line = CLAIM_RE.sub(claim_sub, line)
+        line = OUTPUT_RE.sub(output_sub, line)
+        VALUE_RE.sub(value_sub, line)
+        line = BOOK_RE.sub(book_sub, line)
+        out_lines.append(line)
+    return "\n".join(out_lines)
+
+
+# ---- generated blocks: chapter list, ledger, errata, footer ------------------------------------------
+
+def chapter_link(ch, page_ids):
+    pid = page_ids.get(ch["name"])
+    title = ch["report"].get("title", ch["name"])
+    return f'<a href="{esc(pid)}.html">{esc(title)}</a>' if pid else esc(title)
+
+
+def measured_html(c):
+    items = []
+    for m in c.get("measured", []):
+        s = f"<code>{esc(m['what'])}</code>: {esc(m['measured'])}"
+        if m.get("expected"):
+            s += f" <span class=\"expected\">(expected {esc(m['expected'])})</span>"
+        if not m.get("ok", True):
+            s = "\u2717 " + s
+        items.append(f"<li>{s}</li>")
+    if not items:
+        return ""
+    return (f"<details><summary>{len(items)} value{'s' if len(items) != 1 else ''}</summary>"
+            f"<ul>{''.join(items)}</ul></details>")
+
+
+def status_html(status, reason=""):
+    cls = "claim-" + status.replace(" ", "-")
+    s = f'<span class="claim-status {cls}">{MARKS[status]} {esc(status)}</span>'
+    if reason:
+        s += f'<div class="claim-reason">{esc(reason)}</div>'
+    return s
+
+
+def recorded_html(c):
+    return "".join(
+        f'<div class="claim-recorded">recorded on {esc(r["gpu"])} at <code>{esc(r["commit"])}</code>: '
+        f'{status_html(r["status"])}</div>' for r in c.get("recorded", []))
+
+
+def machine_text(prov):
+    gpu = prov.get("gpu", "no GPU")
+    return f"{prov.get('cpu', 'unknown CPU')}; {gpu}"
+
+
+def ledger_html(chapters, claims, page_ids):
+    rows = []
+    for ch in chapters:
+        prov = ch["report"].get("provenance", {})
+        for c in ch["report"].get("claims", []):
+            cid = c["id"]
+            if cid not in claims:
+                continue
+            c = claims[cid]
+            rows.append(
+                f'<tr id="{esc(cid)}"><td class="claim-id">{esc(cid)}</td>'
+                f"<td>{esc(c['statement'])}</td><td>{chapter_link(ch, page_ids)}</td>"
+                f"<td>{esc(c.get('kind', ''))}</td>"
+                f"<td>{status_html(c['status'], c.get('reason', ''))}{recorded_html(c)}</td>"
+                f"<td>{measured_html(c)}</td><td>{esc(machine_text(prov))}</td></tr>")
+    counts = {s: sum(1 for c in claims.values() if c["status"] == s) for s in STATUSES}
+    summary = ", ".join(f"{counts[s]} {s}" for s in STATUSES)
+    return (f'<p class="ledger-summary">{len(claims)} claims: {esc(summary)}.</p>\n'
+            '<table class="book-table ledger">\n<thead><tr><th>ID</th><th>Claim</th><th>Chapter</th>'
+            "<th>Kind</th><th>Status</th><th>Measured</th><th>Machine</th></tr></thead>\n<tbody>\n"
+            + "\n".join(rows) + "\n</tbody></table>\n")
+
+
+def errata_html(chapters, claims, page_ids):
+    rows = []
+    for ch in chapters:
+        for c in ch["report"].get("claims", []):
+            cid = c["id"]
+            if not cid.startswith("ER-") or cid not in claims:
+                continue
+            c = claims[cid]
+            rows.append(
+                f'<tr id="{esc(cid)}"><td class="claim-id"><a href="claims.html#{esc(cid)}">{esc(cid)}</a></td>'
+                f"<td>{esc(c.get('seed_says', ''))}</td><td>{esc(c['statement'])}</td>"
+                f"<td>{chapter_link(ch, page_ids)}</td><td>{status_html(c['status'])}</td></tr>")
+    return ('<table class="book-table errata">\n<thead><tr><th>Erratum</th><th>The seed says</th>'
+            "<th>What holds (checked)</th><th>Chapter</th><th>Status</th></tr></thead>\n<tbody>\n"
+            + "\n".join(rows) + "\n</tbody></table>\n")
+
+
+def footer_provenance(chapters):
+    provs = []
+    for ch in chapters:
+        p = ch["report"].get("provenance", {})
+        key = (p.get("commit"), p.get("compiler"), p.get("flags"), p.get("cpu"), p.get("gpu"))
+        if key not in [k for k, _ in provs]:
+            provs.append((key, p))
+    parts = []
+    for _, p in provs:
+        parts.append(
+            f'Checked at commit <code>{esc(p.get("commit", "unknown"))}</code> with '
+            f'{esc(p.get("compiler", ""))} <code>{esc(p.get("flags", ""))}</code> on '
+            f'{esc(p.get("cpu", "unknown CPU"))} ({esc(p.get("cpu_threads", "?"))} threads), '
+            f'{esc(p.get("gpu", "no GPU"))}; CUDA runtime: {esc(p.get("cuda_runtime", "none"))}; '
+            f'{esc(p.get("date", ""))}.')
+    return "<br/>".join(parts) if parts else "No chapter has run."
+
+
+# ---- main ------------------------------------------------------------------------------------------
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--docs", required=True, help="the folder of the Markdown pages (docs/)")
+    ap.add_argument("--out", required=True, help="where chapters emitted (build/book/out)")
+    ap.add_argument("--pages", required=True, help="where to write the pages (build/book/pages)")
+    ap.add_argument("--chapter", action="append", default=[], metavar="NAME=SOURCE",
+                    help="a chapter and its source file (repeat)")
+    ap.add_argument("--recorded", help="a folder of recorded runs (report.json files)")
+    ap.add_argument("--footer", help="the footer template (its <!--book:provenance--> is filled)")
+    ap.add_argument("--root", default=os.getcwd(), help="paths in messages are relative to this")
+    args = ap.parse_args(argv)
+
+    problems = Problems()
+    chapters = load_chapters(args, problems)
+    chapters.sort(key=lambda c: c["name"])
+    chapters_by_name = {c["name"]: c for c in chapters}
+    claims = check_claims(chapters, problems, args.root)
+    runs = load_recorded(args.recorded, claims, problems, args.root)
+
+    # Every chapter must have its page.
+    page_ids = {}
+    for ch in chapters:
+        if not os.path.exists(ch["page"]):
+            problems.add(rel(ch["source"], args.root), f"chapter {ch['name']} has no page {ch['page']}")
+            continue
+        pid = page_id(ch["page"])
+        if not pid:
+            problems.add(rel(ch["page"], args.root), "the first line must be '# Title {#page_id}'")
+        page_ids[ch["name"]] = pid
+
+    # Fragments, escaped, and the values as aliases.
+    fragments = {}
+    frag_html = {}
+    values = {}
+    for ch in chapters:
+        listed = {o["file"] for o in ch["report"].get("outputs", [])}
+        for o in ch["report"].get("outputs", []):
+            if not NAME_RE.match(o.get("name", "")):
+                problems.add(rel(ch["source"], args.root), f"output name {o.get('name')!r} is not a-z0-9_")
+                continue
+            key = f"{ch['name']}.{o['name']}"
+            path = os.path.join(ch["out"], o["file"])
+            if not os.path.exists(path):
+                continue  # reported if a page uses it
+            if os.path.getmtime(path) < os.path.getmtime(ch["source"]):
+                problems.add(rel(path, args.root), f"output {o['name']!r} (claim {o.get('claim') or '-'}) "
+                                                   "is older than the chapter's source")
+                continue
+            fragments[key] = {"chapter": ch, "output": o, "used": False}
+        for fname in sorted(os.listdir(ch["out"])):
+            if fname.endswith((".txt", ".svg", ".table.json")) and fname not in listed:
+                problems.add(rel(os.path.join(ch["out"], fname), args.root),
+                             "a file the chapter's report does not list (left from an older run?)")
+        for vname, text in ch["report"].get("values", {}).items():
+            alias = f"{ch['slug']}_{vname}"
+            v = alias_value(str(text))
+            if v is None:
+                problems.add(rel(ch["source"], args.root),
+                             f"value {vname} = {text!r} holds a character a sentence cannot quote safely")
+                continue
+            values[alias] = v
+
+    book_blocks = {
+        "chapters": "\n".join(f"- \\subpage {page_ids[c['name']]}" for c in chapters
+                              if page_ids.get(c["name"])),
+        "ledger": "\\htmlinclude[block] book.ledger.html",
+        "errata": "\\htmlinclude[block] book.errata.html",
+    }
+
+    # The pages.
+    pages = {}
+    for fname in sorted(os.listdir(args.docs)):
+        if fname.endswith(".md"):
+            path = os.path.join(args.docs, fname)
+            pages[fname] = process_page(path, chapters_by_name, claims, values, fragments, problems,
+                                        args, book_blocks)
+
+    for cid, c in claims.items():
+        if not c["cited_in"]:
+            ch = chapters_by_name[c["chapter"]]
+            problems.add(rel(ch["source"], args.root),
+                         f"claim {cid} is checked but no page cites it (add \\claim{{{cid}}} to "
+                         f"{rel(ch['page'], args.root)})")
+
+    for key, fr in fragments.items():
+        if fr["used"]:
+            html_text = fragment_html(fr["chapter"], fr["output"], problems, args.root)
+            if html_text is not None:
+                frag_html[key] = html_text
+
+    if problems.items:
+        for p in problems.items:
+            print(f"embed: error: {p}", file=sys.stderr)
+        print(f"embed: {len(problems.items)} problem(s); the book is not built", file=sys.stderr)
+        return 1
+
+    # Write everything only when nothing is wrong: a failed build leaves no half-made site.
+    if os.path.isdir(args.pages):
+        shutil.rmtree(args.pages)
+    frag_dir = os.path.join(args.pages, "fragments")
+    os.makedirs(frag_dir)
+    for fname, text in pages.items():
+        with open(os.path.join(args.pages, fname), "w", encoding="utf-8") as f:
+            f.write(text)
+    for key, text in frag_html.items():
+        with open(os.path.join(frag_dir, key + ".html"), "w", encoding="utf-8") as f:
+            f.write(text)
+    with open(os.path.join(frag_dir, "book.ledger.html"), "w", encoding="utf-8") as f:
+        f.write(ledger_html(chapters, claims, page_ids))
+    with open(os.path.join(frag_dir, "book.errata.html"), "w", encoding="utf-8") as f:
+        f.write(errata_html(chapters, claims, page_ids))
+    with open(os.path.join(args.pages, "values.doxy"), "w", encoding="utf-8") as f:
+        f.write("# Values quoted in sentences, from the chapters' runs (generated by tools/embed).\n")
+        for alias in sorted(values):
+            f.write(f'ALIASES += "{alias}={values[alias]}"\n')
+    footer = "<!--book:provenance-->"
+    if args.footer:
+        with open(args.footer, encoding="utf-8") as f:
+            footer = f.read()
+    with open(os.path.join(args.pages, "footer.html"), "w", encoding="utf-8") as f:
+        f.write(footer.replace("<!--book:provenance-->", footer_provenance(chapters)))
+
+    provenance = [ch["report"].get("provenance", {}) | {"chapter": ch["name"]} for ch in chapters]
+    ledger = {
+        "provenance": provenance,
+        "recorded_runs": runs,
+        "claims": [{
+            "id": cid, "chapter": c["chapter"], "statement": c["statement"], "status": c["status"],
+            "reason": c.get("reason", ""), "kind": c.get("kind", ""), "measured": c.get("measured", []),
+            "cited_in": c["cited_in"], "recorded": c["recorded"],
+            **({"seed_says": c["seed_says"]} if c.get("seed_says") else {}),
+        } for cid, c in sorted(claims.items())],
+    }
+    with open(os.path.join(args.pages, "claims.json"), "w", encoding="utf-8") as f:
+        json.dump(ledger, f, indent=1, ensure_ascii=False)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

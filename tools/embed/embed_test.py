@@ -1,0 +1,250 @@
+#!/usr/bin/env python3
+"""Tests of the embed tool: a made-up chapter, its report and its page, broken one way at a time.
+
+Each broken case must stop the build (exit 1) with a message naming the file and the claim.
+"""
+
+import contextlib
+import io
+import json
+import os
+import shutil
+import sys
+import tempfile
+import time
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import embed  # noqa: E402
+
+SVG = ('<svg xmlns="http://www.w3.org/2000/svg" width="40" height="20" viewBox="0 0 40 20">'
+       '<title>t &amp; u</title><rect x="0" y="0" width="10" height="10" fill="currentColor"/>'
+       '<text x="1" y="9">a&lt;b</text></svg>')
+
+PAGE = """# Demo {#ch99}
+
+A tensor is a storage and a layout.\\claim{MT-01} Its strides are \\ch99_strides.
+
+Element addresses are sums.\\claim{MT-03}
+
+\\output{listing}
+
+\\output{grid}
+
+\\output{layout}
+
+A GPU sentence.\\claim{PF-10} The seed's dump reads past the end.\\claim{ER-14}
+"""
+
+
+def claim(cid, status="passed", measured=None, **extra):
+    return dict({"id": cid, "section": "s", "statement": f"Statement of {cid}.", "kind": "exact",
+                 "needs_gpu": False, "status": status, "reason": "",
+                 "measured": measured or [{"what": "x", "measured": "1", "expected": "1", "ok": True}],
+                 "outputs": [], "seconds": 0.0}, **extra)
+
+
+class EmbedTest(unittest.TestCase):
+    def setUp(self):
+        self.root = tempfile.mkdtemp(prefix="embed-test-")
+        self.docs = os.path.join(self.root, "docs")
+        self.out = os.path.join(self.root, "out")
+        self.pages = os.path.join(self.root, "pages")
+        self.src = os.path.join(self.root, "chapters", "99_demo.cpp")
+        self.chout = os.path.join(self.out, "99_demo")
+        for d in (self.docs, self.chout, os.path.dirname(self.src)):
+            os.makedirs(d)
+        self.write(self.src, "// the chapter\n")
+        old = time.time() - 100
+        os.utime(self.src, (old, old))
+        self.report = {
+            "format": 1, "chapter": "99_demo", "title": "Demo", "source": self.src,
+            "provenance": {"compiler": "GCC 12", "flags": "-O2", "cpu": "Test CPU <x>", "cpu_threads": 2,
+                           "gpu": "no GPU", "gpu_reason": "no CUDA", "cuda_runtime": "none",
+                           "commit": "abc123", "date": "2025-01-01T00:00:00Z"},
+            "sections": [{"id": "s", "title": "S"}],
+            "claims": [claim("MT-01"), claim("MT-03"),
+                       claim("PF-10", status="not run", measured=[], reason="no CUDA device"),
+                       claim("ER-14", seed_says="reads from data_ptr")],
+            "outputs": [
+                {"name": "listing", "kind": "text", "file": "listing.txt", "caption": "", "claim": "MT-03"},
+                {"name": "grid", "kind": "figure", "file": "grid.svg", "caption": "A grid", "claim": "MT-03"},
+                {"name": "layout", "kind": "table", "file": "layout.table.json", "caption": "", "claim": ""},
+            ],
+            "values": {"strides": "(3, 1)"},
+        }
+        self.write(os.path.join(self.chout, "listing.txt"), "<script>alert(1)</script> & done\n")
+        self.write(os.path.join(self.chout, "grid.svg"), SVG)
+        self.write(os.path.join(self.chout, "layout.table.json"),
+                   json.dumps({"caption": "", "header": ["dim", "stride"], "rows": [["0", "<3>"]]}))
+        self.write(os.path.join(self.docs, "99_demo.md"), PAGE)
+        self.write(os.path.join(self.docs, "index.md"), "# Book {#mainpage}\n\n\\book{chapters}\n")
+        self.save_report()
+
+    def tearDown(self):
+        shutil.rmtree(self.root)
+
+    def write(self, path, text):
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(text)
+
+    def read(self, *parts):
+        with open(os.path.join(self.pages, *parts), encoding="utf-8") as f:
+            return f.read()
+
+    def save_report(self):
+        self.write(os.path.join(self.chout, "report.json"), json.dumps(self.report))
+
+    def run_embed(self, *extra):
+        err = io.StringIO()
+        with contextlib.redirect_stderr(err):
+            rc = embed.main(["--docs", self.docs, "--out", self.out, "--pages", self.pages,
+                             "--root", self.root, "--chapter", f"99_demo={self.src}", *extra])
+        return rc, err.getvalue()
+
+    def assertFails(self, *words):
+        rc, err = self.run_embed()
+        self.assertEqual(rc, 1, err)
+        for w in words:
+            self.assertIn(w, err)
+        self.assertFalse(os.path.exists(self.pages), "a failed build must leave no pages")
+        return err
+
+    # ---- the good case ------------------------------------------------------------------------
+
+    def test_a_consistent_chapter_builds_and_escapes_its_outputs(self):
+        rc, err = self.run_embed()
+        self.assertEqual(rc, 0, err)
+        page = self.read("99_demo.md")
+        self.assertIn('href="claims.html#MT-01"', page)
+        self.assertIn("\u2713&#160;MT-01", page)
+        self.assertIn("\\htmlinclude[block] 99_demo.listing.html", page)
+        self.assertNotIn("\\claim{", page)
+        listing = self.read("fragments", "99_demo.listing.html")
+        self.assertIn("&lt;script&gt;alert(1)&lt;/script&gt; &amp; done", listing)
+        self.assertNotIn("<script>", listing)
+        table = self.read("fragments", "99_demo.layout.html")
+        self.assertIn("<td>&lt;3&gt;</td>", table)
+        grid = self.read("fragments", "99_demo.grid.html")
+        self.assertIn("<svg", grid)
+        self.assertIn("a&lt;b", grid)
+        values = self.read("values.doxy")
+        self.assertIn('ALIASES += "ch99_strides=(3, 1)"', values)
+        footer = self.read("footer.html")
+        self.assertIn("Test CPU &lt;x&gt;", footer)
+        self.assertIn("abc123", footer)
+        index = self.read("index.md")
+        self.assertIn("\\subpage ch99", index)
+        data = json.loads(self.read("claims.json"))
+        by_id = {c["id"]: c for c in data["claims"]}
+        self.assertEqual(set(by_id), {"MT-01", "MT-03", "PF-10", "ER-14"})
+        self.assertEqual(by_id["MT-01"]["cited_in"], ["99_demo.md"])
+        self.assertEqual(by_id["PF-10"]["status"], "not run")
+        for key in ("id", "chapter", "statement", "status", "measured", "cited_in"):
+            self.assertIn(key, by_id["MT-03"])
+        self.assertEqual(data["provenance"][0]["commit"], "abc123")
+        errata = self.read("fragments", "book.errata.html")
+        self.assertIn("reads from data_ptr", errata)
+
+    # ---- drift between text, checks and outputs --------------------------------------------------
+
+    def test_removing_a_check_fails_naming_the_page_and_the_claim(self):
+        self.report["claims"] = [c for c in self.report["claims"] if c["id"] != "MT-03"]
+        self.save_report()
+        self.assertFails("99_demo.md:5", "claim MT-03 is cited but no chapter checks it")
+
+    def test_removing_a_claim_id_from_the_text_fails_naming_the_source_and_the_claim(self):
+        self.write(os.path.join(self.docs, "99_demo.md"), PAGE.replace("\\claim{MT-03}", ""))
+        self.assertFails("99_demo.cpp", "claim MT-03 is checked but no page cites it")
+
+    def test_removing_a_referenced_output_fails_naming_the_output_and_its_claim(self):
+        os.remove(os.path.join(self.chout, "grid.svg"))
+        self.assertFails("99_demo.md:9", "output 'grid'", "claim MT-03", "missing")
+
+    def test_an_output_the_chapter_never_made_fails(self):
+        self.write(os.path.join(self.docs, "99_demo.md"), PAGE + "\n\\output{nothing}\n")
+        self.assertFails("99_demo.md", "output 'nothing'", "missing")
+
+    def test_an_output_older_than_the_source_fails(self):
+        os.utime(self.src, None)  # the source changed after the chapter ran
+        old = time.time() - 50
+        os.utime(os.path.join(self.chout, "grid.svg"), (old, old))
+        os.utime(os.path.join(self.chout, "report.json"), None)
+        self.assertFails("grid.svg", "older than the chapter's source", "MT-03")
+
+    def test_a_report_older_than_the_source_fails(self):
+        old = time.time() - 200
+        os.utime(os.path.join(self.chout, "report.json"), (old, old))
+        self.assertFails("99_demo.cpp", "older than its source")
+
+    def test_a_missing_report_fails(self):
+        os.remove(os.path.join(self.chout, "report.json"))
+        self.assertFails("99_demo.cpp", "no report")
+
+    def test_a_failed_claim_fails_the_build_with_its_values(self):
+        self.report["claims"][0] = claim("MT-01", status="failed", measured=[
+            {"what": "strides", "measured": "(1, 2)", "expected": "(3, 1)", "ok": False}])
+        self.save_report()
+        self.assertFails("99_demo.cpp", "claim MT-01 failed", "strides: (1, 2) (expected (3, 1))")
+
+    def test_a_bare_id_in_prose_must_name_a_check(self):
+        self.write(os.path.join(self.docs, "index.md"), "# Book {#mainpage}\n\nSee MT-77.\n")
+        self.assertFails("index.md:3", "claim MT-77 is mentioned but no chapter checks it")
+
+    def test_a_quoted_value_must_exist(self):
+        self.write(os.path.join(self.docs, "99_demo.md"), PAGE + "\nIt is \\ch99_nothing.\n")
+        self.assertFails("99_demo.md", "value \\ch99_nothing")
+
+    def test_a_value_that_could_inject_markup_is_refused(self):
+        self.report["values"]["evil"] = "\\htmlonly<script>"
+        self.save_report()
+        self.assertFails("99_demo.cpp", "value evil")
+
+    def test_a_script_in_a_figure_is_refused(self):
+        self.write(os.path.join(self.chout, "grid.svg"),
+                   SVG.replace("</svg>", "<script>alert(1)</script></svg>"))
+        self.assertFails("grid.svg", "disallowed element <script>")
+
+    def test_an_event_handler_or_outside_reference_in_a_figure_is_refused(self):
+        self.write(os.path.join(self.chout, "grid.svg"),
+                   SVG.replace('<rect ', '<rect onclick="x()" stroke="url(https://e.x/a)" '))
+        err = self.assertFails("grid.svg", "onclick")
+        self.assertIn("refers outside itself", err)
+
+    # ---- recorded runs ------------------------------------------------------------------------------
+
+    def recorded(self, claims):
+        rec = os.path.join(self.root, "recorded")
+        os.makedirs(rec, exist_ok=True)
+        self.write(os.path.join(rec, "gpu.json"), json.dumps({
+            "chapter": "99_demo", "provenance": {"gpu": "NVIDIA H100", "commit": "def456",
+                                                 "date": "2025-02-02T00:00:00Z"},
+            "claims": claims}))
+        return rec
+
+    def test_a_recorded_gpu_run_is_shown_but_never_makes_a_claim_passed_here(self):
+        rec = self.recorded([claim("PF-10", measured=[
+            {"what": "ratio", "measured": "1.5", "expected": ">= 1.15", "ok": True}])])
+        rc, err = self.run_embed("--recorded", rec)
+        self.assertEqual(rc, 0, err)
+        data = json.loads(self.read("claims.json"))
+        pf = {c["id"]: c for c in data["claims"]}["PF-10"]
+        self.assertEqual(pf["status"], "not run")
+        self.assertEqual(pf["recorded"][0]["status"], "passed")
+        self.assertEqual(pf["recorded"][0]["gpu"], "NVIDIA H100")
+        ledger = self.read("fragments", "book.ledger.html")
+        self.assertIn("recorded on NVIDIA H100 at <code>def456</code>", ledger)
+        page = self.read("99_demo.md")
+        self.assertIn("\u25cb&#160;PF-10", page)  # the mark stays "not run"
+        self.assertIn("recorded on NVIDIA H100 at def456: passed", page)
+
+    def test_a_recorded_claim_without_a_check_fails(self):
+        rec = self.recorded([claim("PF-99")])
+        rc, err = self.run_embed("--recorded", rec)
+        self.assertEqual(rc, 1)
+        self.assertIn("gpu.json", err)
+        self.assertIn("recorded claim PF-99", err)
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=1)
