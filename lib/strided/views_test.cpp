@@ -1,0 +1,382 @@
+// Every view op, as examples: the layout PyTorch 1.13 gives (printed by torch for the same calls),
+// the values read through it, and the proof that it is a view: the same storage, and no new
+// allocation (claims VW-02, MT-12).
+#include <doctest/doctest.h>
+
+#include "strided/layout.h"
+#include "strided/tensor.h"
+
+using namespace strided;
+using indexing::Slice;
+
+namespace {
+std::string error_of(auto&& f) {
+  try {
+    f();
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+// Checks that make_view() returns a view of base: same storage, no allocation, and the layout
+// and values given.
+void check_view(const Tensor& base, auto&& make_view, const Shape& sizes, const Shape& strides,
+                int64_t offset, const std::vector<double>& values) {
+  const int64_t allocations = Storage::allocation_count();
+  const Tensor v = make_view();
+  CHECK(Storage::allocation_count() == allocations);
+  CHECK(v.storage().is_same(base.storage()));
+  CHECK(v.sizes() == sizes);
+  CHECK(v.strides() == strides);
+  CHECK(v.storage_offset() == offset);
+  CHECK(v.to_vector() == values);
+}
+
+// arange(n) reshaped: each element's value is its storage index (claim IX-03).
+Tensor arange_of(IntList sizes) { return arange(checked_numel(sizes, "test")).view(sizes); }
+}  // namespace
+
+TEST_CASE("select drops a dim and moves the offset (IX-01, VW-06, VW-15)") {
+  const Tensor t = arange_of({1, 2, 3, 4});
+  check_view(t, [&] { return t.select(3, 2); }, {1, 2, 3}, {24, 12, 4}, 2,
+             {2, 6, 10, 14, 18, 22});
+  const Tensor x = arange_of({2, 3, 4});
+  // VW-06: full integer indexing gives a 0-d view at offset 10.
+  check_view(x, [&] { return x.select(0, 0).select(0, 2).select(0, 2); }, {}, {}, 10, {10});
+  check_view(x, [&] { return x.select(-1, -1); }, {2, 3}, {12, 4}, 3, {3, 7, 11, 15, 19, 23});
+  CHECK(error_of([&] { x.select(0, 5); }) ==
+        "select(): index 5 out of range for tensor of size [2, 3, 4] at dimension 0");
+  CHECK_THROWS_AS(x.select(0, -3), Error);
+  CHECK_THROWS_AS(x.select(3, 0), Error);
+  CHECK_THROWS_AS(scalar_tensor(Scalar(1.0)).select(0, 0), Error);
+}
+
+TEST_CASE("a write through a view reaches the base (VW-07, VW-09, VW-13)") {
+  Tensor a = arange_of({3, 3});
+  Tensor b = a.t();
+  b.set({0, 1}, Scalar(int64_t{7777}));
+  CHECK(a.at({1, 0}).to_int() == 7777);
+  a.select(0, 2).select(0, 2).fill_(Scalar(int64_t{-1}));
+  CHECK(a.at({2, 2}).to_int() == -1);
+}
+
+TEST_CASE("slice: start, stop, step, omitted and clamped bounds (VW-08, IX-10)") {
+  const Tensor a = arange_of({2, 3});
+  check_view(a, [&] { return a.slice(1, std::nullopt, std::nullopt, 10); }, {2, 1}, {3, 10}, 0,
+             {0, 3});
+  check_view(a, [&] { return a.slice(1, 1, std::nullopt, 10); }, {2, 1}, {3, 10}, 1, {1, 4});
+  check_view(a, [&] { return a.slice(1, 2, 1); }, {2, 0}, {3, 1}, 2, {});
+  check_view(a, [&] { return a.slice(1, 5); }, {2, 0}, {3, 1}, 3, {});
+  check_view(a, [&] { return a.slice(1, -5, -1); }, {2, 2}, {3, 1}, 0, {0, 1, 3, 4});
+  check_view(a, [&] { return a.slice(-2, 1); }, {1, 3}, {3, 1}, 3, {3, 4, 5});
+  CHECK(error_of([&] { a.slice(1, 0, 2, 0); }).find("slice step must be positive") !=
+        std::string::npos);
+  CHECK_THROWS_AS(a.slice(1, 0, 2, -1), Error);
+  CHECK_THROWS_AS(a.slice(2), Error);
+  CHECK_THROWS_AS(scalar_tensor(Scalar(1.0)).slice(0), Error);
+}
+
+TEST_CASE("narrow: start wraps, start == size is allowed, start + length must fit") {
+  const Tensor a = arange_of({2, 3});
+  check_view(a, [&] { return a.narrow(1, -2, 2); }, {2, 2}, {3, 1}, 1, {1, 2, 4, 5});
+  check_view(a, [&] { return a.narrow(1, 3, 0); }, {2, 0}, {3, 1}, 3, {});
+  CHECK(error_of([&] { a.narrow(1, 2, 2); }) ==
+        "narrow(): start (2) + length (2) exceeds dimension size (3).");
+  CHECK_THROWS_AS(a.narrow(1, 0, -1), Error);
+  CHECK_THROWS_AS(a.narrow(1, 4, 0), Error);
+  CHECK_THROWS_AS(a.narrow(1, -4, 0), Error);
+  CHECK_THROWS_AS(scalar_tensor(Scalar(1.0)).narrow(0, 0, 1), Error);
+}
+
+TEST_CASE("permute, transpose, t and mT swap metadata only (VW-10, VW-11, VW-14)") {
+  const Tensor t = arange_of({1, 2, 3, 4});
+  check_view(t, [&] { return t.permute({1, 2, 3, 0}); }, {2, 3, 4, 1}, {12, 4, 1, 24}, 0,
+             t.to_vector());
+  CHECK(t.permute({1, 2, 3, 0}).is_contiguous());  // CT-02: the size-1 dim is ignored
+  // All 3! permutations of a 2x3x4 tensor (VW-10): size'[i] = size[p[i]], stride'[i] = stride[p[i]].
+  const Tensor x = arange_of({2, 3, 4});
+  Shape p{0, 1, 2};
+  int count = 0;
+  do {
+    const Tensor v = x.permute(p);
+    for (int i = 0; i < 3; ++i) {
+      CHECK(v.size(i) == x.size(p[i]));
+      CHECK(v.stride(i) == x.stride(p[i]));
+    }
+    ++count;
+  } while (std::next_permutation(p.begin(), p.end()));
+  CHECK(count == 6);
+  const Tensor m = arange_of({2, 3});
+  check_view(m, [&] { return m.t(); }, {3, 2}, {1, 3}, 0, {0, 3, 1, 4, 2, 5});
+  check_view(m, [&] { return m.transpose(-1, 0); }, {3, 2}, {1, 3}, 0, {0, 3, 1, 4, 2, 5});
+  check_view(m, [&] { return m.transpose(1, 1); }, {2, 3}, {3, 1}, 0, m.to_vector());
+  check_view(x, [&] { return x.mT(); }, {2, 4, 3}, {12, 1, 4}, 0, x.mT().contiguous().to_vector());
+  const Tensor s = scalar_tensor(Scalar(int64_t{5}), {DType::Int64});
+  check_view(s, [&] { return s.t(); }, {}, {}, 0, {5});
+  check_view(s, [&] { return s.transpose(0, -1); }, {}, {}, 0, {5});
+  check_view(s, [&] { return s.permute({}); }, {}, {}, 0, {5});
+  const Tensor v = arange_of({3});
+  check_view(v, [&] { return v.t(); }, {3}, {1}, 0, {0, 1, 2});
+  CHECK(error_of([&] { x.t(); }).find("expects a tensor with <= 2 dimensions, but self is 3D") !=
+        std::string::npos);
+  CHECK_THROWS_AS(v.mT(), Error);
+  CHECK_THROWS_AS(m.permute({0}), Error);
+  CHECK_THROWS_AS(m.permute({0, 0}), Error);
+  CHECK_THROWS_AS(m.permute({0, 2}), Error);
+  CHECK_THROWS_AS(s.permute({0}), Error);
+  CHECK_THROWS_AS(m.transpose(0, 2), Error);
+}
+
+TEST_CASE("movedim puts the named dims in place and keeps the others in order") {
+  const Tensor x = arange_of({2, 3, 4});
+  // torch: ones(2,3,4).movedim((0,1),(2,0)) → (3,4,2):(4,1,12).
+  check_view(x, [&] { return x.movedim({0, 1}, {2, 0}); }, {3, 4, 2}, {4, 1, 12}, 0,
+             x.permute({1, 2, 0}).contiguous().to_vector());
+  check_view(x, [&] { return x.movedim(0, -1); }, {3, 4, 2}, {4, 1, 12}, 0,
+             x.permute({1, 2, 0}).contiguous().to_vector());
+  check_view(x, [&] { return x.movedim(-1, 0); }, {4, 2, 3}, {1, 12, 4}, 0,
+             x.permute({2, 0, 1}).contiguous().to_vector());
+  const Tensor s = scalar_tensor(Scalar(1.0));
+  check_view(s, [&] { return s.movedim(0, 0); }, {}, {}, 0, {1});
+  CHECK(error_of([&] { x.movedim({0, 1}, {2}); }).find("should contain the same number of dims") !=
+        std::string::npos);
+  CHECK(error_of([&] { x.movedim({0, 0}, {1, 2}); }).find("repeated dim in `source`") !=
+        std::string::npos);
+  CHECK(error_of([&] { x.movedim({0, 1}, {2, -1}); }).find("repeated dim in `destination`") !=
+        std::string::npos);
+  CHECK_THROWS_AS(x.movedim(3, 0), Error);
+}
+
+TEST_CASE("diagonal (VW-12): the last two dims of every permutation of 5x5x5, and offsets") {
+  const Tensor x = arange_of({5, 5, 5});
+  Shape p{0, 1, 2};
+  do {
+    const Tensor y = x.permute(p).select(-1, 0);
+    const Tensor d = y.diagonal(0, -2, -1);
+    CHECK(d.storage_offset() == y.storage_offset());
+    CHECK(d.sizes() == Shape{5});
+    CHECK(d.strides() == Shape{y.stride(-1) + y.stride(-2)});
+  } while (std::next_permutation(p.begin(), p.end()));
+  const Tensor a = arange_of({2, 3});
+  check_view(a, [&] { return a.diagonal(); }, {2}, {4}, 0, {0, 4});
+  check_view(a, [&] { return a.diagonal(2); }, {1}, {4}, 2, {2});
+  check_view(a, [&] { return a.diagonal(-1); }, {1}, {4}, 3, {3});
+  check_view(a, [&] { return a.diagonal(5); }, {0}, {4}, 0, {});
+  check_view(a, [&] { return a.diagonal(-2); }, {0}, {4}, 0, {});
+  const Tensor b = arange_of({2, 3, 4});
+  check_view(b, [&] { return b.diagonal(1, 2, 0); }, {3, 1}, {4, 13}, 12, {12, 16, 20});
+  CHECK_THROWS_AS(a.diagonal(0, 1, -1), Error);
+  CHECK_THROWS_AS(arange_of({3}).diagonal(), Error);
+  CHECK_THROWS_AS(scalar_tensor(Scalar(1.0)).diagonal(), Error);
+}
+
+TEST_CASE("expand and broadcast_to give stride 0 and share the storage (BC-01, BC-03)") {
+  const Tensor t = arange_of({1, 2, 3, 4});
+  const Tensor e = t.broadcast_to({2, 2, 3, 4});
+  check_view(t, [&] { return t.broadcast_to({2, 2, 3, 4}); }, {2, 2, 3, 4}, {0, 12, 4, 1}, 0,
+             [&] {
+               std::vector<double> v = t.to_vector();
+               v.insert(v.end(), v.begin(), v.end());
+               return v;
+             }());
+  CHECK_FALSE(e.is_contiguous());
+  const Tensor c = arange_of({3, 1});
+  check_view(c, [&] { return c.expand({3, 4}); }, {3, 4}, {1, 0}, 0,
+             {0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2});
+  check_view(c, [&] { return c.expand({2, -1, 0}); }, {2, 3, 0}, {0, 1, 0}, 0, {});
+  const Tensor s = scalar_tensor(Scalar(int64_t{7}), {DType::Int64});
+  check_view(s, [&] { return s.expand({2, 3}); }, {2, 3}, {0, 0}, 0, {7, 7, 7, 7, 7, 7});
+  check_view(s, [&] { return s.expand({}); }, {}, {}, 0, {7});
+  const Tensor other = zeros({2, 3, 1});
+  check_view(c, [&] { return c.expand_as(other); }, {2, 3, 1}, {0, 1, 1}, 0,
+             {0, 1, 2, 0, 1, 2});
+  // CT-12: an expand that only adds size-1 leading dims stays contiguous.
+  CHECK(arange_of({3}).expand({1, 1, 3}).is_contiguous());
+  CHECK(error_of([&] { c.expand({3, 4}).expand({2, 4}); })
+            .find("must match the existing size (3) at non-singleton dimension 0") !=
+        std::string::npos);
+  CHECK_THROWS_AS(c.expand({4}), Error);
+  CHECK_THROWS_AS(c.expand({-1, 3, 4}), Error);
+  CHECK_THROWS_AS(s.expand({-1}), Error);
+  CHECK_THROWS_AS(c.expand({3, -2}), Error);
+}
+
+TEST_CASE("unsqueeze and squeeze") {
+  const Tensor a = arange_of({2, 3}).slice(1, std::nullopt, std::nullopt, 2);
+  check_view(a, [&] { return a.unsqueeze(2); }, {2, 2, 1}, {3, 2, 1}, 0, {0, 2, 3, 5});
+  check_view(a, [&] { return a.unsqueeze(1); }, {2, 1, 2}, {3, 4, 2}, 0, {0, 2, 3, 5});
+  check_view(a, [&] { return a.unsqueeze(-3); }, {1, 2, 2}, {6, 3, 2}, 0, {0, 2, 3, 5});
+  const Tensor s = scalar_tensor(Scalar(int64_t{5}), {DType::Int64});
+  check_view(s, [&] { return s.unsqueeze(-1); }, {1}, {1}, 0, {5});
+  check_view(s, [&] { return s.squeeze(); }, {}, {}, 0, {5});
+  check_view(s, [&] { return s.squeeze(-1); }, {}, {}, 0, {5});
+  CHECK_THROWS_AS(s.unsqueeze(1), Error);
+  CHECK_THROWS_AS(s.squeeze(1), Error);
+  const Tensor b = arange_of({1, 3, 1, 2});
+  check_view(b, [&] { return b.squeeze(); }, {3, 2}, {2, 1}, 0, b.to_vector());
+  check_view(b, [&] { return b.squeeze(-2); }, {1, 3, 2}, {6, 2, 1}, 0, b.to_vector());
+  // Squeezing a dim whose size is not 1 returns the same shape, still a view.
+  check_view(b, [&] { return b.squeeze(1); }, {1, 3, 1, 2}, {6, 2, 2, 1}, 0, b.to_vector());
+  CHECK(zeros({1, 0, 1}).squeeze().sizes() == Shape{0});
+  CHECK_THROWS_AS(b.squeeze(4), Error);
+}
+
+TEST_CASE("view: strides from computeStride, or PyTorch's error (IX-05, IX-06, CT-10)") {
+  const Tensor t = arange_of({1, 2, 3, 4}).select(3, 2);
+  check_view(t, [&] { return t.view({3, 2}); }, {3, 2}, {8, 4}, 2, {2, 6, 10, 14, 18, 22});
+  const Tensor x = arange_of({24});
+  check_view(x, [&] { return x.view({12, 2}); }, {12, 2}, {2, 1}, 0, x.to_vector());
+  check_view(x, [&] { return x.view({2, -1, 4}); }, {2, 3, 4}, {12, 4, 1}, 0, x.to_vector());
+  const Tensor s = scalar_tensor(Scalar(int64_t{5}), {DType::Int64});
+  check_view(s, [&] { return s.view({-1}); }, {1}, {1}, 0, {5});
+  check_view(s, [&] { return s.view({1, 1}); }, {1, 1}, {1, 1}, 0, {5});
+  const Tensor one = arange_of({3, 3}).slice(0, 1, 2).slice(1, 1, 2);
+  check_view(one, [&] { return one.view({}); }, {}, {}, 4, {4});
+  const Tensor empty = zeros({4, 0}).t();
+  check_view(empty, [&] { return empty.view({2, 0, 2}); }, {2, 0, 2}, {2, 2, 1}, 0, {});
+  const Tensor m = arange_of({3, 3});
+  CHECK(error_of([&] { m.t().view({1, -1}); })
+            .find("view size is not compatible with input tensor's size and stride (at least one "
+                  "dimension spans across two contiguous subspaces). Use .reshape(...) instead.") !=
+        std::string::npos);
+  CHECK_THROWS_AS(arange_of({3, 1}).expand({3, 4}).view({12}), Error);
+  CHECK(arange_of({3, 1}).expand({3, 4}).view({3, 2, 2}).strides() == Shape{1, 0, 0});
+  CHECK(error_of([&] { x.view({5, -1}); }) ==
+        "view(): shape '[5, -1]' is invalid for input of size 24");
+  CHECK_THROWS_AS(x.view({-1, -1}), Error);
+  CHECK_THROWS_AS(x.view({-2, -12}), Error);
+  CHECK_THROWS_AS(zeros({0, 3}).view({0, -1}), Error);
+  CHECK_THROWS_AS(s.view({2}), Error);
+  const Tensor nine = zeros({9});
+  check_view(m, [&] { return m.view_as(nine); }, {9}, {1}, 0, m.to_vector());
+}
+
+TEST_CASE("reshape is a view exactly when view succeeds, else one contiguous copy (IX-07)") {
+  const Tensor x = arange_of({3, 3});
+  const int64_t before = Storage::allocation_count();
+  const Tensor r = x.t().reshape({1, -1});
+  CHECK(Storage::allocation_count() == before + 1);
+  CHECK_FALSE(r.storage().is_same(x.storage()));
+  CHECK(r.strides() == Shape{9, 1});
+  CHECK(r.to_vector() == std::vector<double>{0, 3, 6, 1, 4, 7, 2, 5, 8});  // IX-06
+  // IX-11: [:, :, ::3] cannot merge its last two dims, so reshape(12) copies.
+  const Tensor y = arange_of({2, 3, 4}).slice(2, std::nullopt, std::nullopt, 3);
+  CHECK_FALSE(y.reshape({12}).storage().is_same(y.storage()));
+  CHECK(y.reshape({12}).to_vector() ==
+        std::vector<double>{0, 3, 4, 7, 8, 11, 12, 15, 16, 19, 20, 23});
+  // A property over many layouts: reshape shares storage ⇔ view succeeds.
+  Generator gen(7);
+  for (int trial = 0; trial < 200; ++trial) {
+    Tensor t = arange_of({2, 3, 4});
+    Shape p{0, 1, 2};
+    for (int k = static_cast<int>(gen.next_u64() % 6); k > 0; --k)
+      std::next_permutation(p.begin(), p.end());
+    t = t.permute(p);
+    const int64_t d = static_cast<int64_t>(gen.next_u64() % 3);
+    t = t.slice(d, 0, std::nullopt, 1 + static_cast<int64_t>(gen.next_u64() % 2));
+    const Shape target{-1, t.size(-1)};
+    const Shape flat{-1};
+    for (const Shape& shape : {target, flat}) {
+      bool viewable = true;
+      try {
+        t.view(shape);
+      } catch (const Error&) {
+        viewable = false;
+      }
+      const Tensor r2 = t.reshape(shape);
+      CHECK(r2.storage().is_same(t.storage()) == viewable);
+      CHECK(r2.to_vector() == t.contiguous().to_vector());
+    }
+  }
+}
+
+TEST_CASE("flatten and unflatten") {
+  const Tensor a = arange_of({2, 3});
+  check_view(a, [&] { return a.flatten(); }, {6}, {1}, 0, a.to_vector());
+  check_view(a, [&] { return a.flatten(1, 1); }, {2, 3}, {3, 1}, 0, a.to_vector());
+  const Tensor s = scalar_tensor(Scalar(int64_t{5}), {DType::Int64});
+  check_view(s, [&] { return s.flatten(); }, {1}, {1}, 0, {5});
+  check_view(s, [&] { return s.flatten(-1, -1); }, {1}, {1}, 0, {5});
+  // Merging dims that are not one run of memory copies, as reshape.
+  const Tensor f = a.t().flatten();
+  CHECK_FALSE(f.storage().is_same(a.storage()));
+  CHECK(f.to_vector() == std::vector<double>{0, 3, 1, 4, 2, 5});
+  CHECK(zeros({0, 1, 3, 0}).flatten(1, 2).sizes() == Shape{0, 3, 0});
+  CHECK(error_of([&] { a.flatten(1, 0); }).find("start_dim cannot come after end_dim") !=
+        std::string::npos);
+  CHECK_THROWS_AS(s.flatten(0, 1), Error);
+  check_view(a, [&] { return a.unflatten(1, {3, 1}); }, {2, 3, 1}, {3, 1, 1}, 0, a.to_vector());
+  check_view(a, [&] { return a.unflatten(-1, {-1, 1}); }, {2, 3, 1}, {3, 1, 1}, 0, a.to_vector());
+  check_view(a, [&] { return a.unflatten(0, {1, 2}); }, {1, 2, 3}, {6, 3, 1}, 0, a.to_vector());
+  CHECK(error_of([&] { a.unflatten(1, {2, 2}); }) ==
+        "unflatten(): Provided sizes [2, 2] don't multiply up to the size of dim 1 (3) in the "
+        "input tensor");
+  CHECK_THROWS_AS(a.unflatten(1, {}), Error);
+  CHECK_THROWS_AS(s.unflatten(0, {1}), Error);
+}
+
+TEST_CASE("unfold: windows along a dim, as a new last dim") {
+  const Tensor a = arange_of({2, 3});
+  check_view(a, [&] { return a.unfold(1, 2, 2); }, {2, 1, 2}, {3, 2, 1}, 0, {0, 1, 3, 4});
+  check_view(a, [&] { return a.unfold(-1, 2, 1); }, {2, 2, 2}, {3, 1, 1}, 0,
+             {0, 1, 1, 2, 3, 4, 4, 5});
+  check_view(a, [&] { return a.unfold(0, 1, 5); }, {1, 3, 1}, {15, 1, 3}, 0, {0, 1, 2});
+  const Tensor s = scalar_tensor(Scalar(int64_t{5}), {DType::Int64});
+  check_view(s, [&] { return s.unfold(0, 1, 1); }, {1}, {1}, 0, {5});
+  CHECK_THROWS_AS(a.unfold(1, 4, 1), Error);
+  CHECK_THROWS_AS(a.unfold(1, 2, 0), Error);
+  CHECK_THROWS_AS(a.unfold(1, -1, 1), Error);
+  CHECK_THROWS_AS(a.unfold(2, 1, 1), Error);
+}
+
+TEST_CASE("as_strided is checked against the storage's bytes, as setStrided") {
+  const Tensor a = arange(6, {DType::Float32}).view({2, 3});
+  check_view(a, [&] { return a.as_strided({2, 2}, {1, 2}, 1); }, {2, 2}, {1, 2}, 1, {1, 3, 2, 4});
+  check_view(a, [&] { return a.as_strided({}, {}, 5); }, {}, {}, 5, {5});
+  check_view(a, [&] { return a.as_strided({0}, {1}, 100); }, {0}, {1}, 100, {});
+  const Tensor sl = a.slice(1, 1);
+  check_view(a, [&] { return sl.as_strided({2}, {3}); }, {2}, {3}, 1, {1, 4});  // keeps offset 1
+  CHECK(error_of([&] { a.as_strided({2, 4}, {3, 1}); }) ==
+        "as_strided(): setStorage: sizes [2, 4], strides [3, 1], storage offset 0, and itemsize "
+        "4 requiring a storage size of 28 are out of bounds for storage of size 24");
+  CHECK(error_of([&] { a.as_strided({}, {}, 6); }).find("requiring a storage size of 28") !=
+        std::string::npos);
+  CHECK_THROWS_AS(a.as_strided({2, 4}, {3}), Error);
+  CHECK(error_of([&] { a.as_strided({2}, {-1}); }).find("Negative strides are not supported") !=
+        std::string::npos);
+  CHECK_THROWS_AS(a.as_strided({2}, {1}, -1), Error);
+  CHECK_THROWS_AS(a.as_strided({0}, {1}, -1), Error);
+  CHECK_THROWS_AS(a.as_strided({-1}, {1}), Error);
+  CHECK_THROWS_AS(a.as_strided({0, -1}, {1, 1}), Error);
+  CHECK_THROWS_AS(a.as_strided({2}, {1}, INT64_MAX / 2), Error);
+  CHECK_THROWS_AS(a.as_strided({3, 3}, {INT64_MAX, 1}), Error);
+}
+
+TEST_CASE("a chain of views allocates nothing (VW-16, VW-18)") {
+  const Tensor buffer = zeros({64});
+  const int64_t before = Storage::allocation_count();
+  const Tensor v = buffer.view({4, 4, 4})
+                       .permute({2, 0, 1})
+                       .slice(1, 1, std::nullopt, 2)
+                       .unsqueeze(0)
+                       .expand({3, 4, 2, 4})
+                       .diagonal(0, 1, 3)
+                       .select(0, 1)
+                       .unfold(0, 1, 1)
+                       .squeeze()
+                       .flatten(0, 0)
+                       .movedim(0, 1)
+                       .t();
+  const Tensor parts[] = {buffer.narrow(0, 0, 16).view({4, 4}), buffer.narrow(0, 16, 48)};
+  CHECK(Storage::allocation_count() == before);
+  CHECK(v.storage().is_same(buffer.storage()));
+  CHECK(parts[1].storage().is_same(buffer.storage()));
+}
+
+TEST_CASE("views of an undefined tensor are errors, not crashes") {
+  const Tensor u;
+  CHECK_THROWS_AS(u.view({1}), Error);
+  CHECK_THROWS_AS(u.select(0, 0), Error);
+  CHECK_THROWS_AS(u.expand({2}), Error);
+}
