@@ -29,9 +29,12 @@ using wide_t = std::conditional_t<std::is_same_v<T, Half> || std::is_same_v<T, B
 
 template <class T>
 wide_t<T> widen(T x) {
-  if constexpr (std::is_same_v<T, Half>) return half_to_float(x);
-  else if constexpr (std::is_same_v<T, BFloat16>) return bfloat16_to_float(x);
-  else return x;
+  if constexpr (std::is_same_v<T, Half>)
+    return half_to_float(x);
+  else if constexpr (std::is_same_v<T, BFloat16>)
+    return bfloat16_to_float(x);
+  else
+    return x;
 }
 
 template <class D, class S>
@@ -128,7 +131,8 @@ void strided_copy(const Tensor& dst, const Tensor& src, IntList src_strides, int
   });
 }
 
-// ---- overlap, as aten/src/ATen/MemoryOverlap.cpp -------------------------------------------------
+// ---- overlap, as aten/src/ATen/MemoryOverlap.cpp
+// -------------------------------------------------
 enum class Overlap { No, Full, Partial, TooHard };
 
 // get_overlap_status: only dense layouts are compared, by their byte ranges.
@@ -175,10 +179,10 @@ void check_fits(const Scalar& v, DType dtype) {
     return;
   } else {
     using W = wide_t<T>;
-    const double lowest = std::is_same_v<T, Half>       ? -65504.0
-                          : std::is_same_v<T, BFloat16> ? -3.3895313892515355e38
-                                                        : static_cast<double>(
-                                                              std::numeric_limits<W>::lowest());
+    const double lowest = std::is_same_v<T, Half> ? -65504.0
+                          : std::is_same_v<T, BFloat16>
+                              ? -3.3895313892515355e38
+                              : static_cast<double>(std::numeric_limits<W>::lowest());
     const double max = -lowest;
     bool fits = true;
     if (v.kind() == Scalar::Kind::Float) {
@@ -191,7 +195,8 @@ void check_fits(const Scalar& v, DType dtype) {
       const int64_t i = v.to_int();
       if constexpr (std::is_integral_v<W>)
         fits = i >= std::numeric_limits<W>::min() && i <= std::numeric_limits<W>::max();
-      else fits = static_cast<double>(i) >= lowest && static_cast<double>(i) <= max;
+      else
+        fits = static_cast<double>(i) >= lowest && static_cast<double>(i) <= max;
     }
     STRIDED_CHECK(fits, "fill_(): value ", v.to_string(), " cannot be converted to type ",
                   name(dtype), " without overflow");
@@ -200,7 +205,8 @@ void check_fits(const Scalar& v, DType dtype) {
 
 }  // namespace
 
-// ---- copy_ ----------------------------------------------------------------------------------------
+// ---- copy_
+// ----------------------------------------------------------------------------------------
 
 Tensor& Tensor::copy_(const Tensor& src) {
   // Copy.cpp, copy_impl, and TensorIterator's checks: src broadcasts to *this (never the other
@@ -213,8 +219,8 @@ Tensor& Tensor::copy_(const Tensor& src) {
     shape = broadcast_shapes(sizes_, src.sizes());
   } catch (const Error& e) {
     throw Error(detail::concat("copy_(): source of shape ", to_string(src.sizes()),
-                               " does not broadcast to the destination's shape ",
-                               to_string(sizes_), ": ", e.what()));
+                               " does not broadcast to the destination's shape ", to_string(sizes_),
+                               ": ", e.what()));
   }
   STRIDED_CHECK(shape == sizes_, "copy_(): output with shape ", to_string(sizes_),
                 " doesn't match the broadcast shape ", to_string(shape));
@@ -225,12 +231,14 @@ Tensor& Tensor::copy_(const Tensor& src) {
   STRIDED_CHECK(has_internal_overlap(sizes_, strides_) != MemOverlap::Yes,
                 "copy_(): unsupported operation: more than one element of the written-to tensor "
                 "refers to a single memory location. Please clone() the tensor before performing "
-                "the operation. (destination ", layout(), ")");
+                "the operation. (destination ",
+                layout(), ")");
   STRIDED_CHECK(overlap_status(*this, src) != Overlap::Partial,
                 "copy_(): unsupported operation: some elements of the input tensor and the "
                 "written-to tensor refer to a single memory location. Please clone() the tensor "
-                "before performing the operation. (destination ", layout(), " at offset ",
-                offset_, ", source ", src.layout(), " at offset ", src.storage_offset(), ")");
+                "before performing the operation. (destination ",
+                layout(), " at offset ", offset_, ", source ", src.layout(), " at offset ",
+                src.storage_offset(), ")");
   if (numel() == 0) return *this;
   // Layouts PyTorch cannot judge ("too hard") may still overlap; reading the source into a
   // temporary first makes the result the one a reader expects: as if src were read first.
@@ -245,7 +253,8 @@ Tensor& Tensor::fill_(const Scalar& value) {
   STRIDED_CHECK(has_internal_overlap(sizes_, strides_) != MemOverlap::Yes,
                 "fill_(): unsupported operation: more than one element of the written-to tensor "
                 "refers to a single memory location. Please clone() the tensor before performing "
-                "the operation. (tensor ", layout(), ")");
+                "the operation. (tensor ",
+                layout(), ")");
   dispatch(dtype_, [&](auto tag) { check_fits<decltype(tag)>(value, dtype_); });
   if (numel() == 0) return *this;
   // One element holds the value; a stride-0 view of it is the source of an ordinary copy.
@@ -254,9 +263,15 @@ Tensor& Tensor::fill_(const Scalar& value) {
     using T = decltype(tag);
     T x{};
     switch (value.kind()) {
-      case Scalar::Kind::Bool: x = convert<T>(value.to_bool()); break;
-      case Scalar::Kind::Int: x = convert<T>(value.to_int()); break;
-      case Scalar::Kind::Float: x = convert<T>(value.to_double()); break;
+      case Scalar::Kind::Bool:
+        x = convert<T>(value.to_bool());
+        break;
+      case Scalar::Kind::Int:
+        x = convert<T>(value.to_int());
+        break;
+      case Scalar::Kind::Float:
+        x = convert<T>(value.to_double());
+        break;
     }
     *static_cast<T*>(one.data_ptr()) = x;
   });
@@ -264,7 +279,8 @@ Tensor& Tensor::fill_(const Scalar& value) {
   return *this;
 }
 
-// ---- new memory -------------------------------------------------------------------------------------
+// ---- new memory
+// -------------------------------------------------------------------------------------
 
 Tensor Tensor::clone() const {
   // TensorFactories.cpp, clone with MemoryFormat::Preserve.

@@ -1,9 +1,9 @@
 // The ops that copy: contiguous, clone, to, copy_, fill_, index_select, flip. Layouts, values and
 // errors are those torch 1.13 gives for the same calls.
+#include <doctest/doctest.h>
+
 #include <cmath>
 #include <limits>
-
-#include <doctest/doctest.h>
 
 #include "strided/layout.h"
 #include "strided/tensor.h"
@@ -25,7 +25,8 @@ Tensor arange_of(IntList sizes, DType dtype = DType::Int64) {
 using Values = std::vector<double>;
 }  // namespace
 
-TEST_CASE("contiguous returns the tensor itself when it already is, else a row-major copy (CT-11)") {
+TEST_CASE(
+    "contiguous returns the tensor itself when it already is, else a row-major copy (CT-11)") {
   const Tensor x = arange_of({2, 3});
   int64_t before = Storage::allocation_count();
   const Tensor same = x.contiguous();
@@ -132,11 +133,13 @@ TEST_CASE("copy_ broadcasts its source, converts dtypes and writes in place") {
   Tensor empty = zeros({0, 3});
   empty.copy_(arange_of({3}));
   CHECK(empty.numel() == 0);
-  CHECK(error_of([] { zeros({3}).copy_(zeros({2, 3})); }) ==
-        "copy_(): output with shape [3] doesn't match the broadcast shape [2, 3]");
+  CHECK(error_of([] {
+          zeros({3}).copy_(zeros({2, 3}));
+        }) == "copy_(): output with shape [3] doesn't match the broadcast shape [2, 3]");
   CHECK_THROWS_AS(zeros({}).copy_(zeros({1})), Error);
-  CHECK(error_of([] { zeros({3}).copy_(zeros({4})); })
-            .find("The size of tensor a (3) must match the size of tensor b (4)") !=
+  CHECK(error_of([] {
+          zeros({3}).copy_(zeros({4}));
+        }).find("The size of tensor a (3) must match the size of tensor b (4)") !=
         std::string::npos);
   CHECK_THROWS_AS(zeros({3}).copy_(zeros({0})), Error);
   CHECK_THROWS_AS(zeros({3}).copy_(Tensor()), Error);
@@ -207,8 +210,9 @@ TEST_CASE("index_select gathers along a dim into a contiguous copy") {
   const Tensor s = scalar_tensor(Scalar(int64_t{5}), {DType::Int64});
   CHECK(s.index_select(0, {0, 0}).sizes() == Shape{});
   CHECK(s.index_select(0, {0, 0}).to_vector() == Values{5});
-  CHECK(error_of([&] { a.index_select(1, {4}); }).find("index 4 is out of bounds for dimension 1 "
-                                                       "with size 4") != std::string::npos);
+  CHECK(error_of([&] { a.index_select(1, {4}); })
+            .find("index 4 is out of bounds for dimension 1 "
+                  "with size 4") != std::string::npos);
   CHECK_THROWS_AS(a.index_select(1, {-1}), Error);  // index_select does not wrap
   CHECK_THROWS_AS(s.index_select(0, {1}), Error);
   CHECK_THROWS_AS(zeros({2}).index_select(1, {0}), Error);
@@ -230,8 +234,9 @@ TEST_CASE("flip is a copy (MT-07) laid out as its source") {
   CHECK(a.flip({}).to_vector() == a.to_vector());
   CHECK(scalar_tensor(Scalar(int64_t{5}), {DType::Int64}).flip({0}).to_vector() == Values{5});
   CHECK(zeros({0, 3}).flip({1}).sizes() == Shape{0, 3});
-  CHECK(error_of([&] { a.flip({0, -2}); }).find("dim 0 appears multiple times") !=
-        std::string::npos);
+  CHECK(error_of([&] {
+          a.flip({0, -2});
+        }).find("dim 0 appears multiple times") != std::string::npos);
   CHECK_THROWS_AS(a.flip({2}), Error);
 }
 

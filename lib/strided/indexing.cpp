@@ -132,15 +132,19 @@ Tensor advanced_index(Tensor src, std::vector<const IndexList*> lists) {
   } catch (const Error&) {
     std::string all;
     for (const Shape& s : shapes) all += (all.empty() ? "" : ", ") + to_string(s);
-    throw Error(detail::concat("index(): shape mismatch: indexing tensors could not be broadcast "
-                               "together with shapes ", all));
+    throw Error(
+        detail::concat("index(): shape mismatch: indexing tensors could not be broadcast "
+                       "together with shapes ",
+                       all));
   }
   const int64_t len = bshape[0];
   // hasContiguousSubspace / transposeToFront: indexed dims that are not adjacent move to the
   // front, so the indexed result dim comes first.
   const int64_t ndim = src.dim();
-  STRIDED_CHECK(static_cast<int64_t>(lists.size()) <= ndim, "index(): too many indices for tensor "
-                "of dimension ", ndim);
+  STRIDED_CHECK(static_cast<int64_t>(lists.size()) <= ndim,
+                "index(): too many indices for tensor "
+                "of dimension ",
+                ndim);
   lists.resize(static_cast<size_t>(ndim), nullptr);
   std::vector<int64_t> indexed;
   for (int64_t d = 0; d < ndim; ++d)
@@ -170,8 +174,8 @@ Tensor advanced_index(Tensor src, std::vector<const IndexList*> lists) {
   for (int64_t k = 0; k < count; ++k) {
     const int64_t size = src.size(indexed[k]);
     for (int64_t v : *lists[indexed[k]])
-      STRIDED_CHECK(v >= -size && v < size, "index(): index ", v, " is out of bounds for dimension ",
-                    k, " with size ", size);
+      STRIDED_CHECK(v >= -size && v < size, "index(): index ", v,
+                    " is out of bounds for dimension ", k, " with size ", size);
   }
   // restride_src and reshape_indexer: the operands the kernel iterates, all of the output's shape.
   Shape out_sizes(src.sizes().begin(), src.sizes().begin() + before);
@@ -255,7 +259,8 @@ Tensor Tensor::index(const std::vector<TensorIndex>& indices) const {
     const TensorIndex& entry = indices[pos];
     if (const int64_t* i = std::get_if<int64_t>(&entry)) {
       // applySelect: bounds are reported against the entry's position in the index.
-      STRIDED_CHECK(result.dim() > 0, "index(): invalid index of a 0-dim tensor. Use "
+      STRIDED_CHECK(result.dim() > 0,
+                    "index(): invalid index of a 0-dim tensor. Use "
                     "`tensor.item()` in Python or `tensor.item<T>()` in C++ to convert a 0-dim "
                     "tensor to a number");
       const int64_t size = result.size(d);
@@ -282,8 +287,10 @@ Tensor Tensor::index(const std::vector<TensorIndex>& indices) const {
     }
   }
   if (lists.empty()) return result;
-  STRIDED_CHECK(result.device().is_cpu(), "index(): advanced indexing is only supported on the "
-                "CPU for now, got a tensor on ", result.device().str());
+  STRIDED_CHECK(result.device().is_cpu(),
+                "index(): advanced indexing is only supported on the "
+                "CPU for now, got a tensor on ",
+                result.device().str());
   return advanced_index(result, lists);
 }
 

@@ -62,15 +62,24 @@ TEST_CASE("is_non_overlapping_and_dense and has_internal_overlap, as torch repor
     MemOverlap overlap;
   };
   const Case cases[] = {
-      {{2, 3, 4}, {1, 2, 6}, MemOverlap::No},  {{6, 5, 4, 3, 2}, {6, 0, 120, 0, 1}, MemOverlap::Yes},
-      {{3, 4}, {0, 1}, MemOverlap::Yes},       {{2, 1, 3}, {3, 99, 1}, MemOverlap::No},
-      {{2, 3}, {1, 1}, MemOverlap::TooHard},   {{3, 3}, {1, 1}, MemOverlap::TooHard},
-      {{4, 1}, {1, 1}, MemOverlap::No},        {{2, 3, 2}, {0, 0, 0}, MemOverlap::Yes},
-      {{3, 0, 2}, {7, 1, 3}, MemOverlap::No},  {{2, 2, 2}, {4, 1, 4}, MemOverlap::TooHard},
-      {{3, 2}, {2, 3}, MemOverlap::TooHard},   {{2, 3, 4}, {12, 1, 3}, MemOverlap::No},
-      {{5}, {3}, MemOverlap::TooHard},         {{}, {}, MemOverlap::No},
-      {{4, 3}, {3, 2}, MemOverlap::TooHard},   {{2, 3}, {1, 2}, MemOverlap::No},
-      {{1, 1, 2}, {5, 7, 0}, MemOverlap::Yes}, {{2, 2, 3}, {0, 3, 1}, MemOverlap::Yes},
+      {{2, 3, 4}, {1, 2, 6}, MemOverlap::No},
+      {{6, 5, 4, 3, 2}, {6, 0, 120, 0, 1}, MemOverlap::Yes},
+      {{3, 4}, {0, 1}, MemOverlap::Yes},
+      {{2, 1, 3}, {3, 99, 1}, MemOverlap::No},
+      {{2, 3}, {1, 1}, MemOverlap::TooHard},
+      {{3, 3}, {1, 1}, MemOverlap::TooHard},
+      {{4, 1}, {1, 1}, MemOverlap::No},
+      {{2, 3, 2}, {0, 0, 0}, MemOverlap::Yes},
+      {{3, 0, 2}, {7, 1, 3}, MemOverlap::No},
+      {{2, 2, 2}, {4, 1, 4}, MemOverlap::TooHard},
+      {{3, 2}, {2, 3}, MemOverlap::TooHard},
+      {{2, 3, 4}, {12, 1, 3}, MemOverlap::No},
+      {{5}, {3}, MemOverlap::TooHard},
+      {{}, {}, MemOverlap::No},
+      {{4, 3}, {3, 2}, MemOverlap::TooHard},
+      {{2, 3}, {1, 2}, MemOverlap::No},
+      {{1, 1, 2}, {5, 7, 0}, MemOverlap::Yes},
+      {{2, 2, 3}, {0, 3, 1}, MemOverlap::Yes},
   };
   for (const Case& c : cases) {
     CAPTURE(layout_string(c.sizes, c.strides));
@@ -163,18 +172,23 @@ TEST_CASE("infer_size resolves one -1 and words its errors as InferSize.h") {
   CHECK(infer_size({-1}, 0) == Shape{0});
   CHECK(infer_size({3, 0, 5}, 0) == Shape{3, 0, 5});
   CHECK(infer_size({-1, 1}, 1) == Shape{1, 1});
-  CHECK(error_of([] { infer_size({-1, -1}, 6); }).find("only one dimension can be inferred") !=
-        std::string::npos);
-  CHECK(error_of([] { infer_size({-2, -3}, 6); }).find("invalid shape dimension -2") !=
-        std::string::npos);
-  CHECK(error_of([] { infer_size({4, -1}, 6); }) ==
-        "view: shape '[4, -1]' is invalid for input of size 6");
+  CHECK(error_of([] {
+          infer_size({-1, -1}, 6);
+        }).find("only one dimension can be inferred") != std::string::npos);
+  CHECK(error_of([] {
+          infer_size({-2, -3}, 6);
+        }).find("invalid shape dimension -2") != std::string::npos);
+  CHECK(error_of([] {
+          infer_size({4, -1}, 6);
+        }) == "view: shape '[4, -1]' is invalid for input of size 6");
   // torch: ones(0, 3).view(0, -1) is ambiguous, ones(6).view(0, -1) simply invalid.
   CHECK(error_of([] { infer_size({0, -1}, 0); }).find("is ambiguous") != std::string::npos);
-  CHECK(error_of([] { infer_size({0, -1}, 6); }) ==
-        "view: shape '[0, -1]' is invalid for input of size 6");
-  CHECK(error_of([] { infer_size({2, 2}, 6, "reshape()"); }) ==
-        "reshape(): shape '[2, 2]' is invalid for input of size 6");
+  CHECK(error_of([] {
+          infer_size({0, -1}, 6);
+        }) == "view: shape '[0, -1]' is invalid for input of size 6");
+  CHECK(error_of([] {
+          infer_size({2, 2}, 6, "reshape()");
+        }) == "reshape(): shape '[2, 2]' is invalid for input of size 6");
   CHECK_THROWS_AS(infer_size({int64_t{1} << 40, int64_t{1} << 40}, 6), Error);
 }
 
@@ -186,7 +200,9 @@ TEST_CASE("broadcast_shapes aligns from the right (BC-04, BC-10)") {
   CHECK(broadcast_shapes({0}, {1}) == Shape{0});
   CHECK(broadcast_shapes(std::vector<Shape>{{3, 1}, {1, 4}, {2, 1, 1}}) == Shape{2, 3, 4});
   CHECK(broadcast_shapes(std::vector<Shape>{}) == Shape{});
-  CHECK(error_of([] { broadcast_shapes({2, 3}, {3, 2}); })
+  CHECK(error_of([] {
+          broadcast_shapes({2, 3}, {3, 2});
+        })
             .find("The size of tensor a (3) must match the size of tensor b (2) at "
                   "non-singleton dimension 1") != std::string::npos);
   CHECK_THROWS_AS(broadcast_shapes({0}, {3}), Error);
@@ -216,8 +232,9 @@ TEST_CASE("expand_geometry follows inferExpandGeometry (BC-03)") {
   CHECK(error_of([] { expand_geometry({3}, {1}, {0}); })
             .find("The expanded size of the tensor (0) must match the existing size (3) at "
                   "non-singleton dimension 0") != std::string::npos);
-  CHECK(error_of([] { expand_geometry({3}, {1}, {-1, 3}); })
-            .find("isn't allowed in a leading, non-existing dimension 0") != std::string::npos);
+  CHECK(error_of([] {
+          expand_geometry({3}, {1}, {-1, 3});
+        }).find("isn't allowed in a leading, non-existing dimension 0") != std::string::npos);
   CHECK_THROWS_AS(expand_geometry({}, {}, {-1}), Error);
   CHECK_THROWS_AS(expand_geometry({2, 3}, {3, 1}, {3}), Error);
   // Negative sizes other than -1 never make a tensor (torch 1.13 lets (1,1)->(-2,0) through).
@@ -233,8 +250,9 @@ TEST_CASE("select and slice geometry (VW-08, IX-10, IX-01)") {
   CHECK(s.strides == Shape{24, 12, 4});
   CHECK(s.storage_offset == 2);
   CHECK(select_geometry({3, 4}, {4, 1}, 0, 0, -1).storage_offset == 8);
-  CHECK(error_of([] { select_geometry({3, 4}, {4, 1}, 0, 0, 5); }) ==
-        "select(): index 5 out of range for tensor of size [3, 4] at dimension 0");
+  CHECK(error_of([] {
+          select_geometry({3, 4}, {4, 1}, 0, 0, 5);
+        }) == "select(): index 5 out of range for tensor of size [3, 4] at dimension 0");
   CHECK_THROWS_AS(select_geometry({}, {}, 0, 0, 0), Error);
   // VW-08: 2:15:3 on each dim of a 20x30x40 tensor gives 5 elements, offset 2 * stride.
   const Shape sizes{20, 30, 40}, strides{1200, 40, 1};
@@ -255,9 +273,9 @@ TEST_CASE("select and slice geometry (VW-08, IX-10, IX-01)") {
   CHECK(slice_geometry({2, 3}, {3, 1}, 0, 1, 1, std::nullopt, 10).sizes == Shape{2, 1});
   CHECK(slice_geometry({2, 3}, {3, 1}, 0, 1, -5, -1, 1).sizes == Shape{2, 2});
   CHECK(slice_geometry({5}, {1}, 0, 0, 0, 5, INT64_MAX).sizes == Shape{1});
-  CHECK(error_of([] { slice_geometry({3}, {1}, 0, 0, 0, 3, 0); }).find("slice step must be "
-                                                                         "positive") !=
-        std::string::npos);
+  CHECK(error_of([] { slice_geometry({3}, {1}, 0, 0, 0, 3, 0); })
+            .find("slice step must be "
+                  "positive") != std::string::npos);
   CHECK_THROWS_AS(slice_geometry({3}, {1}, 0, 0, 0, 3, -1), Error);
   CHECK_THROWS_AS(slice_geometry({}, {}, 0, 0, 0, 1, 1), Error);
 }
@@ -285,8 +303,9 @@ TEST_CASE("diagonal geometry (VW-12): offsets in both directions and off the end
   CHECK(g.sizes == Shape{3, 1});
   CHECK(g.strides == Shape{4, 13});
   CHECK(g.storage_offset == 12);
-  CHECK(error_of([] { diagonal_geometry({2, 3}, {3, 1}, 0, 0, 1, -1); }) ==
-        "diagonal(): diagonal dimensions cannot be identical 1, -1");
+  CHECK(error_of([] {
+          diagonal_geometry({2, 3}, {3, 1}, 0, 0, 1, -1);
+        }) == "diagonal(): diagonal dimensions cannot be identical 1, -1");
   CHECK_THROWS_AS(diagonal_geometry({3}, {1}, 0, 0, 0, 1), Error);
   CHECK_THROWS_AS(diagonal_geometry({}, {}, 0, 0, 0, -1), Error);
 }
@@ -299,8 +318,9 @@ TEST_CASE("permute, unsqueeze, squeeze and unfold geometry") {
   CHECK(permute_geometry({2, 3}, {3, 1}, {-1, 0}).strides == Shape{1, 3});
   CHECK(permute_geometry({}, {}, {}).sizes == Shape{});
   CHECK_THROWS_AS(permute_geometry({2, 3}, {3, 1}, {0}), Error);
-  CHECK(error_of([] { permute_geometry({2, 3}, {3, 1}, {0, -2}); }).find("duplicate dims") !=
-        std::string::npos);
+  CHECK(error_of([] {
+          permute_geometry({2, 3}, {3, 1}, {0, -2});
+        }).find("duplicate dims") != std::string::npos);
   CHECK_THROWS_AS(permute_geometry({2, 3}, {3, 1}, {0, 2}), Error);
 
   // unsqueeze: size*stride of the dim it lands before, or 1 at the end (torch: ones(2,3)[:, ::2]).
@@ -335,10 +355,12 @@ TEST_CASE("permute, unsqueeze, squeeze and unfold geometry") {
   CHECK(u.sizes == Shape{1});
   CHECK(u.strides == Shape{1});
   CHECK(unfold_geometry({}, {}, 0, 0, 1).sizes == Shape{0});
-  CHECK(error_of([] { unfold_geometry({2, 3}, {3, 1}, 1, 4, 1); }) ==
-        "unfold(): maximum size for tensor at dimension 1 is 3 but size is 4");
-  CHECK(error_of([] { unfold_geometry({2, 3}, {3, 1}, 1, 2, 0); }) ==
-        "unfold(): step is 0 but must be > 0");
+  CHECK(error_of([] {
+          unfold_geometry({2, 3}, {3, 1}, 1, 4, 1);
+        }) == "unfold(): maximum size for tensor at dimension 1 is 3 but size is 4");
+  CHECK(error_of([] {
+          unfold_geometry({2, 3}, {3, 1}, 1, 2, 0);
+        }) == "unfold(): step is 0 but must be > 0");
   CHECK_THROWS_AS(unfold_geometry({2, 3}, {3, 1}, 1, -1, 1), Error);
   CHECK_THROWS_AS(unfold_geometry({}, {}, 0, 2, 1), Error);
 }

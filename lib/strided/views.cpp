@@ -77,8 +77,10 @@ Tensor Tensor::t() const {
 }
 
 Tensor Tensor::mT() const {
-  STRIDED_CHECK(dim() >= 2, "mT: tensor.mT is only supported on matrices or batches of "
-                "matrices. Got ", dim(), "-D tensor.");
+  STRIDED_CHECK(dim() >= 2,
+                "mT: tensor.mT is only supported on matrices or batches of "
+                "matrices. Got ",
+                dim(), "-D tensor.");
   return transpose(-2, -1);
 }
 
@@ -86,14 +88,17 @@ Tensor Tensor::movedim(IntList source, IntList destination) const {
   // TensorShape.cpp, movedim: the named dims go to their destinations; the others keep their
   // relative order in the free positions.
   check_defined(*this, "movedim()");
-  STRIDED_CHECK(source.size() == destination.size(), "movedim(): Invalid source or destination "
-                "dims: source (", to_string(source), " dims) should contain the same number of "
-                "dims as destination (", to_string(destination), " dims)");
+  STRIDED_CHECK(source.size() == destination.size(),
+                "movedim(): Invalid source or destination "
+                "dims: source (",
+                to_string(source),
+                " dims) should contain the same number of "
+                "dims as destination (",
+                to_string(destination), " dims)");
   const int64_t n = dim();
   Shape src(source.size()), dst(destination.size());
   for (size_t i = 0; i < source.size(); ++i) src[i] = wrap_dim(source[i], n, "movedim()");
-  for (size_t i = 0; i < destination.size(); ++i)
-    dst[i] = wrap_dim(destination[i], n, "movedim()");
+  for (size_t i = 0; i < destination.size(); ++i) dst[i] = wrap_dim(destination[i], n, "movedim()");
   auto all_unique = [](Shape v) {
     std::sort(v.begin(), v.end());
     return std::adjacent_find(v.begin(), v.end()) == v.end();
@@ -134,7 +139,9 @@ Tensor Tensor::expand(IntList sizes) const {
   return make_view(*this, std::move(g.sizes), std::move(g.strides), offset_);
 }
 
-Tensor Tensor::broadcast_to(IntList sizes) const { return expand(sizes); }
+Tensor Tensor::broadcast_to(IntList sizes) const {
+  return expand(sizes);
+}
 
 Tensor Tensor::unsqueeze(int64_t dim) const {
   check_defined(*this, "unsqueeze()");
@@ -163,7 +170,8 @@ Tensor Tensor::view(IntList sizes) const {
   STRIDED_CHECK(strides.has_value(),
                 "view(): view size is not compatible with input tensor's size and stride (at "
                 "least one dimension spans across two contiguous subspaces). Use .reshape(...) "
-                "instead. (tensor ", layout(), ", requested shape ", to_string(shape), ")");
+                "instead. (tensor ",
+                layout(), ", requested shape ", to_string(shape), ")");
   return make_view(*this, std::move(shape), std::move(*strides), offset_);
 }
 
@@ -177,8 +185,10 @@ Tensor Tensor::as_strided(IntList sizes, IntList strides,
   STRIDED_CHECK(sizes.size() == strides.size(), "as_strided(): mismatch in length of strides (",
                 strides.size(), ") and shape (", sizes.size(), ")");
   for (int64_t s : strides)
-    STRIDED_CHECK(s >= 0, "as_strided(): Negative strides are not supported at the moment, got "
-                  "strides: ", to_string(strides));
+    STRIDED_CHECK(s >= 0,
+                  "as_strided(): Negative strides are not supported at the moment, got "
+                  "strides: ",
+                  to_string(strides));
   // PyTorch reports most negative sizes as a storage-size overflow; say what is wrong instead.
   for (int64_t s : sizes)
     STRIDED_CHECK(s >= 0, "as_strided(): negative size in sizes ", to_string(sizes));
@@ -225,8 +235,12 @@ Tensor Tensor::unflatten(int64_t dim, IntList sizes) const {
   return view(shape);
 }
 
-Tensor Tensor::view_as(const Tensor& other) const { return view(other.sizes()); }
-Tensor Tensor::expand_as(const Tensor& other) const { return expand(other.sizes()); }
+Tensor Tensor::view_as(const Tensor& other) const {
+  return view(other.sizes());
+}
+Tensor Tensor::expand_as(const Tensor& other) const {
+  return expand(other.sizes());
+}
 
 // ---- maybe a view, maybe a copy --------------------------------------------------------------
 
@@ -246,13 +260,15 @@ Tensor Tensor::flatten(int64_t start_dim, int64_t end_dim) const {
   check_defined(*this, "flatten()");
   const int64_t s = wrap_dim(start_dim, dim(), "flatten()");
   const int64_t e = wrap_dim(end_dim, dim(), "flatten()");
-  STRIDED_CHECK(s <= e, "flatten(): flatten() has invalid args: start_dim cannot come after "
-                "end_dim (start_dim ", start_dim, ", end_dim ", end_dim, ")");
+  STRIDED_CHECK(s <= e,
+                "flatten(): flatten() has invalid args: start_dim cannot come after "
+                "end_dim (start_dim ",
+                start_dim, ", end_dim ", end_dim, ")");
   if (dim() == 0) return reshape({1});
   if (s == e) return *this;
   Shape shape(sizes_.begin(), sizes_.begin() + s);
-  shape.push_back(checked_numel(IntList(sizes_.data() + s, static_cast<size_t>(e - s + 1)),
-                                "flatten()"));
+  shape.push_back(
+      checked_numel(IntList(sizes_.data() + s, static_cast<size_t>(e - s + 1)), "flatten()"));
   shape.insert(shape.end(), sizes_.begin() + e + 1, sizes_.end());
   return reshape(shape);
 }

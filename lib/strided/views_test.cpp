@@ -34,13 +34,14 @@ void check_view(const Tensor& base, auto&& make_view, const Shape& sizes, const 
 }
 
 // arange(n) reshaped: each element's value is its storage index (claim IX-03).
-Tensor arange_of(IntList sizes) { return arange(checked_numel(sizes, "test")).view(sizes); }
+Tensor arange_of(IntList sizes) {
+  return arange(checked_numel(sizes, "test")).view(sizes);
+}
 }  // namespace
 
 TEST_CASE("select drops a dim and moves the offset (IX-01, VW-06, VW-15)") {
   const Tensor t = arange_of({1, 2, 3, 4});
-  check_view(t, [&] { return t.select(3, 2); }, {1, 2, 3}, {24, 12, 4}, 2,
-             {2, 6, 10, 14, 18, 22});
+  check_view(t, [&] { return t.select(3, 2); }, {1, 2, 3}, {24, 12, 4}, 2, {2, 6, 10, 14, 18, 22});
   const Tensor x = arange_of({2, 3, 4});
   // VW-06: full integer indexing gives a 0-d view at offset 10.
   check_view(x, [&] { return x.select(0, 0).select(0, 2).select(0, 2); }, {}, {}, 10, {10});
@@ -91,10 +92,15 @@ TEST_CASE("narrow: start wraps, start == size is allowed, start + length must fi
 
 TEST_CASE("permute, transpose, t and mT swap metadata only (VW-10, VW-11, VW-14)") {
   const Tensor t = arange_of({1, 2, 3, 4});
-  check_view(t, [&] { return t.permute({1, 2, 3, 0}); }, {2, 3, 4, 1}, {12, 4, 1, 24}, 0,
-             t.to_vector());
+  check_view(
+      t,
+      [&] {
+        return t.permute({1, 2, 3, 0});
+      },
+      {2, 3, 4, 1}, {12, 4, 1, 24}, 0, t.to_vector());
   CHECK(t.permute({1, 2, 3, 0}).is_contiguous());  // CT-02: the size-1 dim is ignored
-  // All 3! permutations of a 2x3x4 tensor (VW-10): size'[i] = size[p[i]], stride'[i] = stride[p[i]].
+  // All 3! permutations of a 2x3x4 tensor (VW-10): size'[i] = size[p[i]], stride'[i] =
+  // stride[p[i]].
   const Tensor x = arange_of({2, 3, 4});
   Shape p{0, 1, 2};
   int count = 0;
@@ -110,8 +116,10 @@ TEST_CASE("permute, transpose, t and mT swap metadata only (VW-10, VW-11, VW-14)
   const Tensor m = arange_of({2, 3});
   check_view(m, [&] { return m.t(); }, {3, 2}, {1, 3}, 0, {0, 3, 1, 4, 2, 5});
   check_view(m, [&] { return m.transpose(-1, 0); }, {3, 2}, {1, 3}, 0, {0, 3, 1, 4, 2, 5});
-  check_view(m, [&] { return m.transpose(1, 1); }, {2, 3}, {3, 1}, 0, m.to_vector());
-  check_view(x, [&] { return x.mT(); }, {2, 4, 3}, {12, 1, 4}, 0, x.mT().contiguous().to_vector());
+  check_view(
+      m, [&] { return m.transpose(1, 1); }, {2, 3}, {3, 1}, 0, m.to_vector());
+  check_view(
+      x, [&] { return x.mT(); }, {2, 4, 3}, {12, 1, 4}, 0, x.mT().contiguous().to_vector());
   const Tensor s = scalar_tensor(Scalar(int64_t{5}), {DType::Int64});
   check_view(s, [&] { return s.t(); }, {}, {}, 0, {5});
   check_view(s, [&] { return s.transpose(0, -1); }, {}, {}, 0, {5});
@@ -131,20 +139,29 @@ TEST_CASE("permute, transpose, t and mT swap metadata only (VW-10, VW-11, VW-14)
 TEST_CASE("movedim puts the named dims in place and keeps the others in order") {
   const Tensor x = arange_of({2, 3, 4});
   // torch: ones(2,3,4).movedim((0,1),(2,0)) → (3,4,2):(4,1,12).
-  check_view(x, [&] { return x.movedim({0, 1}, {2, 0}); }, {3, 4, 2}, {4, 1, 12}, 0,
-             x.permute({1, 2, 0}).contiguous().to_vector());
-  check_view(x, [&] { return x.movedim(0, -1); }, {3, 4, 2}, {4, 1, 12}, 0,
-             x.permute({1, 2, 0}).contiguous().to_vector());
-  check_view(x, [&] { return x.movedim(-1, 0); }, {4, 2, 3}, {1, 12, 4}, 0,
-             x.permute({2, 0, 1}).contiguous().to_vector());
+  check_view(
+      x,
+      [&] {
+        return x.movedim({0, 1}, {2, 0});
+      },
+      {3, 4, 2}, {4, 1, 12}, 0, x.permute({1, 2, 0}).contiguous().to_vector());
+  check_view(
+      x, [&] { return x.movedim(0, -1); }, {3, 4, 2}, {4, 1, 12}, 0,
+      x.permute({1, 2, 0}).contiguous().to_vector());
+  check_view(
+      x, [&] { return x.movedim(-1, 0); }, {4, 2, 3}, {1, 12, 4}, 0,
+      x.permute({2, 0, 1}).contiguous().to_vector());
   const Tensor s = scalar_tensor(Scalar(1.0));
   check_view(s, [&] { return s.movedim(0, 0); }, {}, {}, 0, {1});
-  CHECK(error_of([&] { x.movedim({0, 1}, {2}); }).find("should contain the same number of dims") !=
-        std::string::npos);
-  CHECK(error_of([&] { x.movedim({0, 0}, {1, 2}); }).find("repeated dim in `source`") !=
-        std::string::npos);
-  CHECK(error_of([&] { x.movedim({0, 1}, {2, -1}); }).find("repeated dim in `destination`") !=
-        std::string::npos);
+  CHECK(error_of([&] {
+          x.movedim({0, 1}, {2});
+        }).find("should contain the same number of dims") != std::string::npos);
+  CHECK(error_of([&] {
+          x.movedim({0, 0}, {1, 2});
+        }).find("repeated dim in `source`") != std::string::npos);
+  CHECK(error_of([&] {
+          x.movedim({0, 1}, {2, -1});
+        }).find("repeated dim in `destination`") != std::string::npos);
   CHECK_THROWS_AS(x.movedim(3, 0), Error);
 }
 
@@ -174,27 +191,35 @@ TEST_CASE("diagonal (VW-12): the last two dims of every permutation of 5x5x5, an
 TEST_CASE("expand and broadcast_to give stride 0 and share the storage (BC-01, BC-03)") {
   const Tensor t = arange_of({1, 2, 3, 4});
   const Tensor e = t.broadcast_to({2, 2, 3, 4});
-  check_view(t, [&] { return t.broadcast_to({2, 2, 3, 4}); }, {2, 2, 3, 4}, {0, 12, 4, 1}, 0,
-             [&] {
-               std::vector<double> v = t.to_vector();
-               v.insert(v.end(), v.begin(), v.end());
-               return v;
-             }());
+  check_view(
+      t,
+      [&] {
+        return t.broadcast_to({2, 2, 3, 4});
+      },
+      {2, 2, 3, 4}, {0, 12, 4, 1}, 0,
+      [&] {
+        std::vector<double> v = t.to_vector();
+        v.insert(v.end(), v.begin(), v.end());
+        return v;
+      }());
   CHECK_FALSE(e.is_contiguous());
   const Tensor c = arange_of({3, 1});
-  check_view(c, [&] { return c.expand({3, 4}); }, {3, 4}, {1, 0}, 0,
-             {0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2});
+  check_view(c,
+             [&] {
+               return c.expand({3, 4});
+             },
+             {3, 4}, {1, 0}, 0, {0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2});
   check_view(c, [&] { return c.expand({2, -1, 0}); }, {2, 3, 0}, {0, 1, 0}, 0, {});
   const Tensor s = scalar_tensor(Scalar(int64_t{7}), {DType::Int64});
   check_view(s, [&] { return s.expand({2, 3}); }, {2, 3}, {0, 0}, 0, {7, 7, 7, 7, 7, 7});
   check_view(s, [&] { return s.expand({}); }, {}, {}, 0, {7});
   const Tensor other = zeros({2, 3, 1});
-  check_view(c, [&] { return c.expand_as(other); }, {2, 3, 1}, {0, 1, 1}, 0,
-             {0, 1, 2, 0, 1, 2});
+  check_view(c, [&] { return c.expand_as(other); }, {2, 3, 1}, {0, 1, 1}, 0, {0, 1, 2, 0, 1, 2});
   // CT-12: an expand that only adds size-1 leading dims stays contiguous.
   CHECK(arange_of({3}).expand({1, 1, 3}).is_contiguous());
-  CHECK(error_of([&] { c.expand({3, 4}).expand({2, 4}); })
-            .find("must match the existing size (3) at non-singleton dimension 0") !=
+  CHECK(error_of([&] {
+          c.expand({3, 4}).expand({2, 4});
+        }).find("must match the existing size (3) at non-singleton dimension 0") !=
         std::string::npos);
   CHECK_THROWS_AS(c.expand({4}), Error);
   CHECK_THROWS_AS(c.expand({-1, 3, 4}), Error);
@@ -214,10 +239,13 @@ TEST_CASE("unsqueeze and squeeze") {
   CHECK_THROWS_AS(s.unsqueeze(1), Error);
   CHECK_THROWS_AS(s.squeeze(1), Error);
   const Tensor b = arange_of({1, 3, 1, 2});
-  check_view(b, [&] { return b.squeeze(); }, {3, 2}, {2, 1}, 0, b.to_vector());
-  check_view(b, [&] { return b.squeeze(-2); }, {1, 3, 2}, {6, 2, 1}, 0, b.to_vector());
+  check_view(
+      b, [&] { return b.squeeze(); }, {3, 2}, {2, 1}, 0, b.to_vector());
+  check_view(
+      b, [&] { return b.squeeze(-2); }, {1, 3, 2}, {6, 2, 1}, 0, b.to_vector());
   // Squeezing a dim whose size is not 1 returns the same shape, still a view.
-  check_view(b, [&] { return b.squeeze(1); }, {1, 3, 1, 2}, {6, 2, 2, 1}, 0, b.to_vector());
+  check_view(
+      b, [&] { return b.squeeze(1); }, {1, 3, 1, 2}, {6, 2, 2, 1}, 0, b.to_vector());
   CHECK(zeros({1, 0, 1}).squeeze().sizes() == Shape{0});
   CHECK_THROWS_AS(b.squeeze(4), Error);
 }
@@ -226,8 +254,18 @@ TEST_CASE("view: strides from computeStride, or PyTorch's error (IX-05, IX-06, C
   const Tensor t = arange_of({1, 2, 3, 4}).select(3, 2);
   check_view(t, [&] { return t.view({3, 2}); }, {3, 2}, {8, 4}, 2, {2, 6, 10, 14, 18, 22});
   const Tensor x = arange_of({24});
-  check_view(x, [&] { return x.view({12, 2}); }, {12, 2}, {2, 1}, 0, x.to_vector());
-  check_view(x, [&] { return x.view({2, -1, 4}); }, {2, 3, 4}, {12, 4, 1}, 0, x.to_vector());
+  check_view(
+      x,
+      [&] {
+        return x.view({12, 2});
+      },
+      {12, 2}, {2, 1}, 0, x.to_vector());
+  check_view(
+      x,
+      [&] {
+        return x.view({2, -1, 4});
+      },
+      {2, 3, 4}, {12, 4, 1}, 0, x.to_vector());
   const Tensor s = scalar_tensor(Scalar(int64_t{5}), {DType::Int64});
   check_view(s, [&] { return s.view({-1}); }, {1}, {1}, 0, {5});
   check_view(s, [&] { return s.view({1, 1}); }, {1, 1}, {1, 1}, 0, {5});
@@ -236,20 +274,24 @@ TEST_CASE("view: strides from computeStride, or PyTorch's error (IX-05, IX-06, C
   const Tensor empty = zeros({4, 0}).t();
   check_view(empty, [&] { return empty.view({2, 0, 2}); }, {2, 0, 2}, {2, 2, 1}, 0, {});
   const Tensor m = arange_of({3, 3});
-  CHECK(error_of([&] { m.t().view({1, -1}); })
+  CHECK(error_of([&] {
+          m.t().view({1, -1});
+        })
             .find("view size is not compatible with input tensor's size and stride (at least one "
                   "dimension spans across two contiguous subspaces). Use .reshape(...) instead.") !=
         std::string::npos);
   CHECK_THROWS_AS(arange_of({3, 1}).expand({3, 4}).view({12}), Error);
   CHECK(arange_of({3, 1}).expand({3, 4}).view({3, 2, 2}).strides() == Shape{1, 0, 0});
-  CHECK(error_of([&] { x.view({5, -1}); }) ==
-        "view(): shape '[5, -1]' is invalid for input of size 24");
+  CHECK(error_of([&] {
+          x.view({5, -1});
+        }) == "view(): shape '[5, -1]' is invalid for input of size 24");
   CHECK_THROWS_AS(x.view({-1, -1}), Error);
   CHECK_THROWS_AS(x.view({-2, -12}), Error);
   CHECK_THROWS_AS(zeros({0, 3}).view({0, -1}), Error);
   CHECK_THROWS_AS(s.view({2}), Error);
   const Tensor nine = zeros({9});
-  check_view(m, [&] { return m.view_as(nine); }, {9}, {1}, 0, m.to_vector());
+  check_view(
+      m, [&] { return m.view_as(nine); }, {9}, {1}, 0, m.to_vector());
 }
 
 TEST_CASE("reshape is a view exactly when view succeeds, else one contiguous copy (IX-07)") {
@@ -293,8 +335,10 @@ TEST_CASE("reshape is a view exactly when view succeeds, else one contiguous cop
 
 TEST_CASE("flatten and unflatten") {
   const Tensor a = arange_of({2, 3});
-  check_view(a, [&] { return a.flatten(); }, {6}, {1}, 0, a.to_vector());
-  check_view(a, [&] { return a.flatten(1, 1); }, {2, 3}, {3, 1}, 0, a.to_vector());
+  check_view(
+      a, [&] { return a.flatten(); }, {6}, {1}, 0, a.to_vector());
+  check_view(
+      a, [&] { return a.flatten(1, 1); }, {2, 3}, {3, 1}, 0, a.to_vector());
   const Tensor s = scalar_tensor(Scalar(int64_t{5}), {DType::Int64});
   check_view(s, [&] { return s.flatten(); }, {1}, {1}, 0, {5});
   check_view(s, [&] { return s.flatten(-1, -1); }, {1}, {1}, 0, {5});
@@ -306,10 +350,27 @@ TEST_CASE("flatten and unflatten") {
   CHECK(error_of([&] { a.flatten(1, 0); }).find("start_dim cannot come after end_dim") !=
         std::string::npos);
   CHECK_THROWS_AS(s.flatten(0, 1), Error);
-  check_view(a, [&] { return a.unflatten(1, {3, 1}); }, {2, 3, 1}, {3, 1, 1}, 0, a.to_vector());
-  check_view(a, [&] { return a.unflatten(-1, {-1, 1}); }, {2, 3, 1}, {3, 1, 1}, 0, a.to_vector());
-  check_view(a, [&] { return a.unflatten(0, {1, 2}); }, {1, 2, 3}, {6, 3, 1}, 0, a.to_vector());
-  CHECK(error_of([&] { a.unflatten(1, {2, 2}); }) ==
+  check_view(
+      a,
+      [&] {
+        return a.unflatten(1, {3, 1});
+      },
+      {2, 3, 1}, {3, 1, 1}, 0, a.to_vector());
+  check_view(
+      a,
+      [&] {
+        return a.unflatten(-1, {-1, 1});
+      },
+      {2, 3, 1}, {3, 1, 1}, 0, a.to_vector());
+  check_view(
+      a,
+      [&] {
+        return a.unflatten(0, {1, 2});
+      },
+      {1, 2, 3}, {6, 3, 1}, 0, a.to_vector());
+  CHECK(error_of([&] {
+          a.unflatten(1, {2, 2});
+        }) ==
         "unflatten(): Provided sizes [2, 2] don't multiply up to the size of dim 1 (3) in the "
         "input tensor");
   CHECK_THROWS_AS(a.unflatten(1, {}), Error);
@@ -337,7 +398,9 @@ TEST_CASE("as_strided is checked against the storage's bytes, as setStrided") {
   check_view(a, [&] { return a.as_strided({0}, {1}, 100); }, {0}, {1}, 100, {});
   const Tensor sl = a.slice(1, 1);
   check_view(a, [&] { return sl.as_strided({2}, {3}); }, {2}, {3}, 1, {1, 4});  // keeps offset 1
-  CHECK(error_of([&] { a.as_strided({2, 4}, {3, 1}); }) ==
+  CHECK(error_of([&] {
+          a.as_strided({2, 4}, {3, 1});
+        }) ==
         "as_strided(): setStorage: sizes [2, 4], strides [3, 1], storage offset 0, and itemsize "
         "4 requiring a storage size of 28 are out of bounds for storage of size 24");
   CHECK(error_of([&] { a.as_strided({}, {}, 6); }).find("requiring a storage size of 28") !=
