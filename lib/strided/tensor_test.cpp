@@ -1,0 +1,198 @@
+// Tensor basics: metadata, the address formula, element access, factories and the 16-bit float
+// formats. Bit patterns and layouts are those torch 1.13 gives for the same values and calls.
+#include "strided/tensor.h"
+
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <cstring>
+
+#include "strided/layout.h"
+
+using namespace strided;
+using Values = std::vector<double>;
+
+namespace {
+std::string error_of(auto&& f) {
+  try {
+    f();
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "";
+}
+}  // namespace
+
+TEST_CASE("dtypes: item sizes and names as PyTorch prints them") {
+  CHECK(itemsize(DType::Bool) == 1);
+  CHECK(itemsize(DType::Int32) == 4);
+  CHECK(itemsize(DType::Int64) == 8);
+  CHECK(itemsize(DType::Float16) == 2);
+  CHECK(itemsize(DType::BFloat16) == 2);
+  CHECK(itemsize(DType::Float32) == 4);
+  CHECK(itemsize(DType::Float64) == 8);
+  CHECK(name(DType::BFloat16) == "bfloat16");
+  CHECK(dtype_from_name("torch.float64") == DType::Float64);
+  CHECK(dtype_from_name("half") == DType::Float16);
+  CHECK(dtype_from_name("long") == DType::Int64);
+  CHECK_THROWS_AS(dtype_from_name("complex64"), Error);
+}
+
+TEST_CASE("float16 rounds to nearest even, with subnormals, as torch's .half()") {
+  struct Case {
+    float value;
+    uint16_t bits;
+  };
+  const Case cases[] = {
+      {65504.0f, 0x7bff},      {65520.0f, 0x7c00},       {0x1p-24f, 0x0001},
+      {0x1p-25f, 0x0000},      {3 * 0x1p-25f, 0x0002},   {-0.0f, 0x8000},
+      {1.0009765625f, 0x3c01}, {1.00048828125f, 0x3c00}, {1.00146484375f, 0x3c02},
+      {6.1e-5f, 0x03ff},       {0.1f, 0x2e66},           {1e-8f, 0x0000},
+  };
+  for (const Case& c : cases) {
+    CAPTURE(c.value);
+    CHECK(float_to_half(c.value).bits == c.bits);
+  }
+  CHECK(half_to_float(Half{0x2e66}) == 0.0999755859375f);
+  CHECK(half_to_float(Half{0x0001}) == 0x1p-24f);
+  CHECK(std::isinf(half_to_float(Half{0x7c00})));
+  CHECK(std::isnan(half_to_float(float_to_half(NAN))));
+}
+
+TEST_CASE("bfloat16 keeps float's exponent and rounds the mantissa to nearest even") {
+  struct Case {
+    float value;
+    uint16_t bits;
+  };
+  const Case cases[] = {{1.00390625f, 0x3f80}, {1.01171875f, 0x3f82}, {0.1f, 0x3dcd},
+                        {3.14159f, 0x4049},    {1e38f, 0x7e96},       {3.4e38f, 0x7f80},
+                        {-2.5f, 0xc020}};
+  for (const Case& c : cases) {
+    CAPTURE(c.value);
+    CHECK(float_to_bfloat16(c.value).bits == c.bits);
+  }
+  CHECK(bfloat16_to_float(BFloat16{0x3dcd}) == 0.10009765625f);
+  CHECK(std::isnan(bfloat16_to_float(float_to_bfloat16(NAN))));
+}
+
+TEST_CASE("metadata and the address formula (MT-03, MT-04, MT-11)") {
+  const Tensor t = arange(24, {DType::Float32}).view({2, 3, 4});
+  CHECK(t.dim() == 3);
+  CHECK(t.numel() == 24);
+  CHECK(t.element_size() == 4);
+  CHECK(t.nbytes() == 96);
+  CHECK(t.size(-1) == 4);
+  CHECK(t.stride(0) == 12);
+  CHECK(t.layout() == "(2,3,4):(12,4,1)");
+  CHECK_THROWS_AS(t.size(3), Error);
+  // MT-03: every element read back through raw memory at data_ptr + itemsize * sum(i * stride).
+  int visited = 0;
+  for (int64_t i = 0; i < 2; ++i)
+    for (int64_t j = 0; j < 3; ++j)
+      for (int64_t k = 0; k < 4; ++k) {
+        float raw;
+        std::memcpy(&raw, static_cast<const char*>(t.data_ptr()) + 4 * (i * 12 + j * 4 + k * 1), 4);
+        CHECK(raw == static_cast<float>(t.at({i, j, k}).to_double()));
+        ++visited;
+      }
+  CHECK(visited == t.numel());
+  // MT-11: a view's data_ptr is its first element; the storage's base does not move.
+  const Tensor m = from_values({1, 2, 3, 4, 5, 6}, {2, 3});
+  const char* base = static_cast<const char*>(m.storage().data());
+  CHECK(static_cast<const char*>(m.select(0, 1).data_ptr()) - base == 12);
+  CHECK(static_cast<const char*>(m.select(1, 1).data_ptr()) - base == 4);
+  const Tensor l = arange(24).view({1, 2, 3, 4});
+  CHECK(static_cast<const char*>(l.select(3, 2).data_ptr()) -
+            static_cast<const char*>(l.storage().data()) ==
+        16);
+  CHECK(m.data<float>()[4] == 5.0f);
+  CHECK_THROWS_AS(m.data<double>(), Error);
+}
+
+TEST_CASE("element access wraps indices like Python and checks bounds") {
+  Tensor a = arange(6).view({2, 3});
+  CHECK(a.at({-1, -1}).to_int() == 5);
+  CHECK(a.offset_of({1, 2}) == 5);
+  CHECK(a.t().offset_of({2, 1}) == 5);
+  a.set({0, -1}, Scalar(int64_t{42}));
+  CHECK(a.at({0, 2}).to_int() == 42);
+  CHECK(error_of([&] {
+          a.at({2, 0});
+        }) == "at: index 2 is out of bounds for dimension 0 with size 2");
+  CHECK_THROWS_AS(a.at({0}), Error);
+  CHECK(scalar_tensor(Scalar(2.5)).item().to_double() == 2.5);
+  CHECK(a.select(0, 1).select(0, 1).item().to_int() == 4);
+  CHECK_THROWS_AS(a.item(), Error);
+  CHECK(a.t().to_vector() == Values{0, 3, 1, 4, 42, 5});
+  CHECK(zeros({0, 3}).to_vector().empty());
+}
+
+TEST_CASE("factories make contiguous tensors (CT-04, MT-10)") {
+  for (const Tensor& t : {empty({2, 3}), zeros({2, 3}), ones({2, 3}), full({2, 3}, Scalar(7.0))}) {
+    CHECK(t.is_contiguous());
+    CHECK(t.strides() == Shape{3, 1});
+    CHECK(t.storage_offset() == 0);
+    CHECK(t.dtype() == DType::Float32);
+  }
+  CHECK(zeros({2, 2}).to_vector() == Values{0, 0, 0, 0});
+  CHECK(ones({2}, {DType::Int32}).to_vector() == Values{1, 1});
+  CHECK(full({3}, Scalar(int64_t{7}), {DType::Int64}).to_vector() == Values{7, 7, 7});
+  CHECK(empty({3, 0, 2}).strides() == Shape{2, 2, 1});  // CT-05
+  CHECK(empty({}).numel() == 1);
+  CHECK_THROWS_AS(empty({2, -1}), Error);
+  // empty_strided allocates exactly what the layout reaches; empty_like keeps a dense layout and
+  // orders any other by stride (torch.empty_like: (3,2):(4,2) → (2,1), its transpose → (1,2)).
+  CHECK(empty_strided({2, 3}, {1, 2}).storage().nbytes() == 24);
+  CHECK(empty_strided({2, 3}, {1, 2}).strides() == Shape{1, 2});
+  CHECK_THROWS_AS(empty_strided({2, 3}, {1}), Error);
+  CHECK_THROWS_AS(empty_strided({2, 3}, {1, -2}), Error);
+  const Tensor x =
+      arange(12, {DType::Float32}).view({3, 4}).slice(1, std::nullopt, std::nullopt, 2);
+  CHECK(empty_like(x).strides() == Shape{2, 1});
+  CHECK(empty_like(x.t()).strides() == Shape{1, 2});
+  CHECK(empty_like(x.t()).dtype() == DType::Float32);
+}
+
+TEST_CASE("arange, from_values and scalar_tensor") {
+  CHECK(arange(5, 0, -2).to_vector() == Values{5, 3, 1});
+  CHECK(arange(0, 10, 3).to_vector() == Values{0, 3, 6, 9});
+  CHECK(arange(0).sizes() == Shape{0});
+  CHECK(arange(4).dtype() == DType::Int64);
+  CHECK_THROWS_AS(arange(0, 5, 0), Error);
+  CHECK(error_of([] { arange(5, 0, 1); }).find("upper bound and larger bound inconsistent") !=
+        std::string::npos);
+  const Tensor v = from_values({1.5, -2, 3}, {3}, {DType::Int32});
+  CHECK(v.to_vector() == Values{1, -2, 3});
+  CHECK_THROWS_AS(from_values({1, 2}, {3}), Error);
+  const Tensor s = scalar_tensor(Scalar(true), {DType::Bool});
+  CHECK(s.dim() == 0);
+  CHECK(s.item().to_bool());
+}
+
+TEST_CASE("seeded random tensors are reproducible") {
+  Generator g1(42), g2(42), g3(43);
+  const Tensor a = rand({4}, g1);
+  const Tensor b = rand({4}, g2);
+  CHECK(a.to_vector() == b.to_vector());
+  CHECK(a.to_vector() != rand({4}, g3).to_vector());
+  for (double x : a.to_vector()) CHECK((x >= 0.0 && x < 1.0));
+  Generator g4(1);
+  const Tensor n = randn({1000}, g4, {DType::Float64});
+  double mean = 0;
+  for (double x : n.to_vector()) mean += x / 1000;
+  CHECK(std::abs(mean) < 0.2);
+  CHECK_THROWS_AS(rand({2}, g1, {DType::Int32}), Error);
+}
+
+TEST_CASE("storage is shared and outlives the base tensor (MT-15)") {
+  Tensor view;
+  long uses = 0;
+  {
+    const Tensor base = arange(6).view({2, 3});
+    view = base.select(0, 1);
+    uses = base.storage().use_count();
+  }
+  CHECK(uses == 2);
+  CHECK(view.storage().use_count() == 1);
+  CHECK(view.to_vector() == Values{3, 4, 5});
+}
