@@ -1,0 +1,348 @@
+#!/usr/bin/python3
+"""Conformance cases for `strided-explore --jsonl`, answered by real PyTorch.
+
+Run by a maintainer, never by the build (the build and the tests need neither torch nor numpy):
+
+    /usr/bin/python3 tools/conformance/generate.py > tests/conformance/cases.jsonl
+
+It needs PyTorch 1.13 (Debian's python3-torch) and is deterministic: a fixed seed, and the same
+torch gives byte-identical output. Each output line is one case:
+
+    {"id": 17, "request": <a --jsonl request>, "expected": <torch's answer in the protocol's form>}
+
+Requests are view chains (a start tensor, arange(numel) of a dtype reshaped, then 1 to 4 ops drawn
+from every op of the protocol, with valid and invalid arguments) and broadcast_shapes requests.
+The answer has, per op, shape, stride, storage_offset, is_contiguous, shares_storage (with the
+start tensor), shares_prev (with the step before), numel and values (row-major, when numel <= 256),
+or {"error": true, "message": ...} after which the chain stops. tests/conformance/check.cpp feeds
+the requests to the explorer and compares every field (for errors, only that both raise).
+
+PyTorch 1.13 accepts a few calls that produce a negative size (expand(-2, 0) of a 1x1 tensor,
+as_strided((0, -1), ...)); the library refuses them, so cases whose answer holds a negative size
+are left out and drawn again.
+"""
+
+import json
+import random
+import sys
+
+import torch
+
+SEED = 20240611
+CHAIN_CASES = 3000
+BROADCAST_CASES = 300
+MAX_VALUES = 256
+
+DTYPES = [("float32", torch.float32)] * 6 + [
+    ("int64", torch.int64), ("int32", torch.int32), ("float64", torch.float64),
+    ("float16", torch.float16), ("bfloat16", torch.bfloat16), ("bool", torch.bool)]
+
+rng = random.Random(SEED)
+
+
+def chance(p):
+    return rng.random() < p
+
+
+# ---- start tensors ----------------------------------------------------------------------------
+
+def start_shape():
+    ndim = rng.choice([0, 1, 1, 2, 2, 2, 3, 3, 3, 4])
+    while True:
+        shape = [rng.choice([1, 2, 2, 3, 3, 4, 5]) for _ in range(ndim)]
+        if ndim and chance(0.12):
+            shape[rng.randrange(ndim)] = 0
+        numel = 1
+        for s in shape:
+            numel *= s
+        if numel <= 60:
+            return shape
+
+
+# ---- arguments for each op, valid most of the time ------------------------------------------
+
+def dim_arg(n, valid=True, extra=0):
+    """A dim for a tensor of n dims (extra = 1 for unsqueeze's n + 1 positions)."""
+    m = max(n + extra, 1)
+    if valid:
+        return rng.randrange(-m, m)
+    return rng.choice([m, m + 1, -m - 1, -m - 3])
+
+
+def size_or_none(size):
+    if chance(0.25):
+        return None
+    return rng.randint(-size - 2, size + 2)
+
+
+def shape_for(numel, valid):
+    """A requested shape for view/reshape: a factorisation of numel, maybe with one -1."""
+    if not valid:
+        kind = rng.randrange(4)
+        if kind == 0:
+            return [numel + 1] if numel != 0 else [1, 2]
+        if kind == 1:
+            return [-1, -1]
+        if kind == 2:
+            return [-2, max(numel, 1)]
+        return [max(numel, 1) * 2, -1] if numel else [0, -1]
+    if numel == 0:
+        dims = [rng.choice([0, 1, 2, 3]) for _ in range(rng.randint(1, 3))]
+        dims[rng.randrange(len(dims))] = 0
+        return dims
+    dims = []
+    rest = numel
+    for _ in range(rng.randint(0, 3)):
+        divisors = [d for d in range(1, rest + 1) if rest % d == 0]
+        d = rng.choice(divisors)
+        dims.append(d)
+        rest //= d
+    dims.append(rest)
+    if chance(0.3):
+        dims.insert(rng.randrange(len(dims) + 1), 1)
+    rng.shuffle(dims)
+    if chance(0.4):
+        dims[rng.randrange(len(dims))] = -1
+    return dims
+
+
+def expand_target(shape, valid):
+    target = []
+    for s in shape:
+        if s == 1:
+            target.append(rng.choice([1, 2, 3, 0, -1]))
+        else:
+            target.append(rng.choice([s, s, -1]))
+    lead = rng.choice([0, 0, 1, 1, 2])
+    target = [rng.choice([1, 2, 3, 0]) for _ in range(lead)] + target
+    if not valid and target:
+        i = rng.randrange(len(target))
+        if i < lead:
+            target[i] = rng.choice([-1, -2])
+        else:
+            s = shape[i - lead]
+            target[i] = rng.choice([s + 1, -2]) if s != 1 else -3
+    if not valid and not target:
+        target = [2] if shape else [-1]
+    if not valid and len(shape) > 0 and chance(0.2):
+        target = target[lead + 1:]  # fewer sizes than dims
+    return target
+
+
+def storage_numel(x):
+    return x.storage().size()
+
+
+def as_strided_args(x, valid):
+    ndim = rng.choice([0, 1, 1, 2, 2, 3])
+    size = [rng.choice([0, 1, 2, 3, 4]) for _ in range(ndim)]
+    stride = [rng.choice([0, 1, 1, 2, 3, 4, 6]) for _ in range(ndim)]
+    cap = storage_numel(x)
+    reach = 0 if 0 in size else sum((s - 1) * t for s, t in zip(size, stride)) + 1
+    offset = None if chance(0.3) else rng.randint(0, max(cap - reach, 0))
+    if not valid:
+        kind = rng.randrange(5)
+        if kind == 0 and ndim:
+            stride[rng.randrange(ndim)] = -1
+        elif kind == 1:
+            offset = -1
+        elif kind == 2:
+            offset = cap + rng.randint(0, 3)
+        elif kind == 3:
+            stride = stride + [1]
+        else:
+            size = [cap + 1] + size
+            stride = [1] + stride
+    return {"size": size, "stride": stride, "storage_offset": offset}
+
+
+def make_op(x):
+    """A random op for tensor x: the JSON form and the torch call computing it."""
+    n = x.dim()
+    shape = list(x.shape)
+    valid = chance(0.8)
+    name = rng.choice(["permute", "transpose", "slice", "select", "diagonal", "expand",
+                       "broadcast_to", "unsqueeze", "squeeze", "view", "view", "reshape",
+                       "reshape", "flatten", "contiguous", "t", "narrow", "as_strided",
+                       "unfold"])
+
+    def size_at(d):
+        if n == 0:
+            return 1
+        return shape[d % n] if -n <= d < n else 1
+
+    if name == "permute":
+        dims = list(range(n))
+        rng.shuffle(dims)
+        dims = [d - n if chance(0.3) else d for d in dims]
+        if not valid:
+            kind = rng.randrange(3)
+            if kind == 0:
+                dims = dims + [0]
+            elif kind == 1 and n >= 2:
+                dims[0] = dims[1] % n
+            else:
+                dims = dims[:-1] + [n] if n else [0]
+        return {"op": "permute", "dims": dims}, lambda t: t.permute(dims)
+    if name == "transpose":
+        d0, d1 = dim_arg(n, valid), dim_arg(n, True)
+        return {"op": "transpose", "dim0": d0, "dim1": d1}, lambda t: t.transpose(d0, d1)
+    if name == "slice":
+        d = dim_arg(n, valid)
+        size = size_at(d)
+        start, stop = size_or_none(size), size_or_none(size)
+        step = rng.choice([1, 1, 1, 2, 3, size + 1]) if valid else rng.choice([0, -1, 1])
+        op = {"op": "slice", "dim": d, "start": start, "stop": stop, "step": step}
+        return op, lambda t: torch.ops.aten.slice(t, d, start, stop, step)
+    if name == "select":
+        d = dim_arg(n, valid)
+        size = size_at(d)
+        index = rng.randint(-size, size - 1) if valid and size > 0 else rng.choice([size, -size - 1])
+        return {"op": "select", "dim": d, "index": index}, lambda t: t.select(d, index)
+    if name == "diagonal":
+        offset = rng.randint(-4, 4)
+        d1 = dim_arg(n, True)
+        d2 = dim_arg(n, valid)
+        op = {"op": "diagonal", "offset": offset, "dim1": d1, "dim2": d2}
+        return op, lambda t: t.diagonal(offset, d1, d2)
+    if name in ("expand", "broadcast_to"):
+        target = expand_target(shape, valid)
+        if name == "expand":
+            return {"op": "expand", "shape": target}, lambda t: t.expand(target)
+        return {"op": "broadcast_to", "shape": target}, lambda t: t.broadcast_to(target)
+    if name == "unsqueeze":
+        d = dim_arg(n, valid, extra=1)
+        return {"op": "unsqueeze", "dim": d}, lambda t: t.unsqueeze(d)
+    if name == "squeeze":
+        if chance(0.3):
+            return {"op": "squeeze"}, lambda t: t.squeeze()
+        d = dim_arg(n, valid)
+        return {"op": "squeeze", "dim": d}, lambda t: t.squeeze(d)
+    if name in ("view", "reshape"):
+        target = shape_for(x.numel(), valid)
+        if name == "view":
+            return {"op": "view", "shape": target}, lambda t: t.view(target)
+        return {"op": "reshape", "shape": target}, lambda t: t.reshape(target)
+    if name == "flatten":
+        s, e = dim_arg(n, True), dim_arg(n, valid)
+        op = {"op": "flatten", "start_dim": s, "end_dim": e}
+        return op, lambda t: t.flatten(s, e)
+    if name == "contiguous":
+        return {"op": "contiguous"}, lambda t: t.contiguous()
+    if name == "t":
+        return {"op": "t"}, lambda t: t.t()
+    if name == "narrow":
+        d = dim_arg(n, valid)
+        size = size_at(d)
+        start = rng.randint(-size, size) if valid else rng.choice([size + 1, -size - 1])
+        norm = start + size if start < 0 else start
+        length = rng.randint(0, max(size - norm, 0)) if valid else rng.choice([-1, size + 1])
+        op = {"op": "narrow", "dim": d, "start": start, "length": length}
+        return op, lambda t: t.narrow(d, start, length)
+    if name == "as_strided":
+        args = as_strided_args(x, valid)
+        op = dict({"op": "as_strided"}, **args)
+        size, stride, offset = args["size"], args["stride"], args["storage_offset"]
+        return op, lambda t: t.as_strided(size, stride, offset)
+    # unfold
+    d = dim_arg(n, valid)
+    size = size_at(d)
+    window = rng.randint(0, size) if valid else rng.choice([size + 1, -1])
+    step = rng.choice([1, 1, 2, 3]) if valid else rng.choice([0, -1])
+    op = {"op": "unfold", "dimension": d, "size": window, "step": step}
+    return op, lambda t: t.unfold(d, window, step)
+
+
+# ---- torch's answers ------------------------------------------------------------------------
+
+TORCH_ERRORS = (RuntimeError, IndexError, ValueError, TypeError)
+
+
+def values_of(t):
+    flat = t.reshape(-1).tolist() if t.dim() else [t.item()]
+    if t.dtype == torch.bool:
+        return [bool(v) for v in flat]
+    if t.dtype in (torch.int32, torch.int64):
+        return [int(v) for v in flat]
+    return [float(v) for v in flat]
+
+
+def storage_id(t):
+    return t.storage()._cdata
+
+
+def answer_step(t, start, prev):
+    r = {"shape": list(t.shape), "stride": list(t.stride()), "storage_offset": t.storage_offset(),
+         "is_contiguous": t.is_contiguous(), "shares_storage": storage_id(t) == storage_id(start),
+         "shares_prev": storage_id(t) == storage_id(prev), "numel": t.numel()}
+    if t.numel() <= MAX_VALUES:
+        r["values"] = values_of(t)
+    return r
+
+
+def chain_case():
+    """A view chain and torch's answer, or None when torch made a negative size."""
+    shape = start_shape()
+    dname, dtype = rng.choice(DTYPES)
+    numel = 1
+    for s in shape:
+        numel *= s
+    start = torch.arange(numel).to(dtype).reshape(shape)
+    ops, results = [], []
+    x = start
+    for _ in range(rng.randint(1, 4)):
+        op, call = make_op(x)
+        ops.append(op)
+        try:
+            y = call(x)
+        except TORCH_ERRORS as e:
+            results.append({"error": True, "message": str(e).split("\n")[0]})
+            break
+        if any(s < 0 for s in y.shape):
+            return None
+        results.append(answer_step(y, start, x))
+        x = y
+    request = {"start": {"shape": shape, "dtype": dname}, "ops": ops}
+    return request, {"results": results}
+
+
+def broadcast_case():
+    shapes = []
+    for _ in range(rng.choice([1, 2, 2, 2, 3])):
+        shapes.append([rng.choice([1, 1, 2, 3, 0]) for _ in range(rng.randint(0, 4))])
+    if chance(0.5) and len(shapes) > 1:  # make them agree more often than chance does
+        base = shapes[0]
+        for s in shapes[1:]:
+            for i in range(1, min(len(s), len(base)) + 1):
+                if chance(0.7):
+                    s[-i] = rng.choice([base[-i], 1])
+    if chance(0.05):
+        shapes[rng.randrange(len(shapes))].append(-1)
+    try:
+        result = {"result": list(torch.broadcast_shapes(*shapes))}
+    except TORCH_ERRORS as e:
+        result = {"error": True, "message": str(e).split("\n")[0]}
+    return {"broadcast_shapes": shapes}, result
+
+
+def main():
+    out = sys.stdout
+    case_id = 0
+    produced = 0
+    while produced < CHAIN_CASES:
+        case = chain_case()
+        if case is None:
+            continue
+        out.write(json.dumps({"id": case_id, "request": case[0], "expected": case[1]},
+                             separators=(",", ":")) + "\n")
+        case_id += 1
+        produced += 1
+    for _ in range(BROADCAST_CASES):
+        request, expected = broadcast_case()
+        out.write(json.dumps({"id": case_id, "request": request, "expected": expected},
+                             separators=(",", ":")) + "\n")
+        case_id += 1
+
+
+if __name__ == "__main__":
+    main()
