@@ -1,24 +1,691 @@
-// Chapter 1, Memory topology: placeholder while the chapter is written.
+// Chapter 1, Memory topology: a tensor is one flat storage and a layout that maps indices into it.
+// Claims MT-01…MT-15, DT-01, DT-02 and the errata the catalogue gives this chapter. The code between
+// //! [name] markers is shown on the chapter's page (docs/01_memory_topology.md).
+#include <cstddef>
+#include <cstring>
+#include <string>
+#include <vector>
+
 #include "book/book.h"
+#include "strided/memory.h"
+#include "strided/picture.h"
 #include "strided/strided.h"
 
 using namespace strided;
+using indexing::None;
+using indexing::Slice;
+
+namespace {
+
+// ---- teaching helpers: shown on the page ------------------------------------------------------------
+
+//! [byte_strides]
+// NumPy's .strides: the same steps as PyTorch's stride(), counted in bytes.
+Shape byte_strides(const Tensor& t) {
+  Shape bytes;
+  for (int64_t s : t.strides()) bytes.push_back(s * t.element_size());
+  return bytes;
+}
+//! [byte_strides]
+
+//! [dump_storage]
+// The whole storage, read from its first byte: what a tensor's elements are taken from. It starts
+// at storage().data(), not at data_ptr(), which already includes the storage offset.
+std::vector<int64_t> dump_storage(const Tensor& t) {
+  const auto* first = static_cast<const int64_t*>(t.storage().data());
+  return {first, first + t.storage().nbytes() / t.element_size()};
+}
+//! [dump_storage]
+
+//! [counting]
+// An array that counts every read of an item: the cost model of MT-14.
+int64_t reads = 0;
+template <class T>
+struct Counted {
+  std::vector<T> items;
+  const T& operator[](size_t i) const {
+    ++reads;
+    return items[i];
+  }
+};
+//! [counting]
+
+// ---- plumbing: not shown ------------------------------------------------------------------------------
+
+// Every index of a shape in row-major order.
+std::vector<Shape> all_indices(const Shape& sizes) {
+  std::vector<Shape> out;
+  Shape i(sizes.size(), 0);
+  int64_t n = 1;
+  for (int64_t s : sizes) n *= s;
+  for (int64_t k = 0; k < n; ++k) {
+    out.push_back(i);
+    for (int64_t d = static_cast<int64_t>(sizes.size()) - 1; d >= 0; --d) {
+      if (++i[d] < sizes[d]) break;
+      i[d] = 0;
+    }
+  }
+  return out;
+}
+
+// "{4..7, 16..19}": a set of byte offsets as runs, as the catalogue writes them.
+std::string runs_text(const std::vector<int64_t>& set) {
+  std::string s = "{";
+  for (const Interval& r : to_intervals(set)) {
+    if (s.size() > 1) s += ", ";
+    s += std::to_string(r.begin) + ".." + std::to_string(r.end - 1);
+  }
+  return s + "}";
+}
+
+std::string join(const std::vector<double>& v) {
+  std::string s;
+  for (double x : v) s += (s.empty() ? "" : ", ") + book::show(static_cast<float>(x));
+  return s;
+}
+
+std::vector<std::string> layout_row(const std::string& name, const Tensor& t) {
+  return {name, book::show(t.sizes()), book::show(t.strides()), book::show(t.storage_offset()),
+          std::string(strided::name(t.dtype())), t.device().str(),
+          book::show(t.storage().nbytes())};
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   book::Chapter ch("01_memory_topology", "Memory topology");
-  ch.section("layout", "Default layout");
-  ch.claim("MT-10", "A fresh r×c tensor is row-major: offset 0 and strides (c, 1).", [](book::Check& c) {
-    //! [fresh]
-    Tensor m = zeros({2, 3});
-    //! [fresh]
-    c.equal("strides", m.strides(), Shape{3, 1});
-    c.equal("storage_offset", m.storage_offset(), 0);
-    c.value("fresh_strides", m.strides());
-  });
-  ch.claim("MT-03", "Element (i, j) of a float32 2×3 tensor is at data_ptr + 4·(3i + j).", [](book::Check& c) {
-    Tensor m = arange(6, {DType::Float32});
-    c.equal("numel", m.numel(), 6);
-    c.text("hello", "a <b>text</b> & more");
-  });
+
+  // ---- A tensor is a storage and a layout -----------------------------------------------------------
+  ch.section("anatomy", "A tensor is a storage and a layout");
+
+  ch.claim("MT-01",
+           "A strided tensor is one storage plus metadata (sizes, strides, storage offset, dtype, "
+           "device); a view changes the metadata only.",
+           [](book::Check& c) {
+             const int64_t before = Storage::allocation_count();
+             //! [anatomy]
+             Tensor t = arange(24).view({2, 3, 4});
+             Tensor p = t.permute({2, 0, 1});
+             Tensor s = t.index({1, Slice(), Slice(1, 3)});
+             //! [anatomy]
+             c.equal("allocations made by arange, view, permute, index",
+                     Storage::allocation_count() - before, int64_t{1});
+             c.equal("permute shares the storage", p.storage().is_same(t.storage()), true);
+             c.equal("index shares the storage", s.storage().is_same(t.storage()), true);
+             c.equal("storage base of p is t's", p.storage().data() == t.storage().data(), true);
+             c.equal("sizes of p", p.sizes(), Shape{4, 2, 3});
+             c.equal("strides of p", p.strides(), Shape{1, 12, 4});
+             c.equal("offset of s", s.storage_offset(), int64_t{13});
+             c.table("anatomy", {"tensor", "sizes", "strides", "storage offset", "dtype", "device",
+                                 "storage bytes"},
+                     {layout_row("t", t), layout_row("t.permute(2, 0, 1)", p),
+                      layout_row("t[1, :, 1:3]", s)});
+             c.value("anatomy_allocations", Storage::allocation_count() - before);
+             c.value("anatomy_p_strides", p.strides());
+             c.value("anatomy_s_offset", s.storage_offset());
+             c.figure("anatomy_views",
+                      views_svg({{t, "t"}, {s, "t[1, :, 1:3]"}}),
+                      "t and the view t[1, :, 1:3] over their one storage.");
+           });
+
+  ch.claim("MT-02",
+           "Whatever a tensor's rank, its storage is one contiguous 1-D array; a tensor's elements "
+           "may be a strided subset of it.",
+           [](book::Check& c) {
+             Tensor t = arange(24).view({2, 3, 4});
+             const std::vector<std::pair<std::string, Tensor>> views = {
+                 {"t", t},
+                 {"t[1]", t.select(0, 1)},
+                 {"t[:, 1:3, ::2]", t.index({Slice(), Slice(1, 3), Slice(None, None, 2)})},
+                 {"t.permute(2, 0, 1)", t.permute({2, 0, 1})},
+                 {"t.transpose(0, 2)", t.transpose(0, 2)},
+                 {"t[0].diagonal()", t.select(0, 0).diagonal()},
+                 {"t[:, :1].expand(2, 5, 4)", t.index({Slice(), Slice(None, 1)}).expand({2, 5, 4})},
+                 {"t.reshape(6, 4)", t.reshape({6, 4})},
+                 {"t.as_strided((3, 3), (7, 1), 2)", t.as_strided({3, 3}, {7, 1}, 2)},
+             };
+             int64_t inside = 0, elements = 0;
+             for (const auto& [name, v] : views) {
+               for (int64_t byte : memory_set_bytes(v)) {
+                 ++elements;
+                 inside += byte >= 0 && byte < v.storage().nbytes();
+               }
+             }
+             c.equal("bytes inside [base, base + nbytes)", inside, elements);
+             c.equal("views checked", static_cast<int64_t>(views.size()), int64_t{9});
+             c.value("flat_views", static_cast<int64_t>(views.size()));
+             c.value("flat_bytes", elements);
+           });
+
+  ch.erratum("ER-20", "A 2-D array occupies a contiguous location in memory (martinlwx).",
+             "The storage is contiguous; a tensor viewing it need not be: t[:, 1] of a 2×3 tensor "
+             "is not contiguous, yet lives in the same contiguous block.",
+             [](book::Check& c) {
+               Tensor t = from_values({1, 2, 3, 4, 5, 6}, {2, 3});
+               Tensor col = t.index({Slice(), 1});
+               c.equal("t[:, 1] is contiguous", col.is_contiguous(), false);
+               c.equal("t[:, 1] shares t's storage", col.storage().is_same(t.storage()), true);
+               c.equal("byte runs of t[:, 1]", runs_text(memory_set_bytes(col)),
+                       std::string("{4..7, 16..19}"));
+             });
+
+  ch.claim("MT-15",
+           "Several tensors co-own one storage, which lives as long as any of them: drop the base, "
+           "and a view still reads its elements.",
+           [](book::Check& c) {
+             //! [shared]
+             Tensor base = arange(6);
+             Tensor view = base.slice(0, 2, 5);
+             long owners_with_base = view.storage().use_count();
+             base = Tensor();  // the base is gone ...
+             std::vector<double> still = view.to_vector();  // ... its elements are not
+             //! [shared]
+             c.equal("owners while base and view live", owners_with_base, 2L);
+             c.equal("owners after the base is dropped", view.storage().use_count(), 1L);
+             c.equal("the view still reads", still, std::vector<double>{2, 3, 4});
+             c.value("shared_owners_before", owners_with_base);
+             c.value("shared_owners_after", view.storage().use_count());
+           });
+
+  // ---- Where an element lives ------------------------------------------------------------------------
+  ch.section("address", "Where an element lives");
+
+  ch.claim("MT-03",
+           "Element t[i0,…,iN−1] occupies the itemsize bytes at data_ptr + itemsize·Σ i_j·stride[j]; "
+           "read back from raw memory, all 24 elements of a 2×3×4 float32 tensor are bitwise equal.",
+           [](book::Check& c) {
+             Generator gen(1);
+             Tensor t = rand({2, 3, 4}, gen);
+             const std::vector<double> values = t.to_vector();  // row-major: value of (i, j, k)
+             //! [address]
+             const auto* data = static_cast<const std::byte*>(t.data_ptr());
+             int64_t visited = 0, equal = 0;
+             for (int64_t i = 0; i < t.size(0); ++i)
+               for (int64_t j = 0; j < t.size(1); ++j)
+                 for (int64_t k = 0; k < t.size(2); ++k) {
+                   const int64_t steps = i * t.stride(0) + j * t.stride(1) + k * t.stride(2);
+                   const std::byte* at = data + t.element_size() * steps;
+                   const float expected = static_cast<float>(values[(i * 3 + j) * 4 + k]);
+                   equal += std::memcmp(at, &expected, sizeof expected) == 0;
+                   ++visited;
+                 }
+             //! [address]
+             c.equal("indices visited", visited, t.numel());
+             c.equal("bitwise-equal elements", equal, t.numel());
+             c.value("address_numel", t.numel());
+             c.value("address_strides", t.strides());
+             // The same formula on a permuted view: the strides, not the shape, find the bytes.
+             Tensor p = t.permute({2, 0, 1});
+             const auto* pdata = static_cast<const std::byte*>(p.data_ptr());
+             int64_t pequal = 0;
+             for (const Shape& idx : all_indices(p.sizes())) {
+               int64_t steps = 0;
+               for (size_t d = 0; d < idx.size(); ++d) steps += idx[d] * p.strides()[d];
+               const float expected = static_cast<float>(values[(idx[1] * 3 + idx[2]) * 4 + idx[0]]);
+               pequal += std::memcmp(pdata + p.element_size() * steps, &expected, 4) == 0;
+             }
+             c.equal("bitwise-equal elements of t.permute(2, 0, 1)", pequal, p.numel());
+           });
+
+  ch.claim("MT-04",
+           "The storage index of A[i0,…] is offset + Σ i_k·strides[k] in elements; it agrees with "
+           "the byte address because data_ptr = storage base + offset·itemsize.",
+           [](book::Check& c) {
+             Tensor t = arange(60).view({3, 4, 5});
+             const std::vector<Tensor> views = {
+                 t.index({1, Slice(1, 4), Slice(None, None, 2)}),
+                 t.index({Slice(1, None), Slice(), 3}),
+                 t.permute({1, 2, 0}).index({Slice(None, None, 2)}),
+                 t.index({Slice(), Slice(None, 1), Slice(2, 3)}).expand({3, 6, 1}),
+                 t.select(2, 4).t()};
+             int64_t agree = 0, total = 0, ptr_ok = 0;
+             const auto* base = static_cast<const std::byte*>(t.storage().data());
+             for (const Tensor& v : views) {
+               ptr_ok += static_cast<const std::byte*>(v.data_ptr()) - base ==
+                         v.storage_offset() * v.element_size();
+               for (const Shape& idx : all_indices(v.sizes())) {
+                 //! [index_formula]
+                 int64_t steps = 0;
+                 for (size_t k = 0; k < idx.size(); ++k) steps += idx[k] * v.strides()[k];
+                 const int64_t storage_index = v.storage_offset() + steps;
+                 const auto* address = static_cast<const std::byte*>(v.data_ptr()) +
+                                       v.element_size() * steps;
+                 //! [index_formula]
+                 agree += address == base + v.element_size() * storage_index &&
+                          v.at(idx).to_int() == storage_index;  // arange: value == storage index
+                 ++total;
+               }
+             }
+             c.equal("data_ptr − base == offset·itemsize (views)", ptr_ok,
+                     static_cast<int64_t>(views.size()));
+             c.equal("elements where both formulas and the value agree", agree, total);
+             c.value("index_elements", total);
+             c.value("index_views", static_cast<int64_t>(views.size()));
+           });
+
+  ch.claim("MT-05",
+           "strides[k] is how many elements to skip in storage to move one step along dim k with "
+           "the other indices fixed.",
+           [](book::Check& c) {
+             Tensor t = arange(60).view({3, 4, 5});
+             int64_t pairs = 0, hold = 0;
+             const std::vector<Tensor> layouts = {t, t.permute({2, 0, 1}),
+                                                  t.index({Slice(), Slice(None, None, 3)}),
+                                                  t.index({Slice(), Slice(None, 1)}).expand({3, 4, 5})};
+             for (const Tensor& v : layouts) {
+               for (const Shape& i : all_indices(v.sizes()))
+                 for (size_t k = 0; k < i.size(); ++k) {
+                   if (i[k] + 1 >= v.sizes()[k]) continue;
+                   Shape next = i;
+                   ++next[k];
+                   hold += v.offset_of(next) - v.offset_of(i) == v.strides()[k];
+                   ++pairs;
+                 }
+             }
+             c.equal("neighbour pairs whose distance is the stride", hold, pairs);
+             c.value("stride_pairs", pairs);
+             c.value("stride_layouts", static_cast<int64_t>(layouts.size()));
+           });
+
+  ch.claim("MT-11",
+           "data_ptr is the tensor's first element, storage base + offset·itemsize: for float32 "
+           "[[1,2,3],[4,5,6]], T[1,:] is 12 bytes and T[:,1] 4 bytes past the base; for int64 "
+           "arange(24).reshape(1,2,3,4), t[:,:,:,2] is 16 bytes past it.",
+           [](book::Check& c) {
+             //! [data_ptr]
+             Tensor T = from_values({1, 2, 3, 4, 5, 6}, {2, 3});  // float32
+             Tensor row = T.index({1, Slice()});
+             Tensor col = T.index({Slice(), 1});
+             auto past_base = [](const Tensor& v) {
+               return static_cast<const std::byte*>(v.data_ptr()) -
+                      static_cast<const std::byte*>(v.storage().data());
+             };
+             //! [data_ptr]
+             Tensor t = arange(24).reshape({1, 2, 3, 4});
+             Tensor t2 = t.index({Slice(), Slice(), Slice(), 2});
+             c.equal("T[1, :] bytes past the base", past_base(row), std::ptrdiff_t{12});
+             c.equal("T[:, 1] bytes past the base", past_base(col), std::ptrdiff_t{4});
+             c.equal("t[:, :, :, 2] bytes past the base", past_base(t2), std::ptrdiff_t{16});
+             c.equal("T[:, 1] shares T's storage base", col.storage().data() == T.storage().data(),
+                     true);
+             for (const Tensor* v : {&row, &col, &t2})
+               c.equal("data_ptr − base == offset·itemsize", past_base(*v),
+                       static_cast<std::ptrdiff_t>(v->storage_offset() * v->element_size()));
+             c.value("ptr_row", past_base(row));
+             c.value("ptr_col", past_base(col));
+             c.value("ptr_t2", past_base(t2));
+             c.value("ptr_t2_offset", t2.storage_offset());
+             c.figure("data_ptr_views", views_svg({{row, "T[1, :]"}, {col, "T[:, 1]"}}),
+                      "T[1, :] and T[:, 1] over T's storage: one base, two data pointers.");
+           });
+
+  ch.erratum("ER-21",
+             "data_ptr() returns the address of the storage's first element (the Chinese notes).",
+             "data_ptr() is the tensor's first element: storage base + offset·itemsize, 16 bytes "
+             "past the base for t[:, :, :, 2] of arange(24).reshape(1, 2, 3, 4).",
+             [](book::Check& c) {
+               Tensor t = arange(24).reshape({1, 2, 3, 4});
+               Tensor v = t.index({Slice(), Slice(), Slice(), 2});
+               c.equal("data_ptr is the storage base", v.data_ptr() == v.storage().data(), false);
+               c.equal("first element read at data_ptr", *static_cast<const int64_t*>(v.data_ptr()),
+                       int64_t{2});
+               c.equal("first element read at the storage base",
+                       *static_cast<const int64_t*>(v.storage().data()), int64_t{0});
+             });
+
+  // ---- Row-major, column-major, and bytes ----------------------------------------------------------
+  ch.section("order", "Row-major, column-major, and strides in bytes");
+
+  ch.claim("MT-09",
+           "The 2×3 matrix [[0.2949, 0.9608, 0.0965], [0.5463, 0.4176, 0.8146]] is stored row by "
+           "row in row-major order and column by column in column-major order; A[i][j] = "
+           "row[i·ncols + j] = col[j·nrows + i], strides (3, 1) against (1, 2).",
+           [](book::Check& c) {
+             const std::vector<double> a = {0.2949, 0.9608, 0.0965, 0.5463, 0.4176, 0.8146};
+             //! [row_col]
+             Tensor A = from_values(a, {2, 3});        // row-major: strides (3, 1)
+             Tensor col_buffer = A.t().contiguous();   // the same matrix, column by column
+             Tensor A_col = col_buffer.t();            // read back as 2×3: strides (1, 2)
+             //! [row_col]
+             const auto* row = static_cast<const float*>(A.data_ptr());
+             const auto* col = static_cast<const float*>(col_buffer.data_ptr());
+             const int64_t nrows = 2, ncols = 3;
+             int64_t agree = 0;
+             for (int64_t i = 0; i < nrows; ++i)
+               for (int64_t j = 0; j < ncols; ++j)
+                 agree += row[i * ncols + j] == static_cast<float>(a[i * ncols + j]) &&
+                          col[j * nrows + i] == row[i * ncols + j] &&
+                          A_col.at({i, j}).to_double() == A.at({i, j}).to_double();
+             c.equal("(i, j) where A, row and col agree", agree, nrows * ncols);
+             c.equal("row-major strides", A.strides(), Shape{3, 1});
+             c.equal("column-major strides", A_col.strides(), Shape{1, 2});
+             const std::vector<double> row_order(row, row + 6), col_order(col, col + 6);
+             c.equal("row-major buffer", join(row_order),
+                     std::string("0.2949, 0.9608, 0.0965, 0.5463, 0.4176, 0.8146"));
+             c.equal("column-major buffer", join(col_order),
+                     std::string("0.2949, 0.5463, 0.9608, 0.4176, 0.0965, 0.8146"));
+             c.value("rowmajor_buffer", join(row_order));
+             c.value("colmajor_buffer", join(col_order));
+             c.value("rowmajor_strides", A.strides());
+             c.value("colmajor_strides", A_col.strides());
+             c.figure("row_major", tensor_svg(A, "A (row-major)"), "Row-major: rows lie one after the other.");
+             c.figure("col_major", tensor_svg(A_col, "A (column-major)"),
+                      "Column-major: the same matrix, columns one after the other.");
+           });
+
+  ch.claim("MT-10",
+           "PyTorch creates row-major tensors by default: a fresh r×c matrix has offset 0 and "
+           "strides (c, 1).",
+           [](book::Check& c) {
+             //! [fresh]
+             Tensor z = zeros({2, 3});
+             Tensor e = empty({4, 5});
+             Tensor r = arange(6).view({2, 3});
+             //! [fresh]
+             c.equal("zeros(2, 3) strides", z.strides(), Shape{3, 1});
+             c.equal("empty(4, 5) strides", e.strides(), Shape{5, 1});
+             c.equal("arange(6).view(2, 3) strides", r.strides(), Shape{3, 1});
+             for (const Tensor* t : {&z, &e, &r}) c.equal("storage offset", t->storage_offset(), int64_t{0});
+             c.value("fresh_strides", z.strides());
+             c.value("fresh_offset", z.storage_offset());
+             c.value("fresh_strides_45", e.strides());
+           });
+
+  ch.claim("DT-01", "Item sizes: float32 4 bytes, int32 4, int64 8, float16 2.",
+           [](book::Check& c) {
+             std::vector<std::vector<std::string>> rows;
+             const std::initializer_list<std::pair<DType, int64_t>> sizes = {
+                 {DType::Float32, 4}, {DType::Int32, 4}, {DType::Int64, 8}, {DType::Float16, 2}};
+             for (auto [dtype, bytes] : sizes) {
+               c.equal(std::string("itemsize of ") + std::string(name(dtype)), itemsize(dtype),
+                       bytes);
+               rows.push_back({std::string(name(dtype)), book::show(itemsize(dtype)),
+                               book::show(8 * itemsize(dtype))});
+               c.value(std::string("itemsize_") + std::string(name(dtype)), itemsize(dtype));
+             }
+             c.table("itemsizes", {"dtype", "bytes", "bits"}, rows);
+           });
+
+  ch.claim("MT-06",
+           "A stride counts elements (PyTorch's stride()) or bytes (NumPy's .strides): bytes = "
+           "elements × itemsize, so a 2×3 int32 matrix has strides (3, 1) and byte strides (12, 4).",
+           [](book::Check& c) {
+             Tensor i32 = zeros({2, 3}, {DType::Int32});
+             Tensor f32 = zeros({2, 3});
+             Tensor i64 = zeros({2, 3}, {DType::Int64});
+             Tensor v32 = zeros({6}, {DType::Int32});
+             c.equal("int32 2×3 strides", i32.strides(), Shape{3, 1});
+             c.equal("int32 2×3 byte strides", byte_strides(i32), Shape{12, 4});
+             c.equal("float32 2×3 byte strides", byte_strides(f32), Shape{12, 4});
+             c.equal("int64 2×3 byte strides", byte_strides(i64), Shape{24, 8});
+             c.equal("int32 1-D byte strides", byte_strides(v32), Shape{4});
+             c.value("bytestrides_i32", byte_strides(i32));
+             c.value("bytestrides_i64", byte_strides(i64));
+             c.value("bytestrides_1d", byte_strides(v32));
+             c.value("strides_i32", i32.strides());
+           });
+
+  ch.erratum("ER-22",
+             "Byte strides of a 2×3 int32 matrix are \"[12, 4] bits\", and of a 1-D one \"[32] bits\" "
+             "(Notes on PyTorch Tensor Representation and Autograd).",
+             "They are (12, 4) bytes, i.e. (96, 32) bits; the 1-D byte stride is 4 bytes, and 32 is "
+             "the width of one element in bits.",
+             [](book::Check& c) {
+               Tensor m = zeros({2, 3}, {DType::Int32});
+               Tensor v = zeros({6}, {DType::Int32});
+               Shape bits;
+               for (int64_t b : byte_strides(m)) bits.push_back(8 * b);
+               c.equal("2×3 byte strides", byte_strides(m), Shape{12, 4});
+               c.equal("2×3 strides in bits", bits, Shape{96, 32});
+               c.equal("1-D byte stride", byte_strides(v), Shape{4});
+               c.equal("bits in one int32", 8 * v.element_size(), int64_t{32});
+               c.value("bitstrides_i32", bits);
+             });
+
+  ch.claim("DT-02",
+           "The seeds' examples use PyTorch's defaults: an integer arange is int64, "
+           "torch.Tensor([[1,2,3],[4,5,6]]) is float32, rand is float32.",
+           [](book::Check& c) {
+             Generator gen(2);
+             //! [defaults]
+             Tensor a = arange(24);                               // torch.arange(24)
+             Tensor T = from_values({1, 2, 3, 4, 5, 6}, {2, 3});  // torch.Tensor([[1,2,3],[4,5,6]])
+             Tensor r = rand({2, 2}, gen);                        // torch.rand(2, 2)
+             //! [defaults]
+             c.equal("arange dtype", std::string(name(a.dtype())), std::string("int64"));
+             c.equal("from_values dtype", std::string(name(T.dtype())), std::string("float32"));
+             c.equal("rand dtype", std::string(name(r.dtype())), std::string("float32"));
+             c.equal("storage bytes of arange(24)", a.storage().nbytes(), int64_t{192});
+             c.value("arange_nbytes", a.storage().nbytes());
+           });
+
+  ch.erratum("ER-23",
+             "The text speaks of int32 elements, but its code torch.Tensor([[1,2,3],[4,5,6]]) makes "
+             "float32 (Notes on PyTorch Tensor Representation and Autograd).",
+             "The tensor is float32; the strides still match the text because float32 and int32 "
+             "are both 4 bytes wide.",
+             [](book::Check& c) {
+               Tensor T = from_values({1, 2, 3, 4, 5, 6}, {2, 3});
+               Tensor I = from_values({1, 2, 3, 4, 5, 6}, {2, 3}, {DType::Int32});
+               c.equal("dtype", std::string(name(T.dtype())), std::string("float32"));
+               c.equal("same width as int32", T.element_size(), I.element_size());
+               c.equal("same byte strides as int32", byte_strides(T), byte_strides(I));
+             });
+
+  // ---- The memory set ----------------------------------------------------------------------------------
+  ch.section("memset", "The memory set");
+
+  ch.claim("MT-08",
+           "The memory set of t is every byte its elements occupy; it depends on the shape, "
+           "strides and itemsize, not on the storage: a 2×3 float32 tensor and its transpose "
+           "cover [0, 24), the column t[:, 1] covers {4..7, 16..19}, and an expand covers its "
+           "source's bytes.",
+           [](book::Check& c) {
+             //! [memset]
+             Tensor t = from_values({1, 2, 3, 4, 5, 6}, {2, 3});
+             std::vector<int64_t> all = memory_set_bytes(t);
+             std::vector<int64_t> transposed = memory_set_bytes(t.t());
+             std::vector<int64_t> column = memory_set_bytes(t.index({Slice(), 1}));
+             Tensor row = t.select(0, 0);
+             std::vector<int64_t> expanded = memory_set_bytes(row.expand({4, 3}));
+             //! [memset]
+             c.equal("memset(t)", runs_text(all), std::string("{0..23}"));
+             c.equal("memset(t.t()) == memset(t)", transposed == all, true);
+             c.equal("memset(t[:, 1])", runs_text(column), std::string("{4..7, 16..19}"));
+             c.equal("memset(t[0].expand(4, 3)) == memset(t[0])", expanded == memory_set_bytes(row), true);
+             c.value("memset_all", runs_text(all));
+             c.value("memset_col", runs_text(column));
+             c.value("memset_row", runs_text(memory_set_bytes(row)));
+             c.value("memset_numel", t.numel());
+             c.figure("memset_col", storage_svg(t.index({Slice(), 1}), "t[:, 1]"),
+                      "The storage cells t[:, 1] occupies: elements 1 and 4, bytes 4..7 and 16..19.");
+             c.figure("memset_expand", views_svg({{row.expand({4, 3}), "t[0].expand(4, 3)"}}),
+                      "t[0].expand(4, 3): twelve elements, three storage cells, each used four times.");
+           });
+
+  ch.erratum("ER-03.memset",
+             "The memory set of a contiguous tensor is data_ptr + {0, 1, …, itemsize·numel} "
+             "(PyTorch for Scientists!, nikitaved).",
+             "It is data_ptr + {0, 1, …, itemsize·numel − 1}: itemsize·numel bytes, one fewer "
+             "address than the seed's set.",
+             [](book::Check& c) {
+               Tensor t = from_values({1, 2, 3, 4, 5, 6}, {2, 3});
+               const std::vector<int64_t> bytes = memory_set_bytes(t);
+               c.equal("size of the memory set", static_cast<int64_t>(bytes.size()),
+                       t.element_size() * t.numel());
+               c.equal("last byte", bytes.back(), t.element_size() * t.numel() - 1);
+               c.value("memset_last", bytes.back());
+               c.value("memset_size", static_cast<int64_t>(bytes.size()));
+             });
+
+  // ---- Views leave the storage alone -----------------------------------------------------------------
+  ch.section("storage", "Views leave the storage alone");
+
+  ch.claim("MT-12",
+           "Storage bytes = capacity × itemsize (192 for the int64 arange(24)), unchanged by "
+           "indexing, permute, broadcast_to and a reshape that returns a view.",
+           [](book::Check& c) {
+             //! [same_storage]
+             Tensor t = arange(24).reshape({1, 2, 3, 4});
+             const int64_t allocations = Storage::allocation_count();
+             std::vector<std::pair<std::string, Tensor>> views = {
+                 {"t", t},
+                 {"t[:, :, :, 2]", t.index({Slice(), Slice(), Slice(), 2})},
+                 {"t.permute(1, 2, 3, 0)", t.permute({1, 2, 3, 0})},
+                 {"t.broadcast_to((2, 2, 3, 4))", t.broadcast_to({2, 2, 3, 4})},
+                 {"t.reshape(6, 4)", t.reshape({6, 4})}};
+             //! [same_storage]
+             std::vector<std::vector<std::string>> rows;
+             for (const auto& [name, v] : views) {
+               c.equal(name + ": storage bytes", v.storage().nbytes(), int64_t{192});
+               c.equal(name + ": same storage", v.storage().is_same(t.storage()), true);
+               rows.push_back({name, book::show(v.sizes()), book::show(v.strides()),
+                               book::show(v.storage_offset()), book::show(v.storage().nbytes())});
+             }
+             c.equal("allocations made by the views", Storage::allocation_count() - allocations,
+                     int64_t{0});
+             c.table("same_storage", {"tensor", "sizes", "strides", "storage offset", "storage bytes"},
+                     rows);
+             c.value("storage_nbytes", t.storage().nbytes());
+             c.value("storage_numel", t.storage().nbytes() / t.element_size());
+           });
+
+  ch.claim("MT-13",
+           "Read from the storage's base, the storage of t = arange(24).reshape(1,2,3,4), of "
+           "t.permute(1,2,3,0) and of t.broadcast_to((2,2,3,4)) is the untouched buffer 0…23.",
+           [](book::Check& c) {
+             //! [dump]
+             Tensor t = arange(24).reshape({1, 2, 3, 4});
+             std::vector<int64_t> of_t = dump_storage(t);
+             std::vector<int64_t> of_permuted = dump_storage(t.permute({1, 2, 3, 0}));
+             std::vector<int64_t> of_broadcast = dump_storage(t.broadcast_to({2, 2, 3, 4}));
+             //! [dump]
+             std::vector<int64_t> expected(24);
+             for (int64_t i = 0; i < 24; ++i) expected[i] = i;
+             c.equal("dump of t", of_t, expected);
+             c.equal("dump of the permute", of_permuted, expected);
+             c.equal("dump of the broadcast", of_broadcast, expected);
+             std::string dump_text;
+             for (const auto& [label, dump] :
+                  {std::pair{"dump_storage(t)                           ", &of_t},
+                   std::pair{"dump_storage(t.permute(1, 2, 3, 0))       ", &of_permuted},
+                   std::pair{"dump_storage(t.broadcast_to((2, 2, 3, 4)))", &of_broadcast}})
+               dump_text += std::string(label) + " = " + book::show(*dump) + "\n";
+             c.text("dump", dump_text);
+             Tensor b = t.broadcast_to({2, 2, 3, 4});
+             c.value("broadcast_strides", b.strides());
+             c.value("permute_strides", t.permute({1, 2, 3, 0}).strides());
+             PictureOptions opts;
+             opts.links = false;
+             c.figure("broadcast", views_svg({{t, "t"}, {b, "t.broadcast_to((2, 2, 3, 4))"}}, opts),
+                      "t and t.broadcast_to((2, 2, 3, 4)) over one storage: the broadcast uses "
+                      "every cell twice.");
+           });
+
+  ch.erratum("ER-14",
+             "print_internal reads storage().nbytes() bytes starting at data_ptr() (martinlwx; "
+             "the Chinese notes).",
+             "data_ptr() already includes the offset, so that read runs offset·itemsize bytes past "
+             "the storage's end (16 bytes for t[:, :, :, 2]); read from the storage base instead.",
+             [](book::Check& c) {
+               Tensor t = arange(24).reshape({1, 2, 3, 4});
+               Tensor v = t.index({Slice(), Slice(), Slice(), 2});
+               const auto* base = static_cast<const std::byte*>(v.storage().data());
+               const auto* seed_start = static_cast<const std::byte*>(v.data_ptr());
+               // Only pointers are compared: reading the seed's range would be undefined behaviour.
+               const std::ptrdiff_t overrun =
+                   (seed_start + v.storage().nbytes()) - (base + v.storage().nbytes());
+               c.equal("bytes read past the end", overrun,
+                       static_cast<std::ptrdiff_t>(v.storage_offset() * v.element_size()));
+               c.equal("which is", overrun, std::ptrdiff_t{16});
+               c.equal("dump from the base, first and last",
+                       std::vector<int64_t>{dump_storage(v).front(), dump_storage(v).back()},
+                       std::vector<int64_t>{0, 23});
+               c.value("overrun_bytes", overrun);
+               c.value("overrun_elements", overrun / v.element_size());
+             });
+
+  ch.erratum("ER-15",
+             "The example code calls torch.arange(0, 24).reshape(1, 2, 3, 4) without assigning "
+             "it, then prints t (martinlwx).",
+             "t must be assigned: t = arange(0, 24).reshape(1, 2, 3, 4), with strides (24, 12, 4, 1).",
+             [](book::Check& c) {
+               //! [assigned]
+               Tensor t = arange(0, 24).reshape({1, 2, 3, 4});
+               //! [assigned]
+               c.equal("strides", t.strides(), Shape{24, 12, 4, 1});
+               c.value("assigned_strides", t.strides());
+             });
+
+  // ---- Negative strides --------------------------------------------------------------------------------
+  ch.section("negative", "No negative strides");
+
+  ch.claim("MT-07",
+           "Strides are never negative: a negative slice step is refused, as_strided refuses a "
+           "negative stride, and flip returns a copy.",
+           [](book::Check& c) {
+             Tensor x = arange(10);
+             c.throws("x[::-1]", [&] { x.index({Slice(None, None, -1)}); },
+                      "step must be greater than zero");
+             c.throws("x.as_strided((2,), (-1,))", [&] { x.as_strided({2}, {-1}); },
+                      "Negative strides are not supported");
+             const int64_t before = Storage::allocation_count();
+             //! [flip]
+             Tensor f = x.flip({0});
+             //! [flip]
+             c.equal("allocations made by flip", Storage::allocation_count() - before, int64_t{1});
+             c.equal("flip shares x's storage", f.storage().is_same(x.storage()), false);
+             c.equal("flip's strides", f.strides(), Shape{1});
+             c.equal("flip's values", f.to_vector(), std::vector<double>{9, 8, 7, 6, 5, 4, 3, 2, 1, 0});
+             c.value("flip_allocations", Storage::allocation_count() - before);
+           });
+
+  // ---- Why one flat buffer -------------------------------------------------------------------------------
+  ch.section("flat", "Why one flat buffer");
+
+  ch.claim("MT-14",
+           "Reaching one element of an n-d nested array takes n dependent reads; a flat buffer "
+           "with strides takes one read and some integer arithmetic.",
+           [](book::Check& c) {
+             using Row = Counted<float>;
+             using Plane = Counted<Row>;
+             using Cube = Counted<Plane>;
+             Cube nested;
+             for (int i = 0; i < 2; ++i) {
+               Plane plane;
+               for (int j = 0; j < 3; ++j) plane.items.push_back(Row{{0.f, 1.f, 2.f, 3.f}});
+               nested.items.push_back(plane);
+             }
+             Counted<float> flat{std::vector<float>{0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3,
+                                                    0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3}};
+             const Shape strides = {12, 4, 1};
+             //! [nested]
+             int64_t before = reads;
+             float a = nested[1][2][3];  // the outer array, then a plane, then a row
+             const int64_t nested_reads = reads - before;
+
+             before = reads;
+             float b = flat[1 * strides[0] + 2 * strides[1] + 3 * strides[2]];  // the storage
+             const int64_t flat_reads = reads - before;
+             //! [nested]
+             c.equal("the same element", a, b);
+             c.equal("reads to reach nested[1][2][3]", nested_reads, int64_t{3});
+             c.equal("reads to reach flat[1·12 + 2·4 + 3·1]", flat_reads, int64_t{1});
+             c.value("nested_reads", nested_reads);
+             c.value("flat_reads", flat_reads);
+           });
+
+  ch.erratum("ER-33",
+             "\"the element 2 at position (1, 2)\", indexed as m[0][1], for m = [[1, 2], [3, 4]] "
+             "(r-nn, Taking PyTorch For Granted).",
+             "Counting from 0 as the code does, 2 is at position (0, 1); (1, 2) counts from 1.",
+             [](book::Check& c) {
+               Tensor m = from_values({1, 2, 3, 4}, {2, 2});
+               c.equal("m[0][1]", m.at({0, 1}).to_double(), 2.0);
+               c.equal("1-based (1, 2), less one per index", m.at({1 - 1, 2 - 1}).to_double(), 2.0);
+               c.throws("m[1][2], the seed's position read 0-based", [&] { m.at({1, 2}); },
+                        "out of bounds");
+             });
+
   return ch.main(argc, argv);
 }

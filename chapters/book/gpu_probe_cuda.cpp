@@ -12,7 +12,9 @@ book::GpuInfo probe_cuda() {
   } else {
     info.reason = strided::cuda::unavailable_reason();
   }
-  info.runtime = strided::cuda::runtime_version();
+  const std::string runtime = strided::cuda::runtime_version();
+  if (runtime != "none")
+    info.runtime = "CUDA runtime " + runtime + ", driver " + strided::cuda::driver_version();
   return info;
 }
 [[maybe_unused]] const bool registered = book::register_gpu_probe(&probe_cuda);

@@ -7,6 +7,8 @@ Markdown pages of docs/, and writes into --pages:
   fragments/      every chapter output as an HTML fragment, escaped (chapter output is untrusted)
   values.doxy     ALIASES for the values sentences quote: \\ch01_name in a page becomes the value
   footer.html     the page footer, with the machine the chapters ran on
+  sources/        each chapter's source, every //! [name] block shifted left to its own margin
+                  (what \\snippet shows: Doxygen 1.9.4 cannot trim indentation itself)
   claims.json     every claim with its status, measured values and the pages that cite it
 
 It fails (exit 1, one line per problem naming the file and the claim) when the text and the checks
@@ -38,6 +40,8 @@ ID = r"[A-Z]{2}-[0-9]{2}(?:\.[a-z0-9]+)?"
 CLAIM_RE = re.compile(r"\\claim\{([^}]*)\}")
 OUTPUT_RE = re.compile(r"\\output\{([^}]*)\}")
 BOOK_RE = re.compile(r"\\book\{([^}]*)\}")
+SNIPPET_RE = re.compile(r"\\snippet(?:\{[^}]*\})?\s+(\S+)\s+(\S+)")
+MARKER_RE = re.compile(r"^\s*//!\s*\[([^\]]+)\]\s*$")
 VALUE_RE = re.compile(r"\\(ch[0-9]{2}_[a-z0-9_]+)")
 BARE_ID_RE = re.compile(r"(?<![\w{#-])(" + ID + r")(?![\w-])")
 PAGE_ID_RE = re.compile(r"^#\s+.*\{#([A-Za-z0-9_]+)\}\s*$")
@@ -195,6 +199,7 @@ SVG_ATTRS = {
     "stop-opacity", "gradientUnits", "letter-spacing", "textLength", "lengthAdjust", "style",
     "vector-effect", "shape-rendering", "version", "visibility", "display",
 }
+DATA_ATTR_RE = re.compile(r"^data-[a-z][a-z0-9-]*$")  # inert: no browser acts on data-* attributes
 URL_RE = re.compile(r"url\(\s*([^)]*)\)", re.I)
 
 
@@ -224,7 +229,7 @@ def sanitize_svg(text, where, problems):
             name = attr
             if attr == "{http://www.w3.org/XML/1998/namespace}space":
                 continue
-            if name not in SVG_ATTRS:
+            if name not in SVG_ATTRS and not DATA_ATTR_RE.match(name):
                 problems.add(where, f"figure has a disallowed attribute {name!r} on <{local}>")
                 ok = False
                 continue
@@ -275,6 +280,37 @@ def fragment_html(chapter, output, problems, root):
         return f'<figure class="book-figure">{svg}{cap}</figure>\n'
     problems.add(where, f"output {output.get('name')!r} has an unknown kind {kind!r}")
     return None
+
+
+# ---- snippets -----------------------------------------------------------------------------------------
+
+def dedented_source(text):
+    """The source with each //! [name] ... //! [name] block moved left by its common indent.
+
+    Only leading blanks inside blocks change; every other character, and every line outside a
+    block, is kept, so what the page shows is the code that ran. Returns (text, set of names).
+    """
+    lines = text.split("\n")
+    names = set()
+    open_at = {}
+    blocks = []
+    for n, line in enumerate(lines):
+        m = MARKER_RE.match(line)
+        if not m:
+            continue
+        name = m.group(1)
+        if name in open_at:
+            blocks.append((open_at.pop(name) + 1, n))
+            names.add(name)
+        else:
+            open_at[name] = n
+    for begin, end in blocks:
+        body = [lines[i] for i in range(begin, end) if lines[i].strip()]
+        indent = min((len(l) - len(l.lstrip(" ")) for l in body), default=0)
+        for i in range(begin, end):
+            if lines[i].strip() and not MARKER_RE.match(lines[i]):
+                lines[i] = lines[i][indent:]
+    return "\n".join(lines), names
 
 
 # ---- values ----------------------------------------------------------------------------------------
@@ -328,7 +364,8 @@ def base_id(cid):
     return cid.split(".", 1)[0]
 
 
-def process_page(path, chapters_by_name, claims, values, fragments, problems, args, book_blocks):
+def process_page(path, chapters_by_name, claims, values, fragments, problems, args, book_blocks,
+                 snippets):
     where = rel(path, args.root)
     name = os.path.splitext(os.path.basename(path))[0]
     own = chapters_by_name.get(name)
@@ -384,6 +421,14 @@ def process_page(path, chapters_by_name, claims, values, fragments, problems, ar
                 problems.add(at, f"unknown directive \\book{{{what}}}")
                 return m.group(0)
             return book_blocks[what]
+
+        for m in SNIPPET_RE.finditer(line):
+            fname, block = m.group(1), m.group(2)
+            known = snippets.get(fname)
+            if known is None:
+                problems.add(at, f"\\snippet {fname}: not a chapter's source")
+            elif block not in known:
+                problems.add(at, f"\\snippet {fname} {block}: no //! [{block}] block in {fname}")
 
         # Bare IDs in prose ("see ER-14") must name checks too, but only \claim{} counts as a citation.
         stripped = CLAIM_RE.sub("", line)
@@ -570,13 +615,23 @@ def main(argv=None):
         "errata": "\\htmlinclude[block] book.errata.html",
     }
 
+    # The chapters' sources, as \\snippet shows them.
+    sources = {}
+    snippets = {}
+    for ch in chapters:
+        with open(ch["source"], encoding="utf-8") as f:
+            text, names = dedented_source(f.read())
+        fname = os.path.basename(ch["source"])
+        sources[fname] = text
+        snippets[fname] = names
+
     # The pages.
     pages = {}
     for fname in sorted(os.listdir(args.docs)):
         if fname.endswith(".md"):
             path = os.path.join(args.docs, fname)
             pages[fname] = process_page(path, chapters_by_name, claims, values, fragments, problems,
-                                        args, book_blocks)
+                                        args, book_blocks, snippets)
 
     for cid, c in claims.items():
         if not c["cited_in"]:
@@ -604,6 +659,11 @@ def main(argv=None):
     os.makedirs(frag_dir)
     for fname, text in pages.items():
         with open(os.path.join(args.pages, fname), "w", encoding="utf-8") as f:
+            f.write(text)
+    src_dir = os.path.join(args.pages, "sources")
+    os.makedirs(src_dir)
+    for fname, text in sources.items():
+        with open(os.path.join(src_dir, fname), "w", encoding="utf-8") as f:
             f.write(text)
     for key, text in frag_html.items():
         with open(os.path.join(frag_dir, key + ".html"), "w", encoding="utf-8") as f:

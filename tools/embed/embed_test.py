@@ -33,6 +33,8 @@ Element addresses are sums.\\claim{MT-03}
 
 \\output{layout}
 
+\\snippet 99_demo.cpp shown
+
 A GPU sentence.\\claim{PF-10} The seed's dump reads past the end.\\claim{ER-14}
 """
 
@@ -54,7 +56,7 @@ class EmbedTest(unittest.TestCase):
         self.chout = os.path.join(self.out, "99_demo")
         for d in (self.docs, self.chout, os.path.dirname(self.src)):
             os.makedirs(d)
-        self.write(self.src, "// the chapter\n")
+        self.write(self.src, "int main() {\n    //! [shown]\n    int x = 1;\n      int y = x;\n    //! [shown]\n}\n")
         old = time.time() - 100
         os.utime(self.src, (old, old))
         self.report = {
@@ -145,6 +147,16 @@ class EmbedTest(unittest.TestCase):
         self.assertEqual(data["provenance"][0]["commit"], "abc123")
         errata = self.read("fragments", "book.errata.html")
         self.assertIn("reads from data_ptr", errata)
+
+    def test_snippets_are_shown_from_a_copy_moved_to_their_own_margin(self):
+        rc, err = self.run_embed()
+        self.assertEqual(rc, 0, err)
+        self.assertEqual(self.read("sources", "99_demo.cpp"),
+                         "int main() {\n    //! [shown]\nint x = 1;\n  int y = x;\n    //! [shown]\n}\n")
+
+    def test_a_snippet_the_source_lacks_fails(self):
+        self.write(os.path.join(self.docs, "99_demo.md"), PAGE + "\n\\snippet 99_demo.cpp gone\n")
+        self.assertFails("99_demo.md", "no //! [gone] block in 99_demo.cpp")
 
     # ---- drift between text, checks and outputs --------------------------------------------------
 
