@@ -1,0 +1,53 @@
+// What the runtime says about this machine. Runs everywhere: where there is a device it must be
+// described, where there is none the reason must be the runtime's and every use must refuse.
+#include "strided/cuda/runtime.h"
+
+#include <doctest/doctest.h>
+
+#include <regex>
+
+#include "strided/error.h"
+#include "strided/storage.h"
+
+using namespace strided;
+
+TEST_CASE("available() and unavailable_reason() agree") {
+  if (cuda::available()) {
+    MESSAGE("CUDA device: ", cuda::device_name(), ", runtime ", cuda::runtime_version(),
+            ", driver ", cuda::driver_version());
+    CHECK(cuda::unavailable_reason().empty());
+    CHECK(cuda::device_count() >= 1);
+    const cuda::DeviceInfo info = cuda::device_info(0);
+    CHECK_FALSE(info.name.empty());
+    CHECK(info.compute_capability_major >= 1);
+    CHECK(info.multiprocessor_count >= 1);
+    CHECK(info.total_memory_bytes > 0);
+    CHECK(std::regex_match(cuda::driver_version(), std::regex(R"(\d+\.\d+)")));
+    CHECK_NOTHROW(cuda::require_available("test"));
+  } else {
+    MESSAGE("no CUDA device: ", cuda::unavailable_reason());
+    const std::string reason = cuda::unavailable_reason();
+    if (STRIDED_HAVE_CUDA) {
+      // The runtime's own words, e.g. "cudaGetDeviceCount failed: CUDA driver version is
+      // insufficient for CUDA runtime version (cudaErrorInsufficientDriver)".
+      CHECK(std::regex_match(reason, std::regex(R"(cudaGetDeviceCount (failed: .+ \(cuda\w+\)|found no CUDA device))")));
+    } else {
+      CHECK(reason == "this build has no CUDA support");
+    }
+    CHECK(cuda::device_count() == 0);
+    CHECK_THROWS_WITH_AS(cuda::require_available("cuda::add"), ("cuda::add: no CUDA device: " + reason).c_str(), Error);
+    CHECK_THROWS_AS(cuda::device_info(0), Error);
+    CHECK_THROWS_AS(cuda::synchronize(), Error);
+    // No allocator was registered: a CUDA storage cannot be made.
+    CHECK_THROWS_AS(Storage::allocate(16, Device::cuda()), Error);
+  }
+}
+
+TEST_CASE("the runtime version is known whenever the build has CUDA") {
+  if (STRIDED_HAVE_CUDA) {
+    CHECK(std::regex_match(cuda::runtime_version(), std::regex(R"(\d+\.\d+)")));
+  } else {
+    CHECK(cuda::runtime_version() == "none");
+    CHECK(cuda::driver_version() == "none");
+  }
+}

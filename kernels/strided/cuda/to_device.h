@@ -1,0 +1,19 @@
+// Moving tensors between the CPU and CUDA devices, as torch.Tensor.to(device).
+#pragma once
+
+#include "strided/tensor.h"
+
+namespace strided::cuda {
+
+// A copy of t on `device`, or t itself when it is already there (PyTorch's to() returns self).
+// Values, shape and dtype are preserved. A non-overlapping and dense tensor keeps its strides
+// (to() preserves the memory format) and travels as one block of exactly nbytes; any other layout
+// (a slice with holes, a broadcast) is first packed contiguous on its own side — the "staging"
+// copy — and arrives contiguous. The copy is synchronous: the result is ready when this returns.
+Tensor to_device(const Tensor& t, Device device);
+
+// Shorthands: to_device(t, Device::cpu()) and to_device(t, Device::cuda(index)).
+Tensor to_cpu(const Tensor& t);
+Tensor to_cuda(const Tensor& t, int index = 0);
+
+}  // namespace strided::cuda

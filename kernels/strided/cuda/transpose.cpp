@@ -1,0 +1,55 @@
+#include "strided/cuda/transpose.h"
+
+#include "strided/cuda/backend.h"
+#include "strided/cuda/runtime.h"
+#include "strided/memory.h"
+
+namespace strided::cuda {
+
+namespace {
+constexpr const char* kOp = "cuda::transposed_copy";
+
+void check_input(const Tensor& in) {
+  STRIDED_CHECK(in.defined(), kOp, ": undefined tensor");
+  STRIDED_CHECK(in.device().is_cuda(), kOp, ": expected a CUDA tensor, got one on ",
+                in.device().str());
+  STRIDED_CHECK(in.dim() == 2, kOp, ": expected a 2-D tensor, got shape ", to_string(in.sizes()));
+  STRIDED_CHECK(in.element_size() == 4, kOp,
+                ": the transpose kernels move 4-byte elements (float32, int32), got ",
+                name(in.dtype()));
+}
+}  // namespace
+
+Tensor& transposed_copy_out(Tensor& out, const Tensor& in, TransposeKernel kernel) {
+  check_input(in);
+  const int64_t rows = in.size(0), cols = in.size(1);
+  STRIDED_CHECK(out.defined() && out.device() == in.device() && out.dtype() == in.dtype() &&
+                    out.sizes() == Shape({cols, rows}) && out.is_contiguous(),
+                kOp, ": out must be a contiguous ", cols, "x", rows, " ", name(in.dtype()),
+                " tensor on ", in.device().str(), ", got ",
+                out.defined() ? out.layout() + " " + std::string(name(out.dtype())) + " on " +
+                                    out.device().str()
+                              : std::string("an undefined tensor"));
+  STRIDED_CHECK(get_overlap_status(out, in) == MemOverlapStatus::No ||
+                    get_overlap_status(out, in) == MemOverlapStatus::TooHard,
+                kOp, ": out ", out.layout(), " shares memory with the input ", in.layout());
+  require_available(kOp);
+  if (out.numel() == 0) return out;
+  backend::DeviceGuard guard(in.device().index);
+  backend::launch_transpose_4byte(kernel == TransposeKernel::Naive
+                                      ? backend::TransposeVersion::Naive
+                                      : backend::TransposeVersion::Tiled,
+                                  out.data_ptr(), in.data_ptr(), rows, cols, in.stride(0),
+                                  in.stride(1));
+  return out;
+}
+
+Tensor transposed_copy(const Tensor& in, TransposeKernel kernel) {
+  check_input(in);
+  require_available(kOp);
+  backend::DeviceGuard guard(in.device().index);
+  Tensor out = empty({in.size(1), in.size(0)}, {in.dtype(), in.device()});
+  return transposed_copy_out(out, in, kernel);
+}
+
+}  // namespace strided::cuda
