@@ -7,6 +7,19 @@
 
 namespace strided {
 
+namespace {
+// Arithmetic that wraps like two's-complement hardware. PyTorch multiplies and adds strides and
+// offsets without overflow checks; the results only overflow for dims of size 0 or 1, whose
+// strides never address an element, so wrapping gives PyTorch's numbers without undefined
+// behaviour.
+int64_t wrapping_mul(int64_t a, int64_t b) {
+  return static_cast<int64_t>(static_cast<uint64_t>(a) * static_cast<uint64_t>(b));
+}
+int64_t wrapping_add(int64_t a, int64_t b) {
+  return static_cast<int64_t>(static_cast<uint64_t>(a) + static_cast<uint64_t>(b));
+}
+}  // namespace
+
 int64_t wrap_dim(int64_t dim, int64_t ndim, const char* op) {
   // c10/core/WrapDimMinimal.h: a 0-d tensor behaves as if it had one dim for wrapping.
   const int64_t n = ndim > 0 ? ndim : 1;
@@ -20,7 +33,7 @@ Shape contiguous_strides(IntList sizes) {
   int64_t running = 1;
   for (size_t i = sizes.size(); i-- > 0;) {
     strides[i] = running;
-    running *= std::max<int64_t>(sizes[i], 1);
+    running = wrapping_mul(running, std::max<int64_t>(sizes[i], 1));
   }
   return strides;
 }
@@ -78,8 +91,10 @@ Extent extent(IntList sizes, IntList strides, int64_t offset) {
   for (size_t i = 0; i < sizes.size(); ++i) {
     if (sizes[i] == 0) return Extent{offset, offset - 1};
     const int64_t reach = (sizes[i] - 1) * strides[i];
-    if (reach < 0) e.min += reach;
-    else e.max += reach;
+    if (reach < 0)
+      e.min += reach;
+    else
+      e.max += reach;
   }
   return e;
 }
@@ -89,7 +104,7 @@ std::optional<Shape> compute_view_strides(IntList oldshape, IntList oldstride, I
   if (oldshape.empty()) return Shape(newshape.size(), 1);
   Shape newstride(newshape.size());
   int64_t numel = 1;
-  for (int64_t s : oldshape) numel *= s;
+  for (int64_t s : oldshape) numel = wrapping_mul(numel, s);
   if (numel == 0) {
     if (std::equal(oldshape.begin(), oldshape.end(), newshape.begin(), newshape.end()))
       return Shape(oldstride.begin(), oldstride.end());
@@ -106,9 +121,9 @@ std::optional<Shape> compute_view_strides(IntList oldshape, IntList oldstride, I
     tensor_numel *= oldshape[tensor_d];
     if (tensor_d == 0 ||
         (oldshape[tensor_d - 1] != 1 &&
-         oldstride[tensor_d - 1] != tensor_numel * chunk_base_stride)) {
+         oldstride[tensor_d - 1] != wrapping_mul(tensor_numel, chunk_base_stride))) {
       while (view_d >= 0 && (view_numel < tensor_numel || newshape[view_d] == 1)) {
-        newstride[view_d] = view_numel * chunk_base_stride;
+        newstride[view_d] = wrapping_mul(view_numel, chunk_base_stride);
         view_numel *= newshape[view_d];
         --view_d;
       }
@@ -124,7 +139,9 @@ std::optional<Shape> compute_view_strides(IntList oldshape, IntList oldstride, I
   return newstride;
 }
 
-Shape infer_size(IntList shape, int64_t numel) { return infer_size(shape, numel, "view"); }
+Shape infer_size(IntList shape, int64_t numel) {
+  return infer_size(shape, numel, "view");
+}
 
 Shape infer_size(IntList shape, int64_t numel, const char* op) {
   // aten/src/ATen/InferSize.h, infer_size_impl. One -1 may stand for the missing factor; it is
@@ -160,8 +177,8 @@ Shape infer_size(IntList shape, int64_t numel, const char* op) {
     }
     return result;
   }
-  throw Error(detail::concat(op, ": shape '", to_string(shape), "' is invalid for input of size ",
-                             numel));
+  throw Error(
+      detail::concat(op, ": shape '", to_string(shape), "' is invalid for input of size ", numel));
 }
 
 Shape broadcast_shapes(IntList a, IntList b) {
@@ -174,9 +191,10 @@ Shape broadcast_shapes(IntList a, IntList b) {
     const int64_t db = static_cast<int64_t>(i) - static_cast<int64_t>(n - b.size());
     const int64_t sa = da >= 0 ? a[da] : 1;
     const int64_t sb = db >= 0 ? b[db] : 1;
-    STRIDED_CHECK(sa >= 0 && sb >= 0, "broadcast_shapes: Trying to create tensor with negative "
-                  "dimension ", std::min(sa, sb), " (shapes ", to_string(a), " and ", to_string(b),
-                  ")");
+    STRIDED_CHECK(sa >= 0 && sb >= 0,
+                  "broadcast_shapes: Trying to create tensor with negative "
+                  "dimension ",
+                  std::min(sa, sb), " (shapes ", to_string(a), " and ", to_string(b), ")");
     STRIDED_CHECK(sa == sb || sa == 1 || sb == 1, "broadcast_shapes: The size of tensor a (", sa,
                   ") must match the size of tensor b (", sb, ") at non-singleton dimension ", i,
                   " (shapes ", to_string(a), " and ", to_string(b), ")");
@@ -208,17 +226,19 @@ Geometry expand_geometry(IntList sizes, IntList strides, IntList new_sizes) {
     // tensor_dim == 0 shortcut).
     int64_t stride = dim >= 0    ? strides[dim]
                      : ndim == 0 ? 0
-                                 : g.sizes[i + 1] * g.strides[i + 1];
+                                 : wrapping_mul(g.sizes[i + 1], g.strides[i + 1]);
     int64_t target = new_sizes[i];
-    STRIDED_CHECK(target != -1 || dim >= 0, "expand: The expanded size of the tensor (-1) isn't "
-                  "allowed in a leading, non-existing dimension ", i, ".  Target sizes: ",
-                  to_string(new_sizes), ".  Tensor sizes: ", to_string(sizes));
+    STRIDED_CHECK(target != -1 || dim >= 0,
+                  "expand: The expanded size of the tensor (-1) isn't "
+                  "allowed in a leading, non-existing dimension ",
+                  i, ".  Target sizes: ", to_string(new_sizes),
+                  ".  Tensor sizes: ", to_string(sizes));
     if (target == -1) target = size;
     if (size != target) {
       STRIDED_CHECK(size == 1, "expand: The expanded size of the tensor (", target,
                     ") must match the existing size (", size, ") at non-singleton dimension ", i,
-                    ".  Target sizes: ", to_string(new_sizes), ".  Tensor sizes: ",
-                    to_string(sizes));
+                    ".  Target sizes: ", to_string(new_sizes),
+                    ".  Tensor sizes: ", to_string(sizes));
       stride = 0;
     }
     // PyTorch 1.13 lets some negative sizes through here (a later numel check catches most);
@@ -232,14 +252,6 @@ Geometry expand_geometry(IntList sizes, IntList strides, IntList new_sizes) {
   return g;
 }
 
-namespace {
-// a * b wrapping like two's-complement hardware: PyTorch multiplies strides without overflow
-// checks, and a wrapped stride on a dim of size <= 1 is never used to address anything.
-int64_t wrapping_mul(int64_t a, int64_t b) {
-  return static_cast<int64_t>(static_cast<uint64_t>(a) * static_cast<uint64_t>(b));
-}
-}  // namespace
-
 ViewGeometry select_geometry(IntList sizes, IntList strides, int64_t offset, int64_t dim,
                              int64_t index) {
   // TensorShape.cpp, select: the 0-d check comes before the dim is wrapped.
@@ -251,7 +263,7 @@ ViewGeometry select_geometry(IntList sizes, IntList strides, int64_t offset, int
                 " out of range for tensor of size ", to_string(sizes), " at dimension ", d);
   if (index < 0) index += size;
   ViewGeometry g{Shape(sizes.begin(), sizes.end()), Shape(strides.begin(), strides.end()),
-                 offset + index * strides[d]};
+                 wrapping_add(offset, wrapping_mul(index, strides[d]))};
   g.sizes.erase(g.sizes.begin() + d);
   g.strides.erase(g.strides.begin() + d);
   return g;
@@ -275,7 +287,7 @@ ViewGeometry slice_geometry(IntList sizes, IntList strides, int64_t offset, int6
   e = std::clamp<int64_t>(e, s, size);
   const int64_t len = e - s;
   ViewGeometry g{Shape(sizes.begin(), sizes.end()), Shape(strides.begin(), strides.end()),
-                 offset + s * strides[d]};
+                 wrapping_add(offset, wrapping_mul(s, strides[d]))};
   // ceil(len / step) without PyTorch's (len + step - 1), which overflows for a huge step.
   g.sizes[d] = len == 0 ? 0 : (len - 1) / step + 1;
   g.strides[d] = wrapping_mul(strides[d], step);
@@ -288,15 +300,17 @@ ViewGeometry diagonal_geometry(IntList sizes, IntList strides, int64_t offset, i
   const int64_t ndim = static_cast<int64_t>(sizes.size());
   const int64_t d1 = wrap_dim(dim1, ndim, "diagonal()");
   const int64_t d2 = wrap_dim(dim2, ndim, "diagonal()");
-  STRIDED_CHECK(d1 != d2, "diagonal(): diagonal dimensions cannot be identical ", dim1, ", ",
-                dim2);
+  STRIDED_CHECK(d1 != d2, "diagonal(): diagonal dimensions cannot be identical ", dim1, ", ", dim2);
   // Only reached with ndim >= 2, since two distinct wrapped dims exist.
   int64_t n = 0;
-  if (k >= 0) n = std::max<int64_t>(std::min(sizes[d1], sizes[d2] - std::min(k, sizes[d2])), 0);
-  else n = std::max<int64_t>(std::min(sizes[d1] + std::max(k, -sizes[d1]), sizes[d2]), 0);
-  if (n > 0) offset += k >= 0 ? k * strides[d2] : -k * strides[d1];
-  ViewGeometry g{Shape(sizes.begin(), sizes.end()), Shape(strides.begin(), strides.end()),
-                 offset};
+  if (k >= 0)
+    n = std::max<int64_t>(std::min(sizes[d1], sizes[d2] - std::min(k, sizes[d2])), 0);
+  else
+    n = std::max<int64_t>(std::min(sizes[d1] + std::max(k, -sizes[d1]), sizes[d2]), 0);
+  if (n > 0)
+    offset =
+        wrapping_add(offset, k >= 0 ? wrapping_mul(k, strides[d2]) : wrapping_mul(-k, strides[d1]));
+  ViewGeometry g{Shape(sizes.begin(), sizes.end()), Shape(strides.begin(), strides.end()), offset};
   const int64_t hi = std::max(d1, d2), lo = std::min(d1, d2);
   g.sizes.erase(g.sizes.begin() + hi);
   g.strides.erase(g.strides.begin() + hi);
@@ -389,9 +403,9 @@ int64_t storage_nbytes_needed(IntList sizes, IntList strides, int64_t offset, in
   overflow |= __builtin_add_overflow(elems, offset, &elems);
   int64_t bytes = 0;
   overflow |= __builtin_mul_overflow(elems, item, &bytes);
-  STRIDED_CHECK(!overflow, op, ": storage size calculation overflowed with sizes=",
-                to_string(sizes), ", strides=", to_string(strides), " and storage offset ",
-                offset);
+  STRIDED_CHECK(!overflow, op,
+                ": storage size calculation overflowed with sizes=", to_string(sizes),
+                ", strides=", to_string(strides), " and storage offset ", offset);
   return bytes;
 }
 
@@ -426,7 +440,7 @@ Shape infer_dense_strides(IntList sizes, IntList strides) {
   int64_t running = 1;
   for (size_t i = 0; i < n; ++i) {
     out[perm[i]] = running;
-    running *= std::max<int64_t>(sizes[perm[i]], 1);
+    running = wrapping_mul(running, std::max<int64_t>(sizes[perm[i]], 1));
   }
   return out;
 }

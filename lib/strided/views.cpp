@@ -15,7 +15,19 @@ void check_defined(const Tensor& t, const char* op) {
   STRIDED_CHECK(t.defined(), op, ": the tensor is undefined (default-constructed)");
 }
 
-Tensor make_view(const Tensor& base, Shape sizes, Shape strides, int64_t offset) {
+// c10's safe_compute_numel, which every PyTorch view passes through: the product of the sizes in
+// unsigned 64-bit arithmetic, where an overflow anywhere counts even when a later 0 makes the
+// product 0 (so sizes [2^40, 2^40, 0] are refused, and [0, 2^40, 2^40] are not).
+void check_numel(IntList sizes, const char* op) {
+  uint64_t n = 1;
+  bool overflow = false;
+  for (int64_t s : sizes) overflow |= __builtin_mul_overflow(n, static_cast<uint64_t>(s), &n);
+  STRIDED_CHECK(!overflow && n <= static_cast<uint64_t>(INT64_MAX), op,
+                ": numel: integer multiplication overflow (sizes ", to_string(sizes), ")");
+}
+
+Tensor make_view(const Tensor& base, Shape sizes, Shape strides, int64_t offset, const char* op) {
+  check_numel(sizes, op);
   return Tensor(base.storage(), std::move(sizes), std::move(strides), offset, base.dtype());
 }
 
@@ -29,14 +41,14 @@ int64_t wrap_dim_no_scalar(int64_t dim, int64_t ndim, const char* op) {
 Tensor Tensor::select(int64_t dim, int64_t index) const {
   check_defined(*this, "select()");
   ViewGeometry g = select_geometry(sizes_, strides_, offset_, dim, index);
-  return make_view(*this, std::move(g.sizes), std::move(g.strides), g.storage_offset);
+  return make_view(*this, std::move(g.sizes), std::move(g.strides), g.storage_offset, "select()");
 }
 
 Tensor Tensor::slice(int64_t dim, std::optional<int64_t> start, std::optional<int64_t> end,
                      int64_t step) const {
   check_defined(*this, "slice()");
   ViewGeometry g = slice_geometry(sizes_, strides_, offset_, dim, start, end, step);
-  return make_view(*this, std::move(g.sizes), std::move(g.strides), g.storage_offset);
+  return make_view(*this, std::move(g.sizes), std::move(g.strides), g.storage_offset, "slice()");
 }
 
 Tensor Tensor::narrow(int64_t dim, int64_t start, int64_t length) const {
@@ -55,7 +67,7 @@ Tensor Tensor::narrow(int64_t dim, int64_t start, int64_t length) const {
 Tensor Tensor::permute(IntList dims) const {
   check_defined(*this, "permute()");
   Geometry g = permute_geometry(sizes_, strides_, dims);
-  return make_view(*this, std::move(g.sizes), std::move(g.strides), offset_);
+  return make_view(*this, std::move(g.sizes), std::move(g.strides), offset_, "permute()");
 }
 
 Tensor Tensor::transpose(int64_t dim0, int64_t dim1) const {
@@ -67,7 +79,7 @@ Tensor Tensor::transpose(int64_t dim0, int64_t dim1) const {
     std::swap(sizes[d0], sizes[d1]);
     std::swap(strides[d0], strides[d1]);
   }
-  return make_view(*this, std::move(sizes), std::move(strides), offset_);
+  return make_view(*this, std::move(sizes), std::move(strides), offset_, "transpose()");
 }
 
 Tensor Tensor::t() const {
@@ -106,7 +118,7 @@ Tensor Tensor::movedim(IntList source, IntList destination) const {
   STRIDED_CHECK(all_unique(src), "movedim(): repeated dim in `source` (", to_string(source), ")");
   STRIDED_CHECK(all_unique(dst), "movedim(): repeated dim in `destination` (",
                 to_string(destination), ")");
-  if (n == 0) return make_view(*this, sizes_, strides_, offset_);
+  if (n == 0) return make_view(*this, sizes_, strides_, offset_, "movedim()");
   Shape order(n, -1);
   std::vector<bool> src_used(n, false), dst_used(n, false);
   for (size_t i = 0; i < src.size(); ++i) {
@@ -130,13 +142,13 @@ Tensor Tensor::movedim(int64_t source, int64_t destination) const {
 Tensor Tensor::diagonal(int64_t offset, int64_t dim1, int64_t dim2) const {
   check_defined(*this, "diagonal()");
   ViewGeometry g = diagonal_geometry(sizes_, strides_, offset_, offset, dim1, dim2);
-  return make_view(*this, std::move(g.sizes), std::move(g.strides), g.storage_offset);
+  return make_view(*this, std::move(g.sizes), std::move(g.strides), g.storage_offset, "diagonal()");
 }
 
 Tensor Tensor::expand(IntList sizes) const {
   check_defined(*this, "expand()");
   Geometry g = expand_geometry(sizes_, strides_, sizes);
-  return make_view(*this, std::move(g.sizes), std::move(g.strides), offset_);
+  return make_view(*this, std::move(g.sizes), std::move(g.strides), offset_, "expand()");
 }
 
 Tensor Tensor::broadcast_to(IntList sizes) const {
@@ -146,19 +158,19 @@ Tensor Tensor::broadcast_to(IntList sizes) const {
 Tensor Tensor::unsqueeze(int64_t dim) const {
   check_defined(*this, "unsqueeze()");
   Geometry g = unsqueeze_geometry(sizes_, strides_, dim);
-  return make_view(*this, std::move(g.sizes), std::move(g.strides), offset_);
+  return make_view(*this, std::move(g.sizes), std::move(g.strides), offset_, "unsqueeze()");
 }
 
 Tensor Tensor::squeeze() const {
   check_defined(*this, "squeeze()");
   Geometry g = squeeze_geometry(sizes_, strides_, std::nullopt);
-  return make_view(*this, std::move(g.sizes), std::move(g.strides), offset_);
+  return make_view(*this, std::move(g.sizes), std::move(g.strides), offset_, "squeeze()");
 }
 
 Tensor Tensor::squeeze(int64_t dim) const {
   check_defined(*this, "squeeze()");
   Geometry g = squeeze_geometry(sizes_, strides_, dim);
-  return make_view(*this, std::move(g.sizes), std::move(g.strides), offset_);
+  return make_view(*this, std::move(g.sizes), std::move(g.strides), offset_, "squeeze()");
 }
 
 Tensor Tensor::view(IntList sizes) const {
@@ -172,7 +184,7 @@ Tensor Tensor::view(IntList sizes) const {
                 "least one dimension spans across two contiguous subspaces). Use .reshape(...) "
                 "instead. (tensor ",
                 layout(), ", requested shape ", to_string(shape), ")");
-  return make_view(*this, std::move(shape), std::move(*strides), offset_);
+  return make_view(*this, std::move(shape), std::move(*strides), offset_, "view()");
 }
 
 Tensor Tensor::as_strided(IntList sizes, IntList strides,
@@ -205,13 +217,13 @@ Tensor Tensor::as_strided(IntList sizes, IntList strides,
                   " are out of bounds for storage of size ", storage_.nbytes());
   }
   STRIDED_CHECK(offset >= 0, "as_strided(): Tensor: invalid storage offset ", offset);
-  return make_view(*this, sizes.vec(), strides.vec(), offset);
+  return make_view(*this, sizes.vec(), strides.vec(), offset, "as_strided()");
 }
 
 Tensor Tensor::unfold(int64_t dim, int64_t size, int64_t step) const {
   check_defined(*this, "unfold()");
   Geometry g = unfold_geometry(sizes_, strides_, dim, size, step);
-  return make_view(*this, std::move(g.sizes), std::move(g.strides), offset_);
+  return make_view(*this, std::move(g.sizes), std::move(g.strides), offset_, "unfold()");
 }
 
 Tensor Tensor::unflatten(int64_t dim, IntList sizes) const {
@@ -250,7 +262,7 @@ Tensor Tensor::reshape(IntList sizes) const {
   check_defined(*this, "reshape()");
   Shape shape = infer_size(sizes, numel(), "reshape()");
   if (std::optional<Shape> strides = compute_view_strides(sizes_, strides_, shape))
-    return make_view(*this, std::move(shape), std::move(*strides), offset_);
+    return make_view(*this, std::move(shape), std::move(*strides), offset_, "reshape()");
   return contiguous().view(shape);
 }
 

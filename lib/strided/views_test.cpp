@@ -437,6 +437,39 @@ TEST_CASE("a chain of views allocates nothing (VW-16, VW-18)") {
   CHECK(parts[1].storage().is_same(buffer.storage()));
 }
 
+TEST_CASE("extreme arguments: PyTorch's answers, or its errors, never overflow") {
+  const Tensor a = arange_of({2, 3});
+  const int64_t big = INT64_MAX, small = INT64_MIN;
+  CHECK(a.diagonal(big).sizes() == Shape{0});
+  CHECK(a.diagonal(small).sizes() == Shape{0});
+  CHECK_THROWS_AS(a.select(1, big), Error);
+  CHECK_THROWS_AS(a.narrow(1, 0, big), Error);
+  CHECK_THROWS_AS(a.unfold(1, big, 1), Error);
+  // torch: unfold(1, 2, 2^63-1) → (2,1,2):(3,2^63-1,1); the huge stride is on a size-1 dim.
+  const Tensor u = a.unfold(1, 2, big);
+  CHECK(u.sizes() == Shape{2, 1, 2});
+  CHECK(u.strides() == Shape{3, big, 1});
+  // The number of elements must fit int64, checked as c10's safe_compute_numel: an overflow
+  // counts even when a later size is 0 (torch: "numel: integer multiplication overflow").
+  const int64_t t40 = int64_t{1} << 40;
+  CHECK_THROWS_AS(ones({1}).expand({t40, t40, t40}), Error);
+  CHECK_THROWS_AS(ones({1}).expand({t40, t40, t40, 0}), Error);
+  CHECK(ones({1}).expand({0, t40, t40, t40}).numel() == 0);
+  CHECK_THROWS_AS(a.as_strided({t40, t40, t40}, {0, 0, 0}), Error);
+  CHECK_THROWS_AS(zeros({0}).view({t40, t40, 0}), Error);
+  CHECK_THROWS_AS(a.view({int64_t{1} << 62, 4}), Error);
+  // Huge strides on size-1 dims are legal, and their products wrap as in PyTorch.
+  const Tensor h = a.as_strided({1, 1}, {big, big});
+  CHECK(h.unsqueeze(0).strides() == Shape{big, big, big});
+  const Tensor hs = a.as_strided({1}, {big}).slice(0, 1, 2);
+  CHECK(hs.sizes() == Shape{0});
+  CHECK(hs.storage_offset() == big);
+  CHECK(a.as_strided({2, 1}, {1, big}).view({2, 1, 1}).strides().size() == 3);
+  CHECK_THROWS_AS(a.as_strided({2}, {big}), Error);
+  // A step beyond any length selects one element (torch 1.13 overflows to a size of -1 here).
+  CHECK(a.slice(1, 0, 3, big).sizes() == Shape{2, 1});
+}
+
 TEST_CASE("views of an undefined tensor are errors, not crashes") {
   const Tensor u;
   CHECK_THROWS_AS(u.view({1}), Error);

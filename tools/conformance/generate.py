@@ -6,7 +6,8 @@ Run by a maintainer, never by the build (the build and the tests need neither to
     /usr/bin/python3 tools/conformance/generate.py > tests/conformance/cases.jsonl
 
 It needs PyTorch 1.13 (Debian's python3-torch) and is deterministic: a fixed seed, and the same
-torch gives byte-identical output. Each output line is one case:
+torch gives byte-identical output. --seed and --cases draw a different or larger set, for a
+one-off wider search (the committed file uses the defaults). Each output line is one case:
 
     {"id": 17, "request": <a --jsonl request>, "expected": <torch's answer in the protocol's form>}
 
@@ -22,6 +23,7 @@ as_strided((0, -1), ...)); the library refuses them, so cases whose answer holds
 are left out and drawn again.
 """
 
+import argparse
 import json
 import random
 import sys
@@ -326,6 +328,14 @@ def broadcast_case():
 
 
 def main():
+    global CHAIN_CASES, BROADCAST_CASES
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--seed", type=int, default=SEED)
+    parser.add_argument("--cases", type=int, default=CHAIN_CASES, help="view chains to draw")
+    args = parser.parse_args()
+    rng.seed(args.seed)
+    BROADCAST_CASES = BROADCAST_CASES * args.cases // CHAIN_CASES
+    CHAIN_CASES = args.cases
     out = sys.stdout
     case_id = 0
     produced = 0
