@@ -170,17 +170,19 @@ Tensor advanced_index(Tensor src, std::vector<const IndexList*> lists) {
   for (int64_t d : indexed)
     STRIDED_CHECK(src.size(d) != 0 || len == 0,
                   "index(): index is out of bounds for dimension with size 0");
-  // The index kernel's bounds check; "dimension" counts the lists, as PyTorch's message does.
-  for (int64_t k = 0; k < count; ++k) {
+  // restride_src and reshape_indexer: the operands the kernel iterates, all of the output's shape.
+  Shape out_sizes(src.sizes().begin(), src.sizes().begin() + before);
+  out_sizes.push_back(len);
+  out_sizes.insert(out_sizes.end(), src.sizes().begin() + before + count, src.sizes().end());
+  // The index kernel's bounds check, made as it reads each index: never when the result is empty.
+  // "dimension" counts the lists, as PyTorch's message does.
+  const bool empty_result = checked_numel(out_sizes, "index()") == 0;
+  for (int64_t k = 0; k < count && !empty_result; ++k) {
     const int64_t size = src.size(indexed[k]);
     for (int64_t v : *lists[indexed[k]])
       STRIDED_CHECK(v >= -size && v < size, "index(): index ", v,
                     " is out of bounds for dimension ", k, " with size ", size);
   }
-  // restride_src and reshape_indexer: the operands the kernel iterates, all of the output's shape.
-  Shape out_sizes(src.sizes().begin(), src.sizes().begin() + before);
-  out_sizes.push_back(len);
-  out_sizes.insert(out_sizes.end(), src.sizes().begin() + before + count, src.sizes().end());
   std::vector<Operand> ops;
   {
     Shape st(src.strides().begin(), src.strides().begin() + before);
