@@ -196,6 +196,10 @@ TEST_CASE("advanced indexing errors") {
   CHECK(error_of([&] {
           a.index({List{0, 1}, List{0, 7}});
         }) == "index(): index 7 is out of bounds for dimension 1 with size 4");
+  // The kernel checks each index as it reads it, so nothing is checked when the result is empty:
+  // a[[5], []] and a[:0, [9]] are fine (empty), as in torch.
+  CHECK(a.index({List{5}, List{}}).sizes() == Shape{0});
+  CHECK(a.index({Slice(None, 0), List{9}}).sizes() == Shape{0, 1});
   CHECK(error_of([&] {
           zeros({3, 0}).index({Slice(), List{0}});
         }) == "index(): index is out of bounds for dimension with size 0");
