@@ -560,7 +560,9 @@ std::string text_picture(const Tensor& t, const PictureOptions& options) {
   for (int64_t off = m.first; off <= m.last; ++off)
     w = std::max(w, std::to_string(off).size());
   for (const auto& [off, k] : l.uses) w = std::max(w, std::to_string(k).size());
-  const int64_t per_row = options.cells_per_row;
+  // As many cells per line as keep a line within 80 columns (and within cells_per_row).
+  const int64_t per_row =
+      std::max<int64_t>(1, std::min<int64_t>(options.cells_per_row, 70 / static_cast<int64_t>(w + 1)));
   for (int64_t row = 0; row * per_row < window; ++row) {
     std::string offsets = "  offset", marks = "  used  ";
     for (int64_t k = row * per_row; k < std::min(window, (row + 1) * per_row); ++k) {

@@ -52,13 +52,16 @@ std::string tensor_svg(const Tensor& t, const std::string& name = "t",
 std::string storage_svg(const Tensor& t, const std::string& name = "t",
                         const PictureOptions& options = {});
 
-// The same model as text, for terminals: the grid of storage offsets, then the storage row with a
-// mark under each cell the tensor uses (its use count when a cell is used more than once).
+// The same model as text, for terminals: the grid of storage offsets (nested as PyTorch prints a
+// tensor), then the storage row with a mark under each cell: '*' used once, k used k times, '.'
+// unused. Storage lines wrap to stay within 80 columns. For x = arange(6).reshape(2, 3).t():
 //   storage offset of each element:
-//   [[0, 2, 4],
-//    [1, 3, 5]]
-//   storage  0 1 2 3 4 5
-//   used     1 1 1 1 1 1
+//     [[0, 3],
+//      [1, 4],
+//      [2, 5]]
+//   storage: 6 x int64 (* used once, k used k times, . unused)
+//     offset 0 1 2 3 4 5
+//     used   * * * * * *
 std::string text_picture(const Tensor& t, const PictureOptions& options = {});
 
 }  // namespace strided

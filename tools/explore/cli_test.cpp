@@ -1,0 +1,151 @@
+// End to end: the built strided-explore program, its output and its exit status.
+#include <doctest/doctest.h>
+
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <unistd.h>
+
+namespace {
+
+struct Run {
+  int status = -1;
+  std::string out, err;
+};
+
+std::string slurp(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// Runs the program with arguments already quoted for the shell, and stdin from a string.
+Run run(const std::string& args, const std::string& input = "") {
+  const std::string dir = "explore_cli_test." + std::to_string(getpid());
+  const std::string mk = "mkdir -p " + dir;
+  REQUIRE(std::system(mk.c_str()) == 0);
+  std::ofstream(dir + "/in", std::ios::binary) << input;
+  const std::string cmd = std::string("'") + STRIDED_EXPLORE_PATH + "' " + args + " <" + dir +
+                          "/in >" + dir + "/out 2>" + dir + "/err";
+  const int raw = std::system(cmd.c_str());
+  Run r;
+  r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
+  r.out = slurp(dir + "/out");
+  r.err = slurp(dir + "/err");
+  const std::string rm = "rm -rf " + dir;
+  (void)std::system(rm.c_str());
+  return r;
+}
+
+bool has(const std::string& text, const std::string& what) {
+  return text.find(what) != std::string::npos;
+}
+
+}  // namespace
+
+TEST_CASE("an expression prints every step") {
+  const Run r = run("'arange(24).reshape(2,3,4).permute(2,0,1)[1:, ::2]'");
+  CHECK(r.status == 0);
+  CHECK(r.err.empty());
+  CHECK(has(r.out, "step 1: arange(24)\n"));
+  CHECK(has(r.out, "step 3: arange(24).reshape(2,3,4).permute(2,0,1)\n"
+                   "  shape           (4, 2, 3)\n"
+                   "  strides         (1, 12, 4)    shape:stride (4,2,3):(1,12,4)\n"
+                   "  storage offset  0\n"
+                   "  dtype           int64, 24 elements\n"
+                   "  contiguous      no  (non-overlapping and dense: yes)\n"
+                   "  memory          view: shares the storage of step 2, nothing copied\n"));
+  CHECK(has(r.out, "step 4: arange(24).reshape(2,3,4).permute(2,0,1)[1:, ::2]\n"
+                   "  shape           (3, 1, 3)\n"
+                   "  strides         (1, 24, 4)    shape:stride (3,1,3):(1,24,4)\n"
+                   "  storage offset  1\n"));
+  // The values as PyTorch prints them, and the picture of where they live.
+  CHECK(has(r.out, "    tensor([[[ 1,  5,  9]],\n\n"
+                   "            [[ 2,  6, 10]],\n\n"
+                   "            [[ 3,  7, 11]]])\n"));
+  CHECK(has(r.out, "    storage offset of each element:\n"
+                   "      [[[ 1,  5,  9]],\n"));
+  CHECK(has(r.out, "      used    .  *  *  *  .  *  *  *  .  *  *  *  .  .  .  .\n"));
+  CHECK(has(r.out, "  memory          new tensor: a storage of 24 x int64 (192 bytes)\n"));
+}
+
+TEST_CASE("copies, broadcasts and dtypes are reported") {
+  Run r = run("'arange(6).view(2, 3).t().contiguous()'");
+  CHECK(r.status == 0);
+  CHECK(has(r.out, "  memory          copy: a new storage of 6 x int64 (48 bytes)\n"));
+  r = run("'arange(3, dtype=torch.float32).expand(4, 3)'");
+  CHECK(r.status == 0);
+  CHECK(has(r.out, "      used   4 4 4\n"));
+  CHECK(has(r.out, "tensor([[0., 1., 2.],"));
+  r = run("'ones(2, dtype=torch.int32).contiguous()'");
+  CHECK(has(r.out, "  memory          the same tensor as step 1: nothing copied\n"));
+  CHECK(has(r.out, "tensor([1, 1], dtype=torch.int32)"));
+}
+
+TEST_CASE("errors show a caret under the offending column and exit with 2") {
+  Run r = run("'arange(24).reshape(2,3,4).permute(2,0)'");
+  CHECK(r.status == 2);
+  CHECK(r.out.empty());
+  CHECK(has(r.err, "strided-explore: error at column 27: permute"));
+  CHECK(has(r.err, "\n  arange(24).reshape(2,3,4).permute(2,0)\n"
+                   "                            ^~~~~~~~~~~~\n"));
+  r = run("'arange(6).view(2,'");
+  CHECK(r.status == 2);
+  CHECK(has(r.err, "error at column 18: expected a value, found end of input\n"
+                   "  arange(6).view(2,\n"
+                   "                   ^\n"));
+  r = run("'arange(100000000)'");
+  CHECK(r.status == 2);
+  CHECK(has(r.err, "at most 16777216 (2^24) per tensor"));
+}
+
+TEST_CASE("usage") {
+  Run r = run("--help");
+  CHECK(r.status == 0);
+  CHECK(has(r.out, "usage: strided-explore EXPRESSION [--svg FILE]"));
+  CHECK(has(r.out, "--jsonl"));
+  CHECK(run("").status == 2);
+  CHECK(run("--frobnicate").status == 2);
+  CHECK(run("'arange(2)' 'arange(3)'").status == 2);
+  CHECK(run("--jsonl 'arange(2)'").status == 2);
+  CHECK(has(run("--svg").err, "--svg needs a file name"));
+}
+
+TEST_CASE("--svg writes the picture") {
+  const std::string path = "explore_cli_test_" + std::to_string(getpid()) + ".svg";
+  Run r = run("'arange(6).view(2, 3)[:, 1]' --svg " + path);
+  CHECK(r.status == 0);
+  const std::string svg = slurp(path);
+  std::remove(path.c_str());
+  CHECK(svg.rfind("<svg xmlns=\"http://www.w3.org/2000/svg\"", 0) == 0);
+  CHECK(has(svg, "<title>arange(6).view(2, 3)[:, 1]</title>"));
+  CHECK(has(svg, "class=\"logical\" data-offset=\"4\""));
+  // Too big to draw: a clear message, exit 2.
+  r = run("'arange(1000)' --svg " + path);
+  CHECK(r.status == 2);
+  CHECK(has(r.err, "--svg: picture:"));
+  std::remove(path.c_str());
+  r = run("'arange(3)' --svg /nonexistent-dir/x.svg");
+  CHECK(r.status == 1);
+}
+
+TEST_CASE("--jsonl answers line by line") {
+  const Run r = run("--jsonl",
+                    "{\"broadcast_shapes\":[[3,1],[1,4]]}\n"
+                    "oops\n"
+                    "{\"start\":{\"shape\":[2,2],\"dtype\":\"int64\"},\"ops\":[{\"op\":\"t\"}]}\n");
+  CHECK(r.status == 0);
+  CHECK(r.out ==
+        "{\"result\":[3,4]}\n"
+        "{\"error\":true,\"message\":\"bad input: not JSON: [json.exception.parse_error.101] "
+        "parse error at line 1, column 1: syntax error while parsing value - invalid literal; "
+        "last read: 'o'\"}\n"
+        "{\"results\":[{\"shape\":[2,2],\"stride\":[1,2],\"storage_offset\":0,"
+        "\"is_contiguous\":false,\"shares_storage\":true,\"shares_prev\":true,\"numel\":4,"
+        "\"values\":[0,2,1,3]}]}\n");
+}

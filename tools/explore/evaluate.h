@@ -1,0 +1,34 @@
+// Running an expression: each step of the chain applied to the previous step's tensor, with what
+// the step did to memory (a fresh tensor, the same tensor, a view, or a copy).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "expression.h"
+#include "strided/tensor.h"
+
+namespace strided::explore {
+
+struct StepResult {
+  enum class Relation {
+    New,   // a factory's fresh storage
+    Same,  // the very tensor of the previous step (contiguous() of a contiguous tensor)
+    View,  // a view: the previous step's storage, other metadata
+    Copy,  // a new storage holding a copy
+  };
+  std::string text;  // the expression up to and including this step
+  Span span;         // this step's own text
+  Tensor tensor;
+  Relation relation = Relation::New;
+};
+
+// Evaluates every step. A library error in a step becomes an ExploreError pointing at that step;
+// a bad argument becomes one pointing at the argument.
+std::vector<StepResult> evaluate(const Expression& e);
+
+// The names the language knows, for --help and for "did you mean" hints.
+const std::vector<std::string>& factory_names();
+const std::vector<std::string>& method_names();
+
+}  // namespace strided::explore

@@ -1,0 +1,397 @@
+#include "jsonl.h"
+
+#include <istream>
+#include <limits>
+#include <map>
+#include <ostream>
+#include <vector>
+
+#include "bounded_ops.h"
+#include "engine_requests.h"
+#include "strided/layout.h"
+
+namespace strided::explore {
+
+namespace {
+
+// ---- reading fields ------------------------------------------------------------------------------
+
+const Json* field(const Json& obj, const char* key) {
+  const auto it = obj.find(key);
+  if (it == obj.end() || it->is_null()) return nullptr;  // null means omitted
+  return &*it;
+}
+
+int64_t as_int(const Json& v, const std::string& where) {
+  if (v.is_number_integer()) {
+    if (v.is_number_unsigned() &&
+        v.get<uint64_t>() > static_cast<uint64_t>(std::numeric_limits<int64_t>::max()))
+      throw BadInput(where + " does not fit in int64");
+    return v.get<int64_t>();
+  }
+  throw BadInput(where + " must be an integer, got " + v.dump(-1, ' ', false,
+                                                              Json::error_handler_t::replace));
+}
+
+Shape as_ints(const Json& v, const std::string& where) {
+  if (v.is_number_integer()) return {as_int(v, where)};
+  if (!v.is_array()) throw BadInput(where + " must be a list of integers");
+  Shape out;
+  for (const Json& item : v) out.push_back(as_int(item, where));
+  return out;
+}
+
+// ---- ops ------------------------------------------------------------------------------------------
+
+// A field of an op: an integer, a list of integers (an integer is accepted as a list of one), or
+// either ("int or list": movedim's source). Required fields must be present and not null.
+enum class FieldType { Int, Ints, IntOrInts };
+struct FieldSpec {
+  const char* name;
+  FieldType type;
+  bool required;
+};
+
+const std::map<std::string, std::vector<FieldSpec>>& op_specs() {
+  using T = FieldType;
+  static const std::map<std::string, std::vector<FieldSpec>> specs = {
+      {"permute", {{"dims", T::Ints, true}}},
+      {"transpose", {{"dim0", T::Int, true}, {"dim1", T::Int, true}}},
+      {"slice",
+       {{"dim", T::Int, false}, {"start", T::Int, false}, {"stop", T::Int, false},
+        {"step", T::Int, false}}},
+      {"select", {{"dim", T::Int, true}, {"index", T::Int, true}}},
+      {"diagonal", {{"offset", T::Int, false}, {"dim1", T::Int, false}, {"dim2", T::Int, false}}},
+      {"expand", {{"shape", T::Ints, true}}},
+      {"broadcast_to", {{"shape", T::Ints, true}}},
+      {"unsqueeze", {{"dim", T::Int, true}}},
+      {"squeeze", {{"dim", T::Int, false}}},
+      {"view", {{"shape", T::Ints, true}}},
+      {"reshape", {{"shape", T::Ints, true}}},
+      {"flatten", {{"start_dim", T::Int, false}, {"end_dim", T::Int, false}}},
+      {"contiguous", {}},
+      {"t", {}},
+      {"narrow", {{"dim", T::Int, true}, {"start", T::Int, true}, {"length", T::Int, true}}},
+      {"as_strided",
+       {{"size", T::Ints, true}, {"stride", T::Ints, true}, {"storage_offset", T::Int, false}}},
+      {"unfold", {{"dimension", T::Int, true}, {"size", T::Int, true}, {"step", T::Int, true}}},
+      // Beyond the protocol's list, the other ops the expression language has.
+      {"movedim", {{"source", T::IntOrInts, true}, {"destination", T::IntOrInts, true}}},
+      {"unflatten", {{"dim", T::Int, true}, {"sizes", T::Ints, true}}},
+      {"mT", {}},
+      {"clone", {}},
+      {"flip", {{"dims", T::Ints, true}}},
+  };
+  return specs;
+}
+
+std::string op_name(const Json& op) {
+  const Json* name = op.is_object() ? field(op, "op") : nullptr;
+  if (!name || !name->is_string()) throw BadInput("each op needs \"op\": a name");
+  return name->get<std::string>();
+}
+
+int64_t get_int(const Json& op, const char* key, int64_t fallback) {
+  const Json* v = field(op, key);
+  return v ? as_int(*v, key) : fallback;
+}
+std::optional<int64_t> get_optional(const Json& op, const char* key) {
+  const Json* v = field(op, key);
+  if (!v) return std::nullopt;
+  return as_int(*v, key);
+}
+int64_t get_int(const Json& op, const char* key) { return as_int(op.at(key), key); }
+Shape get_ints(const Json& op, const char* key) { return as_ints(op.at(key), key); }
+
+Json result_json(const Tensor& t, const Tensor& start, const Tensor& prev) {
+  Json r;
+  r["shape"] = t.sizes();
+  r["stride"] = t.strides();
+  r["storage_offset"] = t.storage_offset();
+  r["is_contiguous"] = t.is_contiguous();
+  r["shares_storage"] = t.storage().is_same(start.storage());
+  r["shares_prev"] = t.storage().is_same(prev.storage());
+  r["numel"] = t.numel();
+  if (t.numel() <= kMaxValues) r["values"] = values_json(t);
+  return r;
+}
+
+std::string dump(const Json& j) {
+  // Messages may quote bytes from the input; replace invalid UTF-8 rather than throw.
+  return j.dump(-1, ' ', false, Json::error_handler_t::replace);
+}
+
+// Nesting deeper than kMaxJsonDepth is refused before parsing: requests are flat, and a deep
+// document only costs memory and time.
+bool too_deep(const std::string& line) {
+  int depth = 0;
+  bool in_string = false;
+  for (size_t i = 0; i < line.size(); ++i) {
+    const char c = line[i];
+    if (in_string) {
+      if (c == '\\') ++i;
+      else if (c == '"') in_string = false;
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '[' || c == '{') {
+      if (++depth > kMaxJsonDepth) return true;
+    } else if (c == ']' || c == '}') {
+      --depth;
+    }
+  }
+  return false;
+}
+
+Json answer_chain(const Json& request) {
+  const Json* start = field(request, "start");
+  if (!start) throw BadInput("a view chain needs \"start\": {\"shape\":[...],\"dtype\":...}");
+  const Json* ops = field(request, "ops");
+  if (ops && !ops->is_array()) throw BadInput("\"ops\" must be a list");
+  static const Json kNoOps = Json::array();
+  if (!ops) ops = &kNoOps;
+  for (const Json& op : *ops) check_op(op);  // a malformed op makes the whole line bad input
+  Tensor first;
+  try {
+    first = chain_start(*start);
+  } catch (const BadInput&) {
+    throw;
+  } catch (const Error& e) {
+    return error_json(e.what());
+  }
+  Json results = Json::array();
+  Tensor prev = first;
+  for (const Json& op : *ops) {
+    try {
+      const Tensor t = apply_op(prev, op);
+      results.push_back(result_json(t, first, prev));
+      prev = t;
+    } catch (const Error& e) {
+      results.push_back(error_json(e.what()));
+      break;
+    }
+  }
+  Json answer;
+  answer["results"] = std::move(results);
+  return answer;
+}
+
+Json answer_broadcast_shapes(const Json& request) {
+  const Json& shapes = request.at("broadcast_shapes");
+  if (!shapes.is_array()) throw BadInput("\"broadcast_shapes\" must be a list of shapes");
+  std::vector<Shape> list;
+  for (const Json& s : shapes) list.push_back(as_ints(s, "a shape"));
+  try {
+    // torch.broadcast_shapes expands a 0-d tensor to each shape, so a negative size is refused
+    // before any broadcasting.
+    for (const Shape& s : list)
+      for (int64_t d : s)
+        STRIDED_CHECK(d >= 0, "broadcast_shapes: Trying to create tensor with negative dimension ",
+                      d, ": ", to_string(s));
+    Json answer;
+    answer["result"] = broadcast_shapes(list);
+    return answer;
+  } catch (const Error& e) {
+    return error_json(e.what());
+  }
+}
+
+Json answer(const Json& request) {
+  if (!request.is_object()) throw BadInput("a request is a JSON object");
+  if (request.contains("start") || request.contains("ops")) return answer_chain(request);
+  if (request.contains("broadcast_shapes")) return answer_broadcast_shapes(request);
+  if (std::optional<Json> a = engine_request(request)) return *a;
+  throw BadInput(
+      "unknown request: expected {\"start\":...,\"ops\":[...]}, {\"broadcast_shapes\":[...]}, "
+      "{\"unary\":...}, {\"binary\":...} or {\"matmul\":...}");
+}
+
+}  // namespace
+
+Tensor chain_start(const Json& start) {
+  if (!start.is_object()) throw BadInput("\"start\" must be an object");
+  const Json* shape = field(start, "shape");
+  if (!shape) throw BadInput("\"start\" needs \"shape\"");
+  const Shape sizes = as_ints(*shape, "start.shape");
+  DType dtype = DType::Float32;
+  if (const Json* d = field(start, "dtype")) {
+    if (!d->is_string()) throw BadInput("start.dtype must be a string such as \"float32\"");
+    std::string text = d->get<std::string>();
+    if (text.rfind("torch.", 0) == 0) text = text.substr(6);
+    try {
+      dtype = dtype_from_name(text);
+    } catch (const Error&) {
+      throw BadInput("unknown dtype \"" + d->get<std::string>() +
+                     "\" (known: bool, int32, int64, float16, bfloat16, float32, float64)");
+    }
+  }
+  return arange_shaped(sizes, dtype);
+}
+
+void check_op(const Json& op) {
+  const std::string name = op_name(op);
+  const auto it = op_specs().find(name);
+  if (it == op_specs().end()) throw BadInput("unknown op \"" + name + "\"");
+  for (const FieldSpec& f : it->second) {
+    const Json* v = field(op, f.name);
+    if (!v) {
+      if (f.required) throw BadInput(name + " needs \"" + f.name + "\"");
+      continue;
+    }
+    const std::string where = name + "." + f.name;
+    switch (f.type) {
+      case FieldType::Int: as_int(*v, where); break;
+      case FieldType::Ints:
+      case FieldType::IntOrInts: as_ints(*v, where); break;
+    }
+  }
+}
+
+Tensor apply_op(const Tensor& t, const Json& op) {
+  check_op(op);
+  const std::string name = op_name(op);
+  if (name == "permute") return t.permute(get_ints(op, "dims"));
+  if (name == "transpose") return t.transpose(get_int(op, "dim0"), get_int(op, "dim1"));
+  if (name == "slice")
+    return t.slice(get_int(op, "dim", 0), get_optional(op, "start"), get_optional(op, "stop"),
+                   get_int(op, "step", 1));
+  if (name == "select") return t.select(get_int(op, "dim"), get_int(op, "index"));
+  if (name == "diagonal")
+    return t.diagonal(get_int(op, "offset", 0), get_int(op, "dim1", 0), get_int(op, "dim2", 1));
+  if (name == "expand") return t.expand(get_ints(op, "shape"));
+  if (name == "broadcast_to") return t.broadcast_to(get_ints(op, "shape"));
+  if (name == "unsqueeze") return t.unsqueeze(get_int(op, "dim"));
+  if (name == "squeeze") {
+    const std::optional<int64_t> d = get_optional(op, "dim");
+    return d ? t.squeeze(*d) : t.squeeze();
+  }
+  if (name == "view") return t.view(get_ints(op, "shape"));
+  if (name == "reshape") return bounded_reshape(t, get_ints(op, "shape"));
+  if (name == "flatten")
+    return bounded_flatten(t, get_int(op, "start_dim", 0), get_int(op, "end_dim", -1));
+  if (name == "contiguous") return bounded_contiguous(t);
+  if (name == "t") return t.t();
+  if (name == "narrow")
+    return t.narrow(get_int(op, "dim"), get_int(op, "start"), get_int(op, "length"));
+  if (name == "as_strided")
+    return t.as_strided(get_ints(op, "size"), get_ints(op, "stride"),
+                        get_optional(op, "storage_offset"));
+  if (name == "unfold")
+    return t.unfold(get_int(op, "dimension"), get_int(op, "size"), get_int(op, "step"));
+  if (name == "movedim") {
+    if (op.at("source").is_number_integer() && op.at("destination").is_number_integer())
+      return t.movedim(get_int(op, "source"), get_int(op, "destination"));
+    return t.movedim(get_ints(op, "source"), get_ints(op, "destination"));
+  }
+  if (name == "unflatten") return t.unflatten(get_int(op, "dim"), get_ints(op, "sizes"));
+  if (name == "mT") return t.mT();
+  if (name == "clone") return bounded_clone(t);
+  if (name == "flip") return bounded_flip(t, get_ints(op, "dims"));
+  throw BadInput("unknown op \"" + name + "\"");  // check_op knows every name above
+}
+
+Tensor run_chain(const Json& chain) {
+  if (!chain.is_object()) throw BadInput("a chain is {\"start\":...,\"ops\":[...]}");
+  const Json* start = field(chain, "start");
+  if (!start) throw BadInput("a chain needs \"start\"");
+  const Json* ops = field(chain, "ops");
+  if (ops && !ops->is_array()) throw BadInput("\"ops\" must be a list");
+  if (ops)
+    for (const Json& op : *ops) check_op(op);
+  Tensor t = chain_start(*start);
+  if (ops)
+    for (const Json& op : *ops) t = apply_op(t, op);
+  return t;
+}
+
+Json values_json(const Tensor& t) {
+  Json out = Json::array();
+  const std::vector<int64_t> offsets = [&] {
+    std::vector<int64_t> o;
+    Shape idx(static_cast<size_t>(t.dim()), 0);
+    for (int64_t e = 0; e < t.numel(); ++e) {
+      int64_t off = t.storage_offset();
+      for (size_t d = 0; d < idx.size(); ++d) off += idx[d] * t.strides()[d];
+      o.push_back(off);
+      for (size_t d = idx.size(); d-- > 0;) {
+        if (++idx[d] < t.sizes()[d]) break;
+        idx[d] = 0;
+      }
+    }
+    return o;
+  }();
+  const char* base = static_cast<const char*>(t.storage().data());
+  for (int64_t off : offsets) {
+    const Scalar v = load_scalar(base + off * t.element_size(), t.dtype());
+    switch (v.kind()) {
+      case Scalar::Kind::Bool: out.push_back(v.to_bool()); break;
+      case Scalar::Kind::Int: out.push_back(v.to_int()); break;
+      case Scalar::Kind::Float: out.push_back(v.to_double()); break;
+    }
+  }
+  return out;
+}
+
+Json error_json(const std::string& message) {
+  Json e;
+  e["error"] = true;
+  e["message"] = message;
+  return e;
+}
+
+std::string answer_line(const std::string& raw) {
+  try {
+    std::string line = raw;
+    if (!line.empty() && line.back() == '\r') line.pop_back();  // CRLF input
+    if (line.size() > kMaxLineBytes)
+      throw BadInput("the line has " + std::to_string(line.size()) + " bytes; at most " +
+                     std::to_string(kMaxLineBytes) + " are read");
+    if (line.find_first_not_of(" \t") == std::string::npos) throw BadInput("empty line");
+    if (too_deep(line))
+      throw BadInput("nesting deeper than " + std::to_string(kMaxJsonDepth) + " levels");
+    Json request;
+    try {
+      request = Json::parse(line);
+    } catch (const Json::parse_error& e) {
+      throw BadInput(std::string("not JSON: ") + e.what());
+    }
+    return dump(answer(request));
+  } catch (const BadInput& e) {
+    return dump(error_json(std::string("bad input: ") + e.what()));
+  } catch (const Json::exception& e) {
+    // A field of the wrong JSON type deep inside a request.
+    return dump(error_json(std::string("bad input: ") + e.what()));
+  } catch (const Error& e) {
+    return dump(error_json(e.what()));
+  } catch (const std::bad_alloc&) {
+    return dump(error_json("out of memory"));
+  } catch (const std::exception& e) {
+    return dump(error_json(std::string("internal error: ") + e.what()));
+  }
+}
+
+void serve(std::istream& in, std::ostream& out) {
+  // Lines are read with a bound: past kMaxLineBytes the rest of the line is skipped, not stored,
+  // and the line is answered as too long.
+  std::streambuf* buf = in.rdbuf();
+  for (;;) {
+    std::string line;
+    bool any = false, overlong = false;
+    size_t length = 0;
+    for (int c = buf->sbumpc(); c != std::char_traits<char>::eof(); c = buf->sbumpc()) {
+      any = true;
+      if (c == '\n') break;
+      ++length;
+      if (line.size() <= kMaxLineBytes) line.push_back(static_cast<char>(c));
+      else overlong = true;
+    }
+    if (!any) break;  // end of input
+    out << (overlong ? dump(error_json("bad input: the line has " + std::to_string(length) +
+                                       " bytes; at most " + std::to_string(kMaxLineBytes) +
+                                       " are read"))
+                     : answer_line(line))
+        << '\n'
+        << std::flush;
+  }
+}
+
+}  // namespace strided::explore

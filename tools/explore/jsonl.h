@@ -1,0 +1,52 @@
+// strided-explore --jsonl: one JSON request per input line, one JSON answer per output line, in
+// order, each flushed. The protocol:
+//   {"start":{"shape":[2,3,4],"dtype":"float32"},"ops":[{"op":"permute","dims":[2,0,1]}, ...]}
+//     -> {"results":[{"shape","stride","storage_offset","is_contiguous","shares_storage",
+//                     "shares_prev","numel","values"}, ...]}
+//        one entry per op applied; a failing op gives {"error":true,"message":...} as its entry
+//        and ends the chain. values (row-major) only when numel <= 256.
+//   {"broadcast_shapes":[[3,1],[1,4]]} -> {"result":[3,4]}
+//   {"unary":...}, {"binary":...}, {"matmul":...}: see engine_requests.h.
+//   A line that is not such a request -> {"error":true,"message":"bad input: ..."}.
+// The start tensor is arange(numel) in the dtype (float32 when absent), reshaped, contiguous.
+// In a request, a field that is null counts as omitted.
+#pragma once
+
+#include <cstdint>
+#include <iosfwd>
+#include <stdexcept>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "strided/tensor.h"
+
+namespace strided::explore {
+
+using Json = nlohmann::ordered_json;
+
+inline constexpr int64_t kMaxValues = 256;
+inline constexpr size_t kMaxLineBytes = size_t{1} << 20;
+inline constexpr int kMaxJsonDepth = 64;
+
+// A request that does not follow the protocol; answered {"error":true,"message":"bad input: ..."}.
+class BadInput : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// The pieces every request kind shares (engine_requests.cpp builds its operands with them).
+// Structural problems throw BadInput; what PyTorch would refuse throws strided::Error.
+Tensor chain_start(const Json& start);
+void check_op(const Json& op);                     // the op's name and fields, before running
+Tensor apply_op(const Tensor& t, const Json& op);  // one op, already checked
+Tensor run_chain(const Json& chain);               // {"start":...,"ops":[...]}, every op applied
+Json values_json(const Tensor& t);                 // row-major: integers, booleans or numbers
+Json error_json(const std::string& message);       // {"error":true,"message":...}
+
+// One request line in, one answer line out (without the newline). Never throws.
+std::string answer_line(const std::string& line);
+// Answers every line of in on out, flushing after each; returns when in ends.
+void serve(std::istream& in, std::ostream& out);
+
+}  // namespace strided::explore

@@ -1,0 +1,202 @@
+// The --jsonl protocol: answers to well-formed requests, PyTorch's refusals inside a chain, and
+// malformed lines. Expected layouts are what PyTorch 1.13 gives for the same chains.
+#include <doctest/doctest.h>
+
+#include <sstream>
+
+#include "jsonl.h"
+
+using namespace strided::explore;
+
+namespace {
+Json ask(const std::string& line) { return Json::parse(answer_line(line)); }
+std::string message_of(const std::string& line) {
+  const Json a = ask(line);
+  REQUIRE(a.contains("error"));
+  return a.at("message").get<std::string>();
+}
+}  // namespace
+
+TEST_CASE("a view chain: one result per op, with every field") {
+  const std::string answer = answer_line(
+      R"({"start":{"shape":[2,3,4],"dtype":"float32"},"ops":[{"op":"permute","dims":[2,0,1]},)"
+      R"({"op":"slice","dim":1,"start":1,"stop":null,"step":2}]})");
+  CHECK(answer ==
+        R"({"results":[{"shape":[4,2,3],"stride":[1,12,4],"storage_offset":0,)"
+        R"("is_contiguous":false,"shares_storage":true,"shares_prev":true,"numel":24,)"
+        R"("values":[0.0,4.0,8.0,12.0,16.0,20.0,1.0,5.0,9.0,13.0,17.0,21.0,2.0,6.0,10.0,14.0,)"
+        R"(18.0,22.0,3.0,7.0,11.0,15.0,19.0,23.0]},)"
+        R"({"shape":[4,1,3],"stride":[1,24,4],"storage_offset":12,"is_contiguous":false,)"
+        R"("shares_storage":true,"shares_prev":true,"numel":12,)"
+        R"("values":[12.0,16.0,20.0,13.0,17.0,21.0,14.0,18.0,22.0,15.0,19.0,23.0]}]})");
+}
+
+TEST_CASE("values follow the dtype: integers, booleans, numbers; none above 256 elements") {
+  Json a = ask(R"({"start":{"shape":[3],"dtype":"int64"},"ops":[{"op":"t"}]})");
+  CHECK(a["results"][0]["values"].dump() == "[0,1,2]");
+  a = ask(R"({"start":{"shape":[3],"dtype":"bool"},"ops":[{"op":"contiguous"}]})");
+  CHECK(a["results"][0]["values"].dump() == "[false,true,true]");
+  a = ask(R"({"start":{"shape":[2],"dtype":"float16"},"ops":[{"op":"unsqueeze","dim":0}]})");
+  CHECK(a["results"][0]["values"].dump() == "[0.0,1.0]");
+  a = ask(R"({"start":{"shape":[16,16],"dtype":"int32"},"ops":[{"op":"t"}]})");
+  CHECK(a["results"][0]["values"].size() == 256);
+  a = ask(R"({"start":{"shape":[257],"dtype":"int32"},"ops":[{"op":"unsqueeze","dim":1}]})");
+  CHECK_FALSE(a["results"][0].contains("values"));
+  CHECK(a["results"][0]["numel"] == 257);
+}
+
+TEST_CASE("shares_storage and shares_prev tell views from copies") {
+  const Json a = ask(
+      R"({"start":{"shape":[2,3]},"ops":[{"op":"t"},{"op":"contiguous"},{"op":"view","shape":[6]},)"
+      R"({"op":"reshape","shape":[3,2]},{"op":"contiguous"}]})");
+  const Json& r = a["results"];
+  REQUIRE(r.size() == 5);
+  CHECK((r[0]["shares_storage"] == true && r[0]["shares_prev"] == true));    // t: a view
+  CHECK((r[1]["shares_storage"] == false && r[1]["shares_prev"] == false));  // a copy
+  CHECK((r[2]["shares_storage"] == false && r[2]["shares_prev"] == true));   // a view of the copy
+  CHECK(r[3]["shares_prev"] == true);  // reshape of a contiguous tensor: a view
+  CHECK(r[4]["shares_prev"] == true);  // contiguous() of a contiguous tensor: itself
+  CHECK(r[1]["stride"].dump() == "[2,1]");
+}
+
+TEST_CASE("every op of the protocol, with its defaults") {
+  const auto layout = [](const std::string& ops) {
+    const Json a = ask(R"({"start":{"shape":[2,3,4],"dtype":"int64"},"ops":[)" + ops + "]}");
+    const Json& r = a["results"].back();
+    if (r.contains("error")) return "error: " + r["message"].get<std::string>();
+    return r["shape"].dump() + r["stride"].dump() + "+" + r["storage_offset"].dump();
+  };
+  CHECK(layout(R"({"op":"transpose","dim0":0,"dim1":2})") == "[4,3,2][1,4,12]+0");
+  CHECK(layout(R"({"op":"slice","dim":2,"start":-3,"stop":100})") == "[2,3,3][12,4,1]+1");
+  CHECK(layout(R"({"op":"slice","start":1})") == "[1,3,4][12,4,1]+12");  // dim 0, step 1
+  CHECK(layout(R"({"op":"select","dim":1,"index":-1})") == "[2,4][12,1]+8");
+  CHECK(layout(R"({"op":"diagonal"})") == "[4,2][1,16]+0");
+  CHECK(layout(R"({"op":"diagonal","offset":1,"dim1":1,"dim2":2})") == "[2,3][12,5]+1");
+  CHECK(layout(R"({"op":"expand","shape":[5,-1,3,4]})") == "[5,2,3,4][0,12,4,1]+0");
+  CHECK(layout(R"({"op":"broadcast_to","shape":[2,2,3,4]})") == "[2,2,3,4][0,12,4,1]+0");
+  CHECK(layout(R"({"op":"unsqueeze","dim":3})") == "[2,3,4,1][12,4,1,1]+0");
+  CHECK(layout(R"({"op":"unsqueeze","dim":1},{"op":"squeeze"})") == "[2,3,4][12,4,1]+0");
+  CHECK(layout(R"({"op":"unsqueeze","dim":1},{"op":"squeeze","dim":null})") ==
+        "[2,3,4][12,4,1]+0");
+  CHECK(layout(R"({"op":"squeeze","dim":1})") == "[2,3,4][12,4,1]+0");
+  CHECK(layout(R"({"op":"view","shape":[4,-1]})") == "[4,6][6,1]+0");
+  CHECK(layout(R"({"op":"flatten"})") == "[24][1]+0");
+  CHECK(layout(R"({"op":"flatten","start_dim":1})") == "[2,12][12,1]+0");
+  CHECK(layout(R"({"op":"narrow","dim":2,"start":1,"length":2})") == "[2,3,2][12,4,1]+1");
+  CHECK(layout(R"({"op":"as_strided","size":[2,2],"stride":[1,2],"storage_offset":3})") ==
+        "[2,2][1,2]+3");
+  CHECK(layout(R"({"op":"select","dim":0,"index":1},)"
+               R"({"op":"as_strided","size":[2],"stride":[5],"storage_offset":null})") ==
+        "[2][5]+12");  // the current offset is kept
+  CHECK(layout(R"({"op":"unfold","dimension":2,"size":2,"step":1})") ==
+        "[2,3,3,2][12,4,1,1]+0");
+  CHECK(layout(R"({"op":"permute","dims":[1,0,2]},{"op":"reshape","shape":[6,4]})") ==
+        "[6,4][4,1]+0");  // a copy
+  CHECK(layout(R"({"op":"select","dim":0,"index":0},{"op":"t"})") == "[4,3][1,4]+0");
+  CHECK(layout(R"({"op":"movedim","source":0,"destination":2})") == "[3,4,2][4,1,12]+0");
+  CHECK(layout(R"({"op":"unflatten","dim":2,"sizes":[2,2]})") == "[2,3,2,2][12,4,2,1]+0");
+  CHECK(layout(R"({"op":"mT"})") == "[2,4,3][12,1,4]+0");
+  CHECK(layout(R"({"op":"flip","dims":[0]})") == "[2,3,4][12,4,1]+0");
+  CHECK(layout(R"({"op":"clone"})") == "[2,3,4][12,4,1]+0");
+}
+
+TEST_CASE("what PyTorch refuses ends the chain with an error entry") {
+  const Json a = ask(
+      R"({"start":{"shape":[2,3]},"ops":[{"op":"t"},{"op":"view","shape":[6]},{"op":"t"}]})");
+  REQUIRE(a["results"].size() == 2);
+  CHECK(a["results"][1]["error"] == true);
+  CHECK(a["results"][1]["message"].get<std::string>().find("view size is not compatible") !=
+        std::string::npos);
+  const Json b = ask(R"({"start":{"shape":[2,3]},"ops":[{"op":"permute","dims":[0]}]})");
+  CHECK(b["results"][0]["error"] == true);
+  const Json c = ask(R"({"start":{"shape":[2,3]},"ops":[]})");
+  CHECK(c.dump() == R"({"results":[]})");
+  // A start PyTorch could not make: an error answer, not a chain.
+  CHECK(message_of(R"({"start":{"shape":[-1,3]},"ops":[]})").find("negative dimension") !=
+        std::string::npos);
+  CHECK(message_of(R"({"start":{"shape":[4096,4097]},"ops":[]})").find("2^24") !=
+        std::string::npos);
+  // Huge views are fine; copying them is bounded.
+  const Json d = ask(R"({"start":{"shape":[1]},"ops":[{"op":"expand","shape":[100000,100000]},)"
+                     R"({"op":"contiguous"}]})");
+  CHECK(d["results"][0]["numel"] == 10000000000);
+  CHECK(d["results"][1]["message"].get<std::string>().find("2^24") != std::string::npos);
+}
+
+TEST_CASE("broadcast_shapes") {
+  CHECK(answer_line(R"({"broadcast_shapes":[[3,1],[1,4]]})") == R"({"result":[3,4]})");
+  CHECK(answer_line(R"({"broadcast_shapes":[]})") == R"({"result":[]})");
+  CHECK(answer_line(R"({"broadcast_shapes":[[0],[1]]})") == R"({"result":[0]})");
+  CHECK(answer_line(R"({"broadcast_shapes":[3,[2,1]]})") == R"({"result":[2,3]})");
+  CHECK(ask(R"({"broadcast_shapes":[[2,3],[3,2]]})")["error"] == true);
+  CHECK(message_of(R"({"broadcast_shapes":[[2,-1],[2,3]]})").find("negative dimension") !=
+        std::string::npos);
+}
+
+TEST_CASE("the engine's requests say the engine is missing") {
+  for (const char* line :
+       {R"({"unary":"neg","x":{"start":{"shape":[2]},"ops":[]}})",
+        R"({"binary":"mul","x":{"start":{"shape":[2]}},"y":{"start":{"shape":[2]}}})",
+        R"({"matmul":{"a_shape":[3,4,1,2],"b_shape":[1,2,3],"dtype":"float32"}})"}) {
+    const std::string m = message_of(line);
+    CHECK(m.find("needs the compute engine, not available in this build") != std::string::npos);
+  }
+}
+
+TEST_CASE("malformed lines are answered as bad input") {
+  const auto bad = [](const std::string& line) {
+    const Json a = ask(line);
+    return a["error"] == true && a["message"].get<std::string>().rfind("bad input: ", 0) == 0;
+  };
+  CHECK(bad("not json"));
+  CHECK(bad("{\"start\":"));
+  CHECK(bad(""));
+  CHECK(bad("   "));
+  CHECK(bad("[1,2]"));
+  CHECK(bad("42"));
+  CHECK(bad(R"({"hello":1})"));
+  CHECK(bad(R"({"start":{"shape":[2]},"ops":{}})"));
+  CHECK(bad(R"({"start":{"shape":"2"},"ops":[]})"));
+  CHECK(bad(R"({"start":{"shape":[2.5]},"ops":[]})"));
+  CHECK(bad(R"({"start":{"shape":[2],"dtype":"float8"},"ops":[]})"));
+  CHECK(bad(R"({"start":{"shape":[2],"dtype":5},"ops":[]})"));
+  CHECK(bad(R"({"start":{"shape":[2]},"ops":[{"op":"spin"}]})"));
+  CHECK(bad(R"({"start":{"shape":[2]},"ops":[{"dims":[0]}]})"));
+  CHECK(bad(R"({"start":{"shape":[2]},"ops":[{"op":"permute"}]})"));
+  CHECK(bad(R"({"start":{"shape":[2]},"ops":[{"op":"permute","dims":null}]})"));
+  CHECK(bad(R"({"start":{"shape":[2]},"ops":[{"op":"select","dim":true,"index":0}]})"));
+  CHECK(bad(R"({"start":{"shape":[2]},"ops":[{"op":"select","dim":0,"index":1e3}]})"));
+  CHECK(bad(R"({"start":{"shape":[2]},"ops":[{"op":"select","dim":0,"index":9223372036854775808}]})"));
+  CHECK(bad(R"({"start":{"shape":[2]},"ops":[{"op":"t"},{"op":"nope"}]})"));  // checked first
+  CHECK(bad(R"({"broadcast_shapes":[[1,"a"]]})"));
+  CHECK(bad(R"({"broadcast_shapes":5})"));
+  CHECK(bad(std::string(100, '[') + std::string(100, ']')));
+  CHECK(bad("{\"start\":{\"shape\":[2]},\"ops\":[{\"op\":\"\xff\"}]}"));  // not UTF-8
+  CHECK(bad("{\"start\":{\"shape\":[2]},\"ops\":[{\"op\":\"\xc3\xa9\"}]}"));  // unknown op
+}
+
+TEST_CASE("serve answers every line in order, and goes on after bad ones") {
+  std::istringstream in(
+      "{\"broadcast_shapes\":[[2],[1]]}\n"
+      "garbage\n"
+      "\n"
+      "{\"start\":{\"shape\":[1]},\"ops\":[{\"op\":\"t\"}]}\r\n"
+      "{\"broadcast_shapes\":[[3],[1]]}");  // no newline at the end
+  std::ostringstream out;
+  serve(in, out);
+  std::istringstream lines(out.str());
+  std::vector<std::string> answers;
+  for (std::string l; std::getline(lines, l);) answers.push_back(l);
+  REQUIRE(answers.size() == 5);
+  CHECK(answers[0] == R"({"result":[2]})");
+  CHECK(answers[1].rfind(R"({"error":true,"message":"bad input: not JSON)", 0) == 0);
+  CHECK(answers[2] == R"({"error":true,"message":"bad input: empty line"})");
+  CHECK(answers[3].rfind(R"({"results":[{"shape":[1])", 0) == 0);
+  CHECK(answers[4] == R"({"result":[3]})");
+  // An overlong line is skipped, not stored, and answered.
+  std::istringstream big(std::string(kMaxLineBytes + 10, 'x') + "\n{\"broadcast_shapes\":[]}\n");
+  std::ostringstream out2;
+  serve(big, out2);
+  CHECK(out2.str() == "{\"error\":true,\"message\":\"bad input: the line has 1048586 bytes; at "
+                      "most 1048576 are read\"}\n{\"result\":[]}\n");
+}

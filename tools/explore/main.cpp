@@ -1,0 +1,157 @@
+// strided-explore: try layouts from the command line, or drive the library in bulk with --jsonl.
+// Exit status: 0 success, 1 a file could not be written, 2 a bad expression or bad usage.
+#include <fstream>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "bounded_ops.h"
+#include "evaluate.h"
+#include "expression.h"
+#include "jsonl.h"
+#include "report.h"
+#include "strided/picture.h"
+
+namespace {
+
+const char* const kHelp = R"(usage: strided-explore EXPRESSION [--svg FILE]
+       strided-explore --jsonl
+       strided-explore --help
+
+Shows how a tensor lives in memory, step by step, with PyTorch's semantics.
+
+EXPRESSION is a PyTorch-like chain: a factory, then methods and Python indexing, e.g.
+  strided-explore 'arange(24).reshape(2,3,4).permute(2,0,1)[1:, ::2]'
+For every step it prints the shape, the strides (and the shape:stride notation, e.g.
+(4,2,3):(1,12,4), rows first as in PyTorch), the storage offset, the dtype, contiguity, whether
+the step made a view or a copy, the values as PyTorch prints them, and a text picture of the
+storage offset of each element and of the storage cells the tensor uses.
+
+  --svg FILE   also write an SVG picture of the last step over its storage
+
+Factories (torch.arange and arange are the same; dtype=torch.float32 or dtype='float32'):
+  arange(end) | arange(start, end[, step])      int64 unless dtype= says otherwise
+  zeros(*size) ones(*size) empty(*size)         float32; empty is zero-filled here
+  empty_strided(size, stride)                   zero-filled here, so runs are reproducible
+  rand(*size, seed=0) randn(*size, seed=0)      a seeded generator, float32
+  tensor(data)                                  nested lists of numbers or True/False
+Methods (as torch.Tensor's; sizes as view(2, 3) or view((2, 3))):
+  view reshape permute expand broadcast_to flip transpose t unsqueeze squeeze flatten
+  unflatten unfold diagonal narrow select movedim as_strided contiguous clone to
+Properties: .mT .T
+Indexing: integers, slices start:stop:step (step > 0), None, ..., lists of integers
+  (advanced indexing: a copy), e.g. x[0], x[1:, ::2], x[..., None], x[[0, 2]]
+
+Errors (syntax, unknown names, and everything PyTorch would refuse) are reported with the
+column and a caret under the offending text, and exit with status 2. Inputs are untrusted:
+expressions are at most 4096 characters, and no step may allocate a tensor of more than
+16777216 (2^24) elements (views allocate nothing and may be larger).
+
+--jsonl reads one JSON request per line on standard input and writes one JSON answer per line,
+in order, flushing each:
+  {"start":{"shape":[2,3,4],"dtype":"float32"},"ops":[{"op":"permute","dims":[2,0,1]}]}
+      The start tensor is arange(numel) of the dtype (float32 when absent), reshaped,
+      contiguous. Ops and their fields (a null field counts as omitted):
+        permute{dims} transpose{dim0,dim1} slice{dim,start,stop,step} select{dim,index}
+        diagonal{offset,dim1,dim2} expand{shape} broadcast_to{shape} unsqueeze{dim}
+        squeeze{dim} (no dim: all) view{shape} reshape{shape} flatten{start_dim,end_dim}
+        contiguous{} t{} narrow{dim,start,length} as_strided{size,stride,storage_offset}
+        (no offset: keep the current one) unfold{dimension,size,step}
+        and also movedim{source,destination} unflatten{dim,sizes} mT{} clone{} flip{dims}
+      Answer: {"results":[...]} with one entry per op applied:
+        {"shape","stride","storage_offset","is_contiguous","shares_storage" (with the start
+         tensor),"shares_prev" (with the previous step's tensor),"numel","values" (row-major,
+         only when numel <= 256; integers, booleans or numbers by dtype)}
+      or {"error":true,"message":...}, after which the chain stops.
+  {"broadcast_shapes":[[3,1],[1,4]]}  ->  {"result":[3,4]} or an error
+  {"unary":"neg","x":<chain>}, {"binary":"mul","x":<chain>,"y":<chain>},
+  {"matmul":{"a_shape":[3,4,1,2],"b_shape":[1,2,3],"dtype":"float32"}}
+      need the compute engine; this build answers an error saying so.
+  A line that is not a request is answered {"error":true,"message":"bad input: ..."} and the
+  program goes on with the next line.
+)";
+
+int usage_error(const std::string& message) {
+  std::cerr << "strided-explore: " << message << "\n(try strided-explore --help)\n";
+  return 2;
+}
+
+int run_expression(const std::string& source, const std::string& svg_path) {
+  using namespace strided;
+  using namespace strided::explore;
+  std::vector<StepResult> steps;
+  try {
+    steps = evaluate(parse(source));
+  } catch (const ExploreError& e) {
+    std::cerr << "strided-explore: " << format_error(source, e.span(), e.what());
+    return 2;
+  }
+  std::cout << report(steps) << std::flush;
+  if (svg_path.empty()) return 0;
+  std::string svg;
+  try {
+    // The last step over its storage: the storage row shows which cells it touches (and how
+    // often), which is what a view's base would add.
+    const StepResult& last = steps.back();
+    PictureOptions o;
+    o.title = source;
+    svg = tensor_svg(last.tensor, last.text, o);
+  } catch (const Error& e) {
+    std::cerr << "strided-explore: --svg: " << e.what() << "\n";
+    return 2;
+  }
+  std::ofstream out(svg_path, std::ios::binary);
+  out << svg;
+  out.close();
+  if (!out) {
+    std::cerr << "strided-explore: --svg: cannot write " << svg_path << "\n";
+    return 1;
+  }
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    std::vector<std::string> args(argv + 1, argv + argc);
+    bool jsonl = false;
+    std::string svg_path, expression;
+    bool have_expression = false;
+    for (size_t i = 0; i < args.size(); ++i) {
+      const std::string& a = args[i];
+      if (a == "--help" || a == "-h") {
+        std::cout << kHelp;
+        return 0;
+      } else if (a == "--jsonl") {
+        jsonl = true;
+      } else if (a == "--svg") {
+        if (i + 1 >= args.size()) return usage_error("--svg needs a file name");
+        svg_path = args[++i];
+      } else if (a.rfind("--svg=", 0) == 0) {
+        svg_path = a.substr(6);
+      } else if (a.size() > 1 && a[0] == '-' && a[1] == '-') {
+        return usage_error("unknown option " + a);
+      } else if (!have_expression) {
+        expression = a;
+        have_expression = true;
+      } else {
+        return usage_error("one expression at a time (quote it: 'arange(6).view(2, 3)')");
+      }
+    }
+    if (jsonl) {
+      if (have_expression || !svg_path.empty())
+        return usage_error("--jsonl reads requests from standard input and takes no other "
+                           "arguments");
+      std::ios::sync_with_stdio(false);
+      strided::explore::serve(std::cin, std::cout);
+      return 0;
+    }
+    if (!have_expression) return usage_error("no expression given");
+    return run_expression(expression, svg_path);
+  } catch (const std::exception& e) {
+    // Every expected failure is handled above; this is the last guard against a crash.
+    std::cerr << "strided-explore: internal error: " << e.what() << "\n";
+    return 2;
+  }
+}

@@ -1,0 +1,87 @@
+#include "report.h"
+
+#include <sstream>
+
+#include "bounded_ops.h"
+#include "strided/picture.h"
+
+namespace strided::explore {
+
+namespace {
+
+std::string tuple(IntList v) {
+  std::string out = "(";
+  for (size_t i = 0; i < v.size(); ++i) out += (i ? ", " : "") + std::to_string(v[i]);
+  if (v.size() == 1) out += ",";
+  return out + ")";
+}
+
+// Every line of text, indented (empty lines stay empty).
+std::string indent(const std::string& text, const std::string& pad) {
+  std::string out;
+  size_t begin = 0;
+  while (begin < text.size()) {
+    size_t end = text.find('\n', begin);
+    if (end == std::string::npos) end = text.size();
+    if (end > begin) out += pad + text.substr(begin, end - begin);  // no trailing blanks
+    out += "\n";
+    begin = end + 1;
+  }
+  return out;
+}
+
+std::string storage_words(const Tensor& t) {
+  const int64_t bytes = t.storage().nbytes();
+  return std::to_string(bytes / t.element_size()) + " x " + std::string(name(t.dtype())) + " (" +
+         std::to_string(bytes) + " bytes)";
+}
+
+std::string memory_line(const std::vector<StepResult>& steps, size_t i) {
+  const StepResult& s = steps[i];
+  const std::string prev = "step " + std::to_string(i);
+  switch (s.relation) {
+    case StepResult::Relation::New: return "new tensor: a storage of " + storage_words(s.tensor);
+    case StepResult::Relation::Same: return "the same tensor as " + prev + ": nothing copied";
+    case StepResult::Relation::View:
+      return "view: shares the storage of " + prev + ", nothing copied";
+    case StepResult::Relation::Copy: break;
+  }
+  return "copy: a new storage of " + storage_words(s.tensor);
+}
+
+}  // namespace
+
+std::string report(const std::vector<StepResult>& steps) {
+  std::ostringstream out;
+  for (size_t i = 0; i < steps.size(); ++i) {
+    const StepResult& s = steps[i];
+    const Tensor& t = s.tensor;
+    out << (i ? "\n" : "") << "step " << i + 1 << ": " << s.text << "\n";
+    out << "  shape           " << tuple(t.sizes()) << "\n";
+    out << "  strides         " << tuple(t.strides()) << "    shape:stride " << t.layout()
+        << "\n";
+    out << "  storage offset  " << t.storage_offset() << "\n";
+    out << "  dtype           " << name(t.dtype()) << ", " << t.numel() << " element"
+        << (t.numel() == 1 ? "" : "s") << "\n";
+    out << "  contiguous      " << (t.is_contiguous() ? "yes" : "no")
+        << "  (non-overlapping and dense: " << (t.is_non_overlapping_and_dense() ? "yes" : "no")
+        << ")\n";
+    out << "  memory          " << memory_line(steps, i) << "\n";
+    if (t.numel() <= kMaxElements) {
+      out << "  values\n" << indent(to_string(t), "    ");
+    } else {
+      out << "  values          not printed: " << t.numel() << " elements\n";
+    }
+    out << "  where each element lives\n";
+    try {
+      PictureOptions o;
+      o.cells_per_row = 16;
+      out << indent(text_picture(t, o), "    ");
+    } catch (const Error& e) {
+      out << "    (no picture: " << e.what() << ")\n";
+    }
+  }
+  return out.str();
+}
+
+}  // namespace strided::explore
