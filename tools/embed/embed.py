@@ -23,6 +23,8 @@ Directives in docs/*.md (nothing else is touched):
   \\book{ledger}        the claims ledger table
   \\book{errata}        the errata table
   \\chNN_name           a value of chapter NN (a Doxygen alias, checked here first)
+  \\tryit ARGS          (a line of its own) runs `strided-explore ARGS` now and shows the command
+                       with its real output (text, or an SVG drawing); a failing command fails
 
 Standard library only.
 """
@@ -32,7 +34,9 @@ import html
 import json
 import os
 import re
+import shlex
 import shutil
+import subprocess
 import sys
 import xml.etree.ElementTree as ET
 
@@ -42,6 +46,7 @@ OUTPUT_RE = re.compile(r"\\output\{([^}]*)\}")
 BOOK_RE = re.compile(r"\\book\{([^}]*)\}")
 SNIPPET_RE = re.compile(r"\\snippet(?:\{[^}]*\})?\s+(\S+)\s+(\S+)")
 MARKER_RE = re.compile(r"^\s*//!\s*\[([^\]]+)\]\s*$")
+TRYIT_RE = re.compile(r"^\\tryit\s+(.+?)\s*$")
 VALUE_RE = re.compile(r"\\(ch[0-9]{2}_[a-z0-9_]+)")
 BARE_ID_RE = re.compile(r"(?<![\w{#-])(" + ID + r")(?![\w-])")
 PAGE_ID_RE = re.compile(r"^#\s+.*\{#([A-Za-z0-9_]+)\}\s*$")
@@ -270,8 +275,8 @@ def fragment_html(chapter, output, problems, root):
         rows = "\n".join("<tr>" + "".join(f"<td>{esc(c)}</td>" for c in r) + "</tr>"
                          for r in t.get("rows", []))
         cap = f"<caption>{esc(t.get('caption') or caption)}</caption>" if (t.get("caption") or caption) else ""
-        return (f'<table class="book-table">{cap}\n<thead><tr>{head}</tr></thead>\n'
-                f"<tbody>\n{rows}\n</tbody></table>\n")
+        return (f'<div class="book-table-wrap"><table class="book-table">{cap}\n'
+                f"<thead><tr>{head}</tr></thead>\n<tbody>\n{rows}\n</tbody></table></div>\n")
     if kind == "figure":
         svg = sanitize_svg(body, where, problems)
         if svg is None:
@@ -364,8 +369,44 @@ def base_id(cid):
     return cid.split(".", 1)[0]
 
 
+def tryit(command, at, page, line_no, args, problems, tryits):
+    """Runs one explorer command for a "Try it" block; returns the line that includes its output."""
+    if not args.explore:
+        problems.add(at, "\\tryit needs strided-explore, and this build has none")
+        return ""
+    try:
+        argv = shlex.split(command)
+    except ValueError as e:
+        problems.add(at, f"\\tryit {command}: {e}")
+        return ""
+    try:
+        run = subprocess.run([args.explore, *argv], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             text=True, timeout=60)
+    except (OSError, subprocess.TimeoutExpired) as e:
+        problems.add(at, f"strided-explore {command}: {e}")
+        return ""
+    if run.returncode != 0:
+        problems.add(at, f"strided-explore {command} exited {run.returncode}: "
+                         f"{(run.stderr or run.stdout).strip()[:500]}")
+        return ""
+    shown = "$ strided-explore " + command
+    out = run.stdout
+    if out.lstrip().startswith("<svg"):
+        svg = sanitize_svg(out, at, problems)
+        if svg is None:
+            return ""
+        body = (f'<figure class="book-figure book-tryit">{svg}<figcaption><code>{esc(shown)}</code>'
+                "</figcaption></figure>\n")
+    else:
+        body = (f'<div class="book-tryit"><pre class="book-output"><span class="book-prompt">'
+                f"{esc(shown)}</span>\n{esc(out.rstrip())}</pre></div>\n")
+    key = f"tryit.{page}.{line_no}"
+    tryits[key] = body
+    return f"\\htmlinclude[block] {key}.html"
+
+
 def process_page(path, chapters_by_name, claims, values, fragments, problems, args, book_blocks,
-                 snippets):
+                 snippets, tryits):
     where = rel(path, args.root)
     name = os.path.splitext(os.path.basename(path))[0]
     own = chapters_by_name.get(name)
@@ -436,6 +477,11 @@ def process_page(path, chapters_by_name, claims, values, fragments, problems, ar
             cid = m.group(1)
             if cid not in claims and cid not in bases:
                 problems.add(at, f"claim {cid} is mentioned but no chapter checks it")
+        m = TRYIT_RE.match(line.strip())
+        if m:
+            line = tryit(m.group(1), at, name, n, args, problems, tryits)
+            out_lines.append(line)
+            continue
         line = CLAIM_RE.sub(claim_sub, line)
         line = OUTPUT_RE.sub(output_sub, line)
         VALUE_RE.sub(value_sub, line)
@@ -504,26 +550,25 @@ def ledger_html(chapters, claims, page_ids):
     counts = {s: sum(1 for c in claims.values() if c["status"] == s) for s in STATUSES}
     summary = ", ".join(f"{counts[s]} {s}" for s in STATUSES)
     return (f'<p class="ledger-summary">{len(claims)} claims: {esc(summary)}.</p>\n'
-            '<table class="book-table ledger">\n<thead><tr><th>ID</th><th>Claim</th><th>Chapter</th>'
+            '<div class="book-table-wrap"><table class="book-table ledger">\n<thead><tr><th>ID</th><th>Claim</th><th>Chapter</th>'
             "<th>Kind</th><th>Status</th><th>Measured</th><th>Machine</th></tr></thead>\n<tbody>\n"
-            + "\n".join(rows) + "\n</tbody></table>\n")
+            + "\n".join(rows) + "\n</tbody></table></div>\n")
 
 
 def errata_html(chapters, claims, page_ids):
+    """The errata in catalogue order (ER-01, ER-02, ER-03.memset, ER-03.permute, ...)."""
+    by_name = {ch["name"]: ch for ch in chapters}
     rows = []
-    for ch in chapters:
-        for c in ch["report"].get("claims", []):
-            cid = c["id"]
-            if not cid.startswith("ER-") or cid not in claims:
-                continue
-            c = claims[cid]
-            rows.append(
-                f'<tr id="{esc(cid)}"><td class="claim-id"><a href="claims.html#{esc(cid)}">{esc(cid)}</a></td>'
-                f"<td>{esc(c.get('seed_says', ''))}</td><td>{esc(c['statement'])}</td>"
-                f"<td>{chapter_link(ch, page_ids)}</td><td>{status_html(c['status'])}</td></tr>")
-    return ('<table class="book-table errata">\n<thead><tr><th>Erratum</th><th>The seed says</th>'
-            "<th>What holds (checked)</th><th>Chapter</th><th>Status</th></tr></thead>\n<tbody>\n"
-            + "\n".join(rows) + "\n</tbody></table>\n")
+    for cid in sorted((c for c in claims if c.startswith("ER-")), key=lambda c: (int(c[3:5]), c[5:])):
+        c = claims[cid]
+        ch = by_name[c["chapter"]]
+        rows.append(
+            f'<tr id="{esc(cid)}"><td class="claim-id"><a href="claims.html#{esc(cid)}">{esc(cid)}</a></td>'
+            f"<td>{esc(c.get('seed_says', ''))}</td><td>{esc(c['statement'])}</td>"
+            f"<td>{chapter_link(ch, page_ids)}</td><td>{status_html(c['status'])}</td></tr>")
+    return ('<div class="book-table-wrap"><table class="book-table errata">\n<thead><tr><th>Erratum</th>'
+            "<th>The seed says</th><th>What holds (checked)</th><th>Chapter</th><th>Status</th></tr>"
+            "</thead>\n<tbody>\n" + "\n".join(rows) + "\n</tbody></table></div>\n")
 
 
 def footer_provenance(chapters):
@@ -555,6 +600,7 @@ def main(argv=None):
                     help="a chapter and its source file (repeat)")
     ap.add_argument("--recorded", help="a folder of recorded runs (report.json files)")
     ap.add_argument("--footer", help="the footer template (its <!--book:provenance--> is filled)")
+    ap.add_argument("--explore", help="the strided-explore program, for \\tryit blocks")
     ap.add_argument("--root", default=os.getcwd(), help="paths in messages are relative to this")
     args = ap.parse_args(argv)
 
@@ -627,11 +673,12 @@ def main(argv=None):
 
     # The pages.
     pages = {}
+    tryits = {}
     for fname in sorted(os.listdir(args.docs)):
         if fname.endswith(".md"):
             path = os.path.join(args.docs, fname)
             pages[fname] = process_page(path, chapters_by_name, claims, values, fragments, problems,
-                                        args, book_blocks, snippets)
+                                        args, book_blocks, snippets, tryits)
 
     for cid, c in claims.items():
         if not c["cited_in"]:
@@ -665,7 +712,7 @@ def main(argv=None):
     for fname, text in sources.items():
         with open(os.path.join(src_dir, fname), "w", encoding="utf-8") as f:
             f.write(text)
-    for key, text in frag_html.items():
+    for key, text in list(frag_html.items()) + list(tryits.items()):
         with open(os.path.join(frag_dir, key + ".html"), "w", encoding="utf-8") as f:
             f.write(text)
     with open(os.path.join(frag_dir, "book.ledger.html"), "w", encoding="utf-8") as f:

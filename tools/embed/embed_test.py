@@ -223,6 +223,43 @@ class EmbedTest(unittest.TestCase):
         err = self.assertFails("grid.svg", "onclick")
         self.assertIn("refers outside itself", err)
 
+    # ---- try it --------------------------------------------------------------------------------------
+
+    def fake_explore(self, body):
+        path = os.path.join(self.root, "fake-explore")
+        self.write(path, "#!/bin/sh\n" + body)
+        os.chmod(path, 0o755)
+        return path
+
+    def test_a_tryit_block_shows_the_real_output_escaped(self):
+        explore = self.fake_explore('echo "ran: $1 <$2>"\n')
+        self.write(os.path.join(self.docs, "99_demo.md"), PAGE + '\n\\tryit "x.t()" --strides\n')
+        rc, err = self.run_embed("--explore", explore)
+        self.assertEqual(rc, 0, err)
+        page = self.read("99_demo.md")
+        self.assertIn("\\htmlinclude[block] tryit.99_demo.", page)
+        name = [f for f in os.listdir(os.path.join(self.pages, "fragments")) if f.startswith("tryit.")][0]
+        block = self.read("fragments", name)
+        self.assertIn("$ strided-explore &quot;x.t()&quot; --strides", block)
+        self.assertIn("ran: x.t() &lt;--strides&gt;", block)
+
+    def test_a_failing_tryit_command_fails_the_build(self):
+        explore = self.fake_explore('echo "bad expression" >&2\nexit 2\n')
+        self.write(os.path.join(self.docs, "99_demo.md"), PAGE + "\n\\tryit nonsense\n")
+        rc, err = self.run_embed("--explore", explore)
+        self.assertEqual(rc, 1)
+        self.assertIn("99_demo.md", err)
+        self.assertIn("exited 2: bad expression", err)
+
+    def test_errata_are_listed_in_catalogue_order(self):
+        self.report["claims"].append(claim("ER-03.memset", seed_says="one too many"))
+        self.write(os.path.join(self.docs, "99_demo.md"), PAGE + "\nAnd\\claim{ER-03.memset}\n")
+        self.save_report()
+        rc, err = self.run_embed()
+        self.assertEqual(rc, 0, err)
+        errata = self.read("fragments", "book.errata.html")
+        self.assertLess(errata.index("ER-03.memset"), errata.index("ER-14"))
+
     # ---- recorded runs ------------------------------------------------------------------------------
 
     def recorded(self, claims):
