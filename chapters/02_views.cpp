@@ -1,0 +1,783 @@
+// Chapter 2, Views: an op whose result is new metadata over the same storage.
+// Claims VW-01…VW-18, DT-03…DT-07 and the errata the catalogue gives this chapter. The code between
+// //! [name] markers is shown on the chapter's page (docs/02_views.md).
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <functional>
+#include <numeric>
+#include <string>
+#include <vector>
+
+#include "book/book.h"
+#include "strided/layout.h"
+#include "strided/memory.h"
+#include "strided/ops.h"
+#include "strided/picture.h"
+#include "strided/strided.h"
+
+using namespace strided;
+using indexing::Ellipsis;
+using indexing::None;
+using indexing::Slice;
+
+namespace {
+
+// ---- teaching helpers: shown on the page ------------------------------------------------------------
+
+//! [untouchable]
+// A tensor whose elements cannot be read or written: the pages holding them are protected, so any
+// access to an element stops the program. Its metadata stays usable, and a view op that succeeds
+// on it has provably read no element.
+class Untouchable {
+ public:
+  Untouchable(const Shape& sizes, DType dtype) {
+    const int64_t page = sysconf(_SC_PAGESIZE);
+    const int64_t n = std::max<int64_t>(checked_numel(sizes, "Untouchable"), 1);
+    bytes_ = (n * itemsize(dtype) + page - 1) / page * page;
+    raw_ = empty({(bytes_ + 2 * page) / itemsize(dtype)}, {dtype});  // never written
+    auto* first = static_cast<char*>(raw_.data_ptr());
+    pages_ = first + (page - reinterpret_cast<uintptr_t>(first) % page) % page;
+    tensor_ = raw_.as_strided(sizes, contiguous_strides(sizes),
+                              (pages_ - first) / itemsize(dtype));
+    mprotect(pages_, bytes_, PROT_NONE);
+  }
+  ~Untouchable() { mprotect(pages_, bytes_, PROT_READ | PROT_WRITE); }
+  Untouchable(const Untouchable&) = delete;
+  Untouchable& operator=(const Untouchable&) = delete;
+  const Tensor& tensor() const { return tensor_; }
+
+ private:
+  Tensor raw_, tensor_;
+  char* pages_ = nullptr;
+  int64_t bytes_ = 0;
+};
+//! [untouchable]
+
+// ---- plumbing: not shown ------------------------------------------------------------------------------
+
+// Every index of a shape in row-major order.
+std::vector<Shape> all_indices(const Shape& sizes) {
+  std::vector<Shape> out;
+  int64_t n = 1;
+  for (int64_t s : sizes) n *= s;
+  Shape i(sizes.size(), 0);
+  for (int64_t k = 0; k < n; ++k) {
+    out.push_back(i);
+    for (int64_t d = static_cast<int64_t>(sizes.size()) - 1; d >= 0; --d) {
+      if (++i[d] < sizes[d]) break;
+      i[d] = 0;
+    }
+  }
+  return out;
+}
+
+std::vector<std::string> layout_row(const std::string& name, const Tensor& t) {
+  return {name, book::show(t.sizes()), book::show(t.strides()), book::show(t.storage_offset())};
+}
+
+std::string perm_text(const Shape& p) { return book::show(p); }
+
+bool same_layout(const Tensor& a, const Tensor& b) {
+  return a.storage().is_same(b.storage()) && a.sizes() == b.sizes() && a.strides() == b.strides() &&
+         a.storage_offset() == b.storage_offset() && a.dtype() == b.dtype();
+}
+
+std::string hex(uint64_t v) {
+  static const char* digits = "0123456789ABCDEF";
+  std::string s;
+  do {
+    s.insert(s.begin(), digits[v % 16]);
+    v /= 16;
+  } while (v);
+  return "0x" + s;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  book::Chapter ch("02_views", "Views");
+
+  // ---- What a view is ----------------------------------------------------------------------------------
+  ch.section("definition", "What a view is");
+
+  ch.claim("VW-01",
+           "t2 is a view of t1 when memset(t2) ⊆ memset(t1): true for an element, a slice, a "
+           "permutation, a diagonal, an expansion and a reshape that can view; false for an "
+           "index list, contiguous() of a non-contiguous tensor and a dtype conversion, which "
+           "allocate.",
+           [](book::Check& c) {
+             Tensor t = arange(24).view({2, 3, 4});
+             //! [is_view_of]
+             const std::vector<std::pair<std::string, Tensor>> results = {
+                 {"t[0, 2, 2]", t.index({0, 2, 2})},
+                 {"t[:, 1:3, ::2]", t.index({Slice(), Slice(1, 3), Slice(None, None, 2)})},
+                 {"t.permute(2, 0, 1)", t.permute({2, 0, 1})},
+                 {"t[0].diagonal()", t.select(0, 0).diagonal()},
+                 {"t[:, :1].expand(2, 5, 4)", t.index({Slice(), Slice(None, 1)}).expand({2, 5, 4})},
+                 {"t.reshape(6, 4)", t.reshape({6, 4})},
+                 {"t[:, [0, 2]]", t.index({Slice(), std::vector<int64_t>{0, 2}})},
+                 {"t.transpose(0, 2).contiguous()", t.transpose(0, 2).contiguous()},
+                 {"t.to(float32)", t.to(DType::Float32)},
+             };
+             //! [is_view_of]
+             std::vector<std::vector<std::string>> rows;
+             int64_t views = 0;
+             for (const auto& [name, r] : results) {
+               const bool view = is_view_of(r, t);
+               views += view;
+               rows.push_back({name, book::show(r.storage().is_same(t.storage())), book::show(view)});
+             }
+             const auto view_of = [&](size_t i) { return is_view_of(results[i].second, t); };
+             for (size_t i = 0; i < 6; ++i) c.equal(results[i].first + " is a view of t", view_of(i), true);
+             for (size_t i = 6; i < 9; ++i) c.equal(results[i].first + " is a view of t", view_of(i), false);
+             // The inclusion itself, byte by byte, for one view and one copy.
+             const std::vector<int64_t> all = memory_set_bytes(t);
+             const std::vector<int64_t> sliced = memory_set_bytes(results[1].second);
+             c.equal("memset(t[:, 1:3, ::2]) ⊆ memset(t)",
+                     std::includes(all.begin(), all.end(), sliced.begin(), sliced.end()), true);
+             c.table("is_view_of", {"result", "shares t's storage", "is a view of t"}, rows);
+             c.value("views_of_t", views);
+             c.value("results_tried", static_cast<int64_t>(results.size()));
+           });
+
+  ch.claim("VW-05",
+           "An op that could be a trivial view is not necessarily implemented as one: each op's "
+           "view-or-copy behaviour is a documented fact, checked here by counting allocations.",
+           [](book::Check& c) {
+             Tensor x = arange(24).view({4, 6});
+             Tensor xt = x.t();
+             struct Row {
+               std::string op;
+               std::function<Tensor()> run;
+               int64_t allocations;  // PyTorch 1.13's behaviour for this op
+             };
+             const std::vector<Row> table = {
+                 {"x[1]", [&] { return x.select(0, 1); }, 0},
+                 {"x[:, 1:5:2]", [&] { return x.slice(1, 1, 5, 2); }, 0},
+                 {"x.t()", [&] { return x.t(); }, 0},
+                 {"x.diagonal()", [&] { return x.diagonal(); }, 0},
+                 {"x[:1].expand(3, 6)", [&] { return x.slice(0, 0, 1).expand({3, 6}); }, 0},
+                 {"x.view(2, 12)", [&] { return x.view({2, 12}); }, 0},
+                 {"x.reshape(3, 8)", [&] { return x.reshape({3, 8}); }, 0},
+                 {"x.t().reshape(24)", [&] { return xt.reshape({24}); }, 1},
+                 {"x.contiguous()", [&] { return x.contiguous(); }, 0},
+                 {"x.t().contiguous()", [&] { return xt.contiguous(); }, 1},
+                 {"x[[0, 1]]", [&] { return x.index({std::vector<int64_t>{0, 1}}); }, 1},
+                 {"x.flip(0)", [&] { return x.flip({0}); }, 1},
+                 {"x.to(int64)", [&] { return x.to(DType::Int64); }, 0},
+                 {"x.to(float32)", [&] { return x.to(DType::Float32); }, 1},
+                 {"x.clone()", [&] { return x.clone(); }, 1},
+             };
+             std::vector<std::vector<std::string>> rows;
+             int64_t copies = 0;
+             for (const Row& r : table) {
+               const int64_t before = Storage::allocation_count();
+               Tensor y = r.run();
+               const int64_t made = Storage::allocation_count() - before;
+               c.equal(r.op + ": allocations", made, r.allocations);
+               c.equal(r.op + ": shares x's storage", y.storage().is_same(x.storage()),
+                       r.allocations == 0);
+               copies += made > 0;
+               rows.push_back({r.op, made == 0 ? "view" : "copy", book::show(made)});
+             }
+             c.table("view_or_copy", {"op", "view or copy", "allocations"}, rows);
+             c.value("table_ops", static_cast<int64_t>(table.size()));
+             c.value("table_copies", copies);
+           });
+
+  ch.claim("VW-04", "An in-place op returns its input itself: x.add_(1) is x.",
+           [](book::Check& c) {
+             //! [in_place]
+             Tensor x = zeros({3});
+             const Tensor& y = add_(x, 1);  // x.add_(1)
+             //! [in_place]
+             c.equal("&y == &x", &y == &x, true);
+             c.equal("x after add_", x.to_vector(), std::vector<double>{1, 1, 1});
+           });
+
+  // ---- Views cost nothing --------------------------------------------------------------------------------
+  ch.section("cost", "What a view costs");
+
+  ch.claim("VW-03",
+           "A trivial view is new metadata (storage offset, sizes, strides) computed without "
+           "reading a single element: every view op succeeds on a tensor whose elements cannot "
+           "be read.",
+           [](book::Check& c) {
+             Untouchable u({4, 5, 6}, DType::Float32);
+             //! [no_reads]
+             const Tensor& t = u.tensor();  // any read of an element would stop the program
+             std::vector<std::pair<std::string, Tensor>> views = {
+                 {"t[1, 2, 3]", t.index({1, 2, 3})},
+                 {"t[:, 1:5:2]", t.index({Slice(), Slice(1, 5, 2)})},
+                 {"t.permute(2, 0, 1)", t.permute({2, 0, 1})},
+                 {"t.transpose(0, 1)", t.transpose(0, 1)},
+                 {"t[0].diagonal()", t.select(0, 0).diagonal()},
+                 {"t[:, :1].expand(4, 7, 6)", t.index({Slice(), Slice(None, 1)}).expand({4, 7, 6})},
+                 {"t.view(20, 6)", t.view({20, 6})},
+                 {"t.unsqueeze(0)", t.unsqueeze(0)},
+             };
+             //! [no_reads]
+             std::vector<std::vector<std::string>> rows;
+             for (const auto& [name, v] : views) {
+               c.equal(name + " shares the protected storage", v.storage().is_same(t.storage()),
+                       true);
+               rows.push_back(layout_row(name, v));
+             }
+             // The same geometry from the pure layout functions, which take no storage at all.
+             const ViewGeometry s = slice_geometry(t.sizes(), t.strides(), t.storage_offset(), 1, 1,
+                                                   5, 2);
+             c.equal("slice: sizes from slice_geometry", views[1].second.sizes(), s.sizes);
+             c.equal("slice: strides from slice_geometry", views[1].second.strides(), s.strides);
+             c.equal("slice: offset from slice_geometry", views[1].second.storage_offset(),
+                     s.storage_offset);
+             const Geometry p = permute_geometry(t.sizes(), t.strides(), {2, 0, 1});
+             c.equal("permute: strides from permute_geometry", views[2].second.strides(), p.strides);
+             c.table("no_reads", {"view of t", "sizes", "strides", "storage offset"}, rows);
+             c.value("no_reads_views", static_cast<int64_t>(views.size()));
+           });
+
+  ch.claim("VW-02",
+           "Making a view allocates nothing and runs no kernel; its work depends on the number "
+           "of dims, not of elements: the same ops on a 1-element and a 2^26-element tensor "
+           "allocate nothing and read nothing.",
+           [](book::Check& c) {
+             int64_t allocations = 0;
+             std::vector<std::vector<std::string>> rows;
+             for (int64_t n : {int64_t{1}, int64_t{1} << 26}) {
+               Untouchable u({n, 1}, DType::Float16);
+               const Tensor& t = u.tensor();
+               //! [cost]
+               const int64_t before = Storage::allocation_count();
+               Tensor v = t.t().index({Slice(), Slice(None, None, 2)}).unsqueeze(0).squeeze(1);
+               allocations += Storage::allocation_count() - before;
+               //! [cost]
+               c.equal("shares the storage (" + book::show(n) + " elements)",
+                       v.storage().is_same(t.storage()), true);
+               c.equal("view's sizes (" + book::show(n) + " elements)", v.sizes(), Shape{1, (n + 1) / 2});
+               rows.push_back({book::show(t.numel()), book::show(v.sizes()), book::show(v.strides())});
+             }
+             c.equal("allocations made by the views, both sizes", allocations, int64_t{0});
+             c.table("cost", {"elements of t", "sizes of the view", "strides of the view"}, rows);
+             c.value("cost_big", int64_t{1} << 26);
+             c.value("cost_allocations", allocations);
+           });
+
+  ch.claim("VW-16",
+           "permute, broadcasting, basic indexing and a compatible reshape only rewrite the "
+           "offset and strides: a chain of them allocates nothing.",
+           [](book::Check& c) {
+             Tensor x = arange(24);
+             const int64_t before = Storage::allocation_count();
+             //! [chain]
+             Tensor y = x.view({2, 3, 4})        // a compatible reshape
+                            .permute({2, 0, 1})   // (4, 2, 3)
+                            .index({1})           // basic indexing: (2, 3)
+                            .unsqueeze(0)
+                            .expand({5, 2, 3});   // broadcasting: (5, 2, 3)
+             //! [chain]
+             const int64_t made = Storage::allocation_count() - before;
+             c.equal("allocations", made, int64_t{0});
+             c.equal("shares x's storage", y.storage().is_same(x.storage()), true);
+             c.equal("sizes", y.sizes(), Shape{5, 2, 3});
+             c.equal("strides", y.strides(), Shape{0, 12, 4});
+             c.equal("storage offset", y.storage_offset(), int64_t{1});
+             c.value("chain_allocations", made);
+             c.value("chain_layout", y.layout());
+             c.value("chain_offset", y.storage_offset());
+           });
+
+  // ---- One element ---------------------------------------------------------------------------------------
+  ch.section("element", "One element is a 0-d view");
+
+  ch.claim("VW-06",
+           "Full integer indexing t[i0,…,iN−1] gives a 0-d view (sizes (), strides ()) starting "
+           "itemsize·Σ i_j·s_j bytes past t's data_ptr: for arange(24).reshape(2,3,4) at "
+           "(0,2,2), the value 10, 80 bytes in.",
+           [](book::Check& c) {
+             //! [element]
+             Tensor x = arange(24).reshape({2, 3, 4});
+             Tensor y = x.index({0, 2, 2});  // x[0, 2, 2]
+             const auto bytes_in = static_cast<const char*>(y.data_ptr()) -
+                                   static_cast<const char*>(x.data_ptr());
+             const int64_t expected = x.element_size() *
+                                      (0 * x.stride(0) + 2 * x.stride(1) + 2 * x.stride(2));
+             //! [element]
+             c.equal("sizes", y.sizes(), Shape{});
+             c.equal("strides", y.strides(), Shape{});
+             c.equal("value", y.item().to_int(), int64_t{10});
+             c.equal("bytes past x.data_ptr()", static_cast<int64_t>(bytes_in), expected);
+             c.equal("which is", static_cast<int64_t>(bytes_in), int64_t{80});
+             c.equal("shares x's storage", y.storage().is_same(x.storage()), true);
+             c.value("element_value", y.item().to_int());
+             c.value("element_bytes", static_cast<int64_t>(bytes_in));
+             c.value("element_offset", y.storage_offset());
+             c.value("element_strides", x.strides());
+             c.value("element_sizes", y.sizes());
+             c.figure("element", views_svg({{x, "x"}, {y, "x[0, 2, 2]"}}),
+                      "x[0, 2, 2]: a 0-d tensor over one cell of x's storage.");
+           });
+
+  ch.claim("VW-07",
+           "Writing through that 0-d view changes the base: after x[0, 2, 2].fill_(-1), x[0, 2, 2] "
+           "is −1.",
+           [](book::Check& c) {
+             //! [element_write]
+             Tensor x = arange(24).reshape({2, 3, 4});
+             x.index({0, 2, 2}).fill_(-1);
+             //! [element_write]
+             c.equal("x[0, 2, 2] afterwards", x.at({0, 2, 2}).to_int(), int64_t{-1});
+             std::vector<double> expected(24);
+             std::iota(expected.begin(), expected.end(), 0.0);
+             expected[10] = -1;
+             c.equal("every element of x", x.to_vector(), expected);
+             c.value("element_written", x.at({0, 2, 2}).to_int());
+           });
+
+  // ---- Slicing ---------------------------------------------------------------------------------------------
+  ch.section("slice", "Slicing");
+
+  ch.claim("VW-08",
+           "Slicing dim d with start:stop:step (step > 0, bounds in range) adds start·stride[d] "
+           "to the offset, makes size[d] = ⌈(stop − start)/step⌉ and stride[d] = step·stride[d]; "
+           "on a 20×30×40 tensor 2:15:3 gives size 5 on whichever dim it slices.",
+           [](book::Check& c) {
+             Generator gen(3);
+             Tensor x = rand({20, 30, 40}, gen);
+             const int64_t start = 2, stop = 15, step = 3;
+             std::vector<std::vector<std::string>> rows;
+             for (int64_t d = 0; d < 3; ++d) {
+               std::vector<indexing::TensorIndex> idx(3, Slice());
+               idx[d] = Slice(start, stop, step);
+               Tensor y = x.index(idx);
+               //! [slice_rule]
+               Shape sizes = x.sizes(), strides = x.strides();
+               sizes[d] = (stop - start + step - 1) / step;  // ⌈(stop − start) / step⌉
+               strides[d] *= step;
+               const int64_t offset = x.storage_offset() + start * x.stride(d);
+               //! [slice_rule]
+               const std::string on = " (dim " + std::to_string(d) + ")";
+               c.equal("sizes" + on, y.sizes(), sizes);
+               c.equal("strides" + on, y.strides(), strides);
+               c.equal("offset" + on, y.storage_offset(), offset);
+               c.equal("size of the sliced dim" + on, y.size(d), int64_t{5});
+               // Values against a gather through x's own indices.
+               int64_t agree = 0, n = 0;
+               for (const Shape& i : all_indices(y.sizes())) {
+                 Shape j = i;
+                 j[d] = start + i[d] * step;
+                 agree += y.at(i).to_double() == x.at(j).to_double();
+                 ++n;
+               }
+               c.equal("elements equal to the gathered ones" + on, agree, n);
+               rows.push_back({"x[" + std::string(d == 0 ? "2:15:3" : ":") + ", " +
+                                   std::string(d == 1 ? "2:15:3" : ":") + ", " +
+                                   std::string(d == 2 ? "2:15:3" : ":") + "]",
+                               book::show(y.sizes()), book::show(y.strides()),
+                               book::show(y.storage_offset())});
+             }
+             c.table("slices", {"slice", "sizes", "strides", "storage offset"}, rows);
+             c.value("slice_strides", x.strides());
+             Tensor a = arange(24).view({4, 6});
+             Tensor s = a.index({Slice(), Slice(1, 6, 2)});
+             c.figure("slice", views_svg({{a, "a"}, {s, "a[:, 1:6:2]"}}),
+                      "a[:, 1:6:2]: every second column from column 1, stride 2 along the rows.");
+           });
+
+  ch.claim("VW-09",
+           "Slices share memory: with y = x[0:5] of a 20×20×20 tensor, setting x[0, 0, 0] = 10 "
+           "makes y[0, 0, 0] read 10.",
+           [](book::Check& c) {
+             Generator gen(4);
+             //! [slice_shares]
+             Tensor x = rand({20, 20, 20}, gen);
+             Tensor y = x.index({Slice(0, 5)});  // x[0:5]
+             x.set({0, 0, 0}, 10.0);
+             //! [slice_shares]
+             c.equal("y[0, 0, 0]", y.at({0, 0, 0}).to_double(), 10.0);
+             c.equal("y is a view of x", is_view_of(y, x), true);
+             c.value("slice_read", y.at({0, 0, 0}).to_double());
+           });
+
+  // ---- Permute ---------------------------------------------------------------------------------------------
+  ch.section("permute", "Permuting dims");
+
+  ch.claim("VW-10",
+           "permute(p) keeps the storage offset and sets size'[i] = size[p[i]], "
+           "stride'[i] = stride[p[i]]; checked on all 3! = 6 permutations of a 2×3×4 tensor.",
+           [](book::Check& c) {
+             Tensor x = arange(24).view({2, 3, 4});
+             Shape p = {0, 1, 2};
+             int64_t tried = 0;
+             std::vector<std::vector<std::string>> rows;
+             do {
+               Tensor y = x.permute(p);
+               Shape sizes(3), strides(3);
+               for (int64_t i = 0; i < 3; ++i) {
+                 sizes[i] = x.size(p[i]);
+                 strides[i] = x.stride(p[i]);
+               }
+               const std::string on = " of permute" + perm_text(p);
+               c.equal("data_ptr" + on, y.data_ptr() == x.data_ptr(), true);
+               c.equal("sizes" + on, y.sizes(), sizes);
+               c.equal("strides" + on, y.strides(), strides);
+               // y[i] is x[j] with j[p[k]] = i[k].
+               int64_t agree = 0;
+               for (const Shape& i : all_indices(y.sizes())) {
+                 Shape j(3);
+                 for (int64_t k = 0; k < 3; ++k) j[p[k]] = i[k];
+                 agree += y.at(i).to_int() == x.at(j).to_int();
+               }
+               c.equal("elements" + on, agree, x.numel());
+               rows.push_back(layout_row("x.permute" + perm_text(p), y));
+               ++tried;
+             } while (std::next_permutation(p.begin(), p.end()));
+             c.equal("permutations tried", tried, int64_t{6});
+             c.table("permutes", {"view", "sizes", "strides", "storage offset"}, rows);
+             c.value("permutations", tried);
+           });
+
+  ch.claim("VW-11",
+           "arange(24).reshape(1,2,3,4) has strides (24,12,4,1); permute(1,2,3,0) gives sizes "
+           "(2,3,4,1) and strides (12,4,1,24) over the same storage, and PyTorch calls it "
+           "contiguous.",
+           [](book::Check& c) {
+             //! [permute_size1]
+             Tensor t = arange(24).reshape({1, 2, 3, 4});
+             Tensor p = t.permute({1, 2, 3, 0});
+             //! [permute_size1]
+             c.equal("strides of t", t.strides(), Shape{24, 12, 4, 1});
+             c.equal("sizes of p", p.sizes(), Shape{2, 3, 4, 1});
+             c.equal("strides of p", p.strides(), Shape{12, 4, 1, 24});
+             c.equal("same storage", p.storage().is_same(t.storage()), true);
+             c.equal("p.is_contiguous()", p.is_contiguous(), true);
+             c.equal("p's elements in order are the storage 0..23", p.to_vector(), t.to_vector());
+             c.value("p1_t_strides", t.strides());
+             c.value("p1_sizes", p.sizes());
+             c.value("p1_strides", p.strides());
+             c.value("p1_contiguous", p.is_contiguous());
+           });
+
+  ch.erratum("ER-03.permute",
+             "permute's result is res[i_1, …, i_N] = t[i_π(1), …, i_π(N)] (PyTorch for "
+             "Scientists!, nikitaved); the same notebook's shape and stride snippets also have "
+             "unbalanced brackets.",
+             "That formula is permute(π⁻¹); permute(π) is res[i_0, …, i_N−1] = t[j] with "
+             "j[π(k)] = i_k. The two differ whenever π is not its own inverse, as the 3-cycle "
+             "(1, 2, 0).",
+             [](book::Check& c) {
+               Tensor t = arange(24).view({2, 3, 4});
+               const Shape pi = {1, 2, 0};
+               Shape inverse(3);
+               for (int64_t k = 0; k < 3; ++k) inverse[pi[k]] = k;
+               //! [seed_formula]
+               // The notebook's formula, element by element: res[i0, i1, i2] = t[i_π(0), i_π(1), i_π(2)],
+               // where i_π(k) runs over t's dim k.
+               Shape sizes(3);
+               for (int64_t k = 0; k < 3; ++k) sizes[pi[k]] = t.size(k);
+               Tensor res = empty(sizes, {t.dtype()});
+               for (const Shape& i : all_indices(sizes))
+                 res.set(i, t.at({i[pi[0]], i[pi[1]], i[pi[2]]}));
+               //! [seed_formula]
+               Tensor by_pi = t.permute(pi);
+               Tensor by_inverse = t.permute(inverse);
+               c.equal("π⁻¹", inverse, Shape{2, 0, 1});
+               c.equal("formula's sizes == permute(π⁻¹)'s", res.sizes(), by_inverse.sizes());
+               c.equal("formula's elements == permute(π⁻¹)'s", res.to_vector(),
+                       by_inverse.to_vector());
+               c.equal("formula's sizes == permute(π)'s", res.sizes() == by_pi.sizes(), false);
+               c.value("erpi_sizes_formula", res.sizes());
+               c.value("erpi_sizes_pi", by_pi.sizes());
+               c.value("erpi_inverse", inverse);
+             });
+
+  // ---- Diagonal --------------------------------------------------------------------------------------------
+  ch.section("diagonal", "The diagonal");
+
+  ch.claim("VW-12",
+           "The diagonal of an n×n matrix keeps data_ptr, has length n and stride "
+           "stride[−1] + stride[−2] (all 6 permutations of a 5×5×5 tensor indexed [..., 0]); "
+           "of n×m, length min(n, m); offset k > 0 starts k·stride[−1] in, k < 0 |k|·stride[−2].",
+           [](book::Check& c) {
+             Tensor x = arange(125).view({5, 5, 5});
+             Shape p = {0, 1, 2};
+             int64_t tried = 0;
+             std::vector<std::vector<std::string>> rows;
+             do {
+               //! [diagonal]
+               Tensor y = x.permute(p).index({Ellipsis, 0});  // a 5×5 matrix, strides vary
+               Tensor d = y.diagonal(0, -2, -1);
+               //! [diagonal]
+               const std::string on = " of permute" + perm_text(p);
+               c.equal("data_ptr" + on, d.data_ptr() == y.data_ptr(), true);
+               c.equal("length" + on, d.sizes(), Shape{y.size(-1)});
+               c.equal("stride" + on, d.strides(), Shape{y.stride(-1) + y.stride(-2)});
+               int64_t agree = 0;
+               for (int64_t i = 0; i < 5; ++i) agree += d.at({i}).to_int() == y.at({i, i}).to_int();
+               c.equal("elements" + on, agree, int64_t{5});
+               rows.push_back({"x.permute" + perm_text(p) + "[..., 0]", book::show(y.strides()),
+                               book::show(d.strides())});
+               ++tried;
+             } while (std::next_permutation(p.begin(), p.end()));
+             c.equal("permutations tried", tried, int64_t{6});
+             c.table("diagonals", {"matrix", "its strides", "stride of its diagonal"}, rows);
+
+             Tensor m = arange(15).view({3, 5});
+             Tensor above = m.diagonal(1), below = m.diagonal(-1), main_d = m.diagonal();
+             c.equal("3×5: length of the main diagonal", main_d.size(0), int64_t{3});
+             c.equal("3×5, k = 1: offset", above.storage_offset(), m.stride(-1));
+             c.equal("3×5, k = 1: offset is", above.storage_offset(), int64_t{1});
+             c.equal("3×5, k = 1: length", above.size(0), int64_t{3});
+             c.equal("3×5, k = −1: offset", below.storage_offset(), m.stride(-2));
+             c.equal("3×5, k = −1: offset is", below.storage_offset(), int64_t{5});
+             c.equal("3×5, k = −1: length", below.size(0), int64_t{2});
+             c.equal("3×5, k = −1: values", below.to_vector(), std::vector<double>{5, 11});
+             c.value("diag_main_len", main_d.size(0));
+             c.value("diag_above_offset", above.storage_offset());
+             c.value("diag_above_len", above.size(0));
+             c.value("diag_below_offset", below.storage_offset());
+             c.value("diag_below_len", below.size(0));
+             c.value("diag_stride", main_d.stride(0));
+             c.figure("diagonal", views_svg({{m, "m"}, {above, "m.diagonal(1)"}}),
+                      "m.diagonal(1) of a 3×5 matrix: start one column in, step 5 + 1 = 6.");
+           });
+
+  // ---- Transpose -------------------------------------------------------------------------------------------
+  ch.section("transpose", "Transpose");
+
+  ch.claim("VW-14",
+           "Transposing exchanges two dims' sizes and strides; the storage is not touched.",
+           [](book::Check& c) {
+             Untouchable u({3, 5}, DType::Int64);
+             const Tensor& a = u.tensor();
+             const int64_t before = Storage::allocation_count();
+             Tensor b = a.t();
+             c.equal("allocations", Storage::allocation_count() - before, int64_t{0});
+             c.equal("sizes", b.sizes(), Shape{a.size(1), a.size(0)});
+             c.equal("strides", b.strides(), Shape{a.stride(1), a.stride(0)});
+             c.equal("offset", b.storage_offset(), a.storage_offset());
+             c.value("t_sizes", b.sizes());
+             c.value("t_strides", b.strides());
+             c.value("t_source_strides", a.strides());
+           });
+
+  ch.claim("VW-13",
+           "Transpose is a view, so writes go through: with b = a.t() for a = arange(9).reshape(3,3), "
+           "b[0, 0] = 9999 changes a[0, 0], and b[0, 1] = 7777 lands in a[1, 0].",
+           [](book::Check& c) {
+             //! [transpose_write]
+             Tensor a = arange(9).reshape({3, 3});
+             Tensor b = a.t();
+             b.set({0, 0}, 9999);
+             b.set({0, 1}, 7777);
+             //! [transpose_write]
+             c.equal("a", a.to_vector(), std::vector<double>{9999, 1, 2, 7777, 4, 5, 6, 7, 8});
+             c.text("transpose_write", "a = " + to_string(a) + "\n");
+             c.figure("transpose", views_svg({{a, "a"}, {b, "b = a.t()"}}),
+                      "b = a.t(): the same nine cells, read down the columns.");
+           });
+
+  // ---- Rows and columns ------------------------------------------------------------------------------------
+  ch.section("rows", "Rows and columns");
+
+  ch.claim("VW-15",
+           "For T = [[1,2,3],[4,5,6]], T[1, :] = [4,5,6] has size 3, stride 1, offset 3 and "
+           "T[:, 1] = [2,5] has size 2, stride 3, offset 1; both share T's storage.",
+           [](book::Check& c) {
+             //! [rows]
+             Tensor T = from_values({1, 2, 3, 4, 5, 6}, {2, 3});
+             Tensor row = T.index({1, Slice()});
+             Tensor col = T.index({Slice(), 1});
+             //! [rows]
+             c.equal("T[1, :]", row.to_vector(), std::vector<double>{4, 5, 6});
+             c.equal("T[1, :] layout", book::show(row.sizes()) + book::show(row.strides()) +
+                                           book::show(row.storage_offset()),
+                     std::string("(3,)(1,)3"));
+             c.equal("T[:, 1]", col.to_vector(), std::vector<double>{2, 5});
+             c.equal("T[:, 1] layout", book::show(col.sizes()) + book::show(col.strides()) +
+                                           book::show(col.storage_offset()),
+                     std::string("(2,)(3,)1"));
+             c.equal("T[1, :] shares T's storage", row.storage().data() == T.storage().data(), true);
+             c.equal("T[:, 1] shares T's storage", col.storage().data() == T.storage().data(), true);
+             c.table("rows", {"view", "values", "size()", "stride()", "storage_offset()"},
+                     {{"T[1, :]", book::show(row.to_vector()), book::show(row.sizes()),
+                       book::show(row.strides()), book::show(row.storage_offset())},
+                      {"T[:, 1]", book::show(col.to_vector()), book::show(col.sizes()),
+                       book::show(col.strides()), book::show(col.storage_offset())}});
+             c.value("row_offset", row.storage_offset());
+             c.value("col_offset", col.storage_offset());
+             c.value("col_stride", col.stride(0));
+             c.value("row_stride", row.stride(0));
+             c.figure("row_col", views_svg({{row, "T[1, :]"}, {col, "T[:, 1]"}}),
+                      "T[1, :] and T[:, 1] over T's storage.");
+           });
+
+  ch.erratum("ER-25",
+             "The second diagram is labelled T[1, :] = [2, 5] (Notes on PyTorch Tensor "
+             "Representation and Autograd).",
+             "[2, 5] is T[:, 1], the column; T[1, :] is the row [4, 5, 6].",
+             [](book::Check& c) {
+               Tensor T = from_values({1, 2, 3, 4, 5, 6}, {2, 3});
+               c.equal("T[:, 1]", T.index({Slice(), 1}).to_vector(), std::vector<double>{2, 5});
+               c.equal("T[1, :] is [2, 5]",
+                       T.index({1, Slice()}).to_vector() == std::vector<double>{2, 5}, false);
+             });
+
+  ch.erratum("ER-26",
+             "size() is printed as 3 and stride() as 1 (Notes on PyTorch Tensor Representation "
+             "and Autograd).",
+             "Both are tuples: size() is torch.Size([3]), a one-element tuple, and stride() is "
+             "(1,). The difference is cosmetic.",
+             [](book::Check& c) {
+               Tensor T = from_values({1, 2, 3, 4, 5, 6}, {2, 3});
+               Tensor row = T.index({1, Slice()});
+               c.equal("T[1, :].size()", book::show(row.sizes()), std::string("(3,)"));
+               c.equal("T[1, :].stride()", book::show(row.strides()), std::string("(1,)"));
+               c.value("row_size_tuple", row.sizes());
+               c.value("row_stride_tuple", row.strides());
+             });
+
+  // ---- Aliases -------------------------------------------------------------------------------------------
+  ch.section("aliases", "Aliases and one buffer");
+
+  ch.claim("VW-17",
+           "An in-place write through one tensor is seen through every tensor whose memory set "
+           "overlaps it.",
+           [](book::Check& c) {
+             //! [aliases]
+             Tensor x = arange(8);
+             Tensor left = x.slice(0, 0, 5);   // x[0:5]
+             Tensor right = x.slice(0, 3, 8);  // x[3:8]
+             mul_(left, 10);                   // left *= 10
+             //! [aliases]
+             c.equal("left and right may share memory",
+                     std::string(to_string(solve_may_share_memory(left, right))),
+                     std::string("Yes"));
+             c.equal("right", right.to_vector(), std::vector<double>{30, 40, 5, 6, 7});
+             c.equal("x", x.to_vector(), std::vector<double>{0, 10, 20, 30, 40, 5, 6, 7});
+             c.value("alias_right", right.to_vector());
+             c.figure("aliases", views_svg({{left, "x[0:5]"}, {right, "x[3:8]"}}),
+                      "x[0:5] and x[3:8] share the storage cells 3 and 4.");
+           });
+
+  ch.claim("VW-18",
+           "One preallocated buffer can be carved into several tensors by views, with no "
+           "further allocation.",
+           [](book::Check& c) {
+             const int64_t before = Storage::allocation_count();
+             //! [carve]
+             Tensor buffer = empty({64});
+             Tensor weight = buffer.slice(0, 0, 48).view({6, 8});
+             Tensor bias = buffer.slice(0, 48, 54);
+             Tensor scratch = buffer.slice(0, 54, 64).view({2, 5});
+             //! [carve]
+             const int64_t carved = Storage::allocation_count() - before;
+             c.equal("allocations: the buffer, then three views", carved, int64_t{1});
+             c.equal("views of the buffer",
+                     is_view_of(weight, buffer) && is_view_of(bias, buffer) &&
+                         is_view_of(scratch, buffer),
+                     true);
+             weight.fill_(1);
+             bias.fill_(2);
+             scratch.fill_(3);
+             std::vector<double> expected(64, 1.0);
+             std::fill(expected.begin() + 48, expected.begin() + 54, 2.0);
+             std::fill(expected.begin() + 54, expected.end(), 3.0);
+             c.equal("the buffer after filling each view", buffer.to_vector(), expected);
+             c.value("carve_allocations", carved);
+           });
+
+  // ---- Conversions ------------------------------------------------------------------------------------
+  ch.section("dtype", "Conversions that look like views");
+
+  ch.claim("DT-03",
+           "A dtype conversion copies: b = a.to(float16) of a = arange(9).reshape(3,3) owns new "
+           "storage, and after b[0][0] = 1000, a[0][0] is still 0.",
+           [](book::Check& c) {
+             const int64_t before_a = Storage::allocation_count();
+             Tensor a = arange(9).reshape({3, 3});
+             const int64_t before = Storage::allocation_count();
+             //! [convert]
+             Tensor b = a.to(DType::Float16);
+             b.set({0, 0}, 1000);
+             //! [convert]
+             c.equal("allocations by to()", Storage::allocation_count() - before, int64_t{1});
+             c.equal("allocations by arange and reshape", before - before_a, int64_t{1});
+             c.equal("a[0][0]", a.at({0, 0}).to_int(), int64_t{0});
+             c.equal("b[0][0]", b.at({0, 0}).to_double(), 1000.0);
+             c.equal("b shares a's storage", b.storage().is_same(a.storage()), false);
+             c.value("convert_a00", a.at({0, 0}).to_int());
+             c.value("convert_b00", b.at({0, 0}).to_double());
+           });
+
+  ch.claim("DT-04",
+           "The same number has unrelated bits in different dtypes (1000 is 0x3E8 as int64 and "
+           "0x63D0 as float16), so a conversion rewrites every element.",
+           [](book::Check& c) {
+             //! [bits]
+             Tensor i = full({1}, 1000, {DType::Int64});
+             Tensor h = i.to(DType::Float16);
+             uint64_t i_bits = 0;
+             uint16_t h_bits = 0;
+             std::memcpy(&i_bits, i.data_ptr(), sizeof i_bits);
+             std::memcpy(&h_bits, h.data_ptr(), sizeof h_bits);
+             //! [bits]
+             c.equal("int64 bits", hex(i_bits), std::string("0x3E8"));
+             c.equal("float16 bits", hex(h_bits), std::string("0x63D0"));
+             c.value("bits_int64", hex(i_bits));
+             c.value("bits_float16", hex(h_bits));
+           });
+
+  ch.claim("DT-05",
+           "Converting to the dtype a tensor already has returns the tensor itself, with no "
+           "allocation.",
+           [](book::Check& c) {
+             Tensor a = arange(9).reshape({3, 3});
+             const int64_t before = Storage::allocation_count();
+             //! [same_dtype]
+             Tensor same = a.to(DType::Int64);
+             //! [same_dtype]
+             c.equal("allocations", Storage::allocation_count() - before, int64_t{0});
+             c.equal("same storage, sizes, strides, offset, dtype", same_layout(same, a), true);
+             Tensor forced = a.to(DType::Int64, /*copy=*/true);
+             c.equal("to(int64, copy=True) shares a's storage", forced.storage().is_same(a.storage()),
+                     false);
+           });
+
+  ch.claim("DT-06",
+           "Reinterpreting float32 bits as int32 is a trivial view: no copy, and 1.0 reads "
+           "as 0x3F800000 = 1065353216.",
+           [](book::Check& c) {
+             Tensor f = ones({4});
+             const int64_t before = Storage::allocation_count();
+             //! [reinterpret]
+             // PyTorch's f.view(torch.int32): the same storage and layout, another dtype.
+             Tensor bits(f.storage(), f.sizes(), f.strides(), f.storage_offset(), DType::Int32);
+             //! [reinterpret]
+             c.equal("allocations", Storage::allocation_count() - before, int64_t{0});
+             c.equal("bits[0]", bits.at({0}).to_int(), int64_t{1065353216});
+             c.equal("in hexadecimal", hex(static_cast<uint64_t>(bits.at({0}).to_int())),
+                     std::string("0x3F800000"));
+             bits.set({1}, int64_t{0x40000000});  // the bits of 2.0f
+             c.equal("f after writing 0x40000000 into bits[1]", f.to_vector(),
+                     std::vector<double>{1, 2, 1, 1});
+             c.value("reinterpret_int", bits.at({0}).to_int());
+             c.value("reinterpret_hex", hex(static_cast<uint64_t>(bits.at({0}).to_int())));
+           });
+
+  ch.claim("DT-07", "Conversions can lose information: int64 2049 becomes 2048 in float16.",
+           [](book::Check& c) {
+             //! [lossy]
+             Tensor i = full({1}, 2049, {DType::Int64});
+             Tensor h = i.to(DType::Float16);
+             //! [lossy]
+             c.equal("float16 value", h.at({0}).to_double(), 2048.0);
+             c.value("lossy_in", i.at({0}).to_int());
+             c.value("lossy_out", h.at({0}).to_double());
+           });
+
+  return ch.main(argc, argv);
+}
