@@ -1,0 +1,765 @@
+#include "strided/ops.h"
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <limits>
+#include <type_traits>
+
+#include "strided/layout.h"
+#include "strided/promotion.h"
+#include "strided/vec.h"
+
+namespace strided {
+
+namespace {
+
+using vec::load;
+using vec::load1;
+using vec::store;
+using vec::store1;
+using vec::Vec;
+
+// ---- conversion between dtypes
+// -------------------------------------------------------------------
+
+// One element from S to D with PyTorch's casts (c10/util/TypeCast.h, static_cast_with_inter_type):
+// to bool is != 0 (NaN is true); float16 and bfloat16 go through float32; floating to integer
+// truncates. An out-of-range or NaN float has no defined conversion in C++; x86's cvttss2si gives
+// the integer's minimum, which is what PyTorch produces on this machine, so we return that.
+template <class D, class S>
+D cast(S s) {
+  if constexpr (std::is_same_v<S, Half>) {
+    return cast<D>(half_to_float(s));
+  } else if constexpr (std::is_same_v<S, BFloat16>) {
+    return cast<D>(bfloat16_to_float(s));
+  } else if constexpr (std::is_same_v<D, Half>) {
+    return float_to_half(static_cast<float>(s));
+  } else if constexpr (std::is_same_v<D, BFloat16>) {
+    return float_to_bfloat16(static_cast<float>(s));
+  } else if constexpr (std::is_same_v<D, bool>) {
+    return s != S{0};
+  } else if constexpr (std::is_integral_v<D> && std::is_floating_point_v<S>) {
+    // [min, max + 1) is exactly representable at both ends for int32 and int64 limits.
+    constexpr S lo = static_cast<S>(std::numeric_limits<D>::min());
+    constexpr S hi = -lo;
+    if (!(s >= lo && s < hi)) return std::numeric_limits<D>::min();
+    return static_cast<D>(s);
+  } else {
+    return static_cast<D>(s);
+  }
+}
+
+// n elements from src (dtype sd, byte stride ss) to dst (dtype dd, byte stride ds).
+void convert_run(char* dst, DType dd, int64_t ds, const char* src, DType sd, int64_t ss,
+                 int64_t n) {
+  dispatch(dd, [&](auto d) {
+    using D = decltype(d);
+    dispatch(sd, [&](auto s) {
+      using S = decltype(s);
+      for (int64_t i = 0; i < n; ++i) store1<D>(dst + i * ds, cast<D>(load1<S>(src + i * ss)));
+    });
+  });
+}
+
+// ---- compute types
+// -------------------------------------------------------------------------------
+
+// The type a kernel computes in for a common dtype: integers wrap, so they compute unsigned
+// (vec.h); bool computes on its byte; float16 and bfloat16 compute in float32 (ATen's opmath).
+template <class F>
+void dispatch_compute(DType t, F&& f) {
+  switch (t) {
+    case DType::Bool:
+      return f(uint8_t{});
+    case DType::Int32:
+      return f(uint32_t{});
+    case DType::Int64:
+      return f(uint64_t{});
+    case DType::Float16:
+    case DType::BFloat16:
+    case DType::Float32:
+      return f(float{});
+    case DType::Float64:
+      break;
+  }
+  f(double{});
+}
+template <class C>
+constexpr DType compute_dtype() {
+  if constexpr (std::is_same_v<C, uint8_t>) return DType::Bool;
+  if constexpr (std::is_same_v<C, uint32_t>) return DType::Int32;
+  if constexpr (std::is_same_v<C, uint64_t>) return DType::Int64;
+  if constexpr (std::is_same_v<C, float>) return DType::Float32;
+  return DType::Float64;
+}
+template <class C>
+C scalar_as(const Scalar& s) {
+  if constexpr (std::is_floating_point_v<C>) return static_cast<C>(s.to_double());
+  if constexpr (std::is_same_v<C, uint8_t>) return s.to_bool() ? 1 : 0;
+  return static_cast<C>(s.to_int());
+}
+
+// ---- the operations, each on one element (C) and on one vector (Vec<C>)
+// ----------------------------
+
+template <class C>
+struct AddOp {
+  C alpha;  // 1 in the common case; the compiler drops a multiply by a constant it cannot see,
+            // so alpha == 1 gets its own functor below
+  template <class V>
+  V operator()(V a, V b) const {
+    return a + b * alpha;
+  }
+};
+struct PlainAdd {
+  template <class V>
+  V operator()(V a, V b) const {
+    return a + b;
+  }
+};
+struct PlainSub {
+  template <class V>
+  V operator()(V a, V b) const {
+    return a - b;
+  }
+};
+template <class C>
+struct SubOp {
+  C alpha;
+  template <class V>
+  V operator()(V a, V b) const {
+    return a - b * alpha;
+  }
+};
+struct MulOp {
+  template <class V>
+  V operator()(V a, V b) const {
+    return a * b;
+  }
+};
+struct DivOp {
+  template <class V>
+  V operator()(V a, V b) const {
+    return a / b;
+  }
+};
+// Bool arithmetic is logical: True + True is True, True * False is False.
+struct BoolOr {
+  template <class V>
+  V operator()(V a, V b) const {
+    return a | b;
+  }
+};
+struct BoolAnd {
+  template <class V>
+  V operator()(V a, V b) const {
+    return a & b;
+  }
+};
+struct LeftOp {  // a + False * b
+  template <class V>
+  V operator()(V a, V) const {
+    return a;
+  }
+};
+
+struct NegOp {
+  template <class V>
+  V operator()(V a) const {
+    return -a;
+  }  // -0.0 for 0.0, as PyTorch
+};
+template <class C>
+struct AbsOp {
+  C operator()(C a) const {
+    if constexpr (std::is_floating_point_v<C>) {
+      return std::fabs(a);
+    } else {
+      using S = std::make_signed_t<C>;
+      const C m = static_cast<C>(static_cast<S>(a) >> (8 * sizeof(C) - 1));
+      return (a ^ m) - m;  // wraps for the minimum, as PyTorch (abs(-2^31) is -2^31)
+    }
+  }
+  Vec<C> operator()(Vec<C> a) const {
+    if constexpr (std::is_floating_point_v<C>) {
+      using U = std::conditional_t<sizeof(C) == 4, uint32_t, uint64_t>;
+      constexpr U mask = ~(U{1} << (8 * sizeof(C) - 1));
+      return std::bit_cast<Vec<C>>(std::bit_cast<Vec<U>>(a) & mask);
+    } else {
+      using S = std::make_signed_t<C>;
+      const Vec<C> m =
+          std::bit_cast<Vec<C>>(std::bit_cast<Vec<S>>(a) >> static_cast<S>(8 * sizeof(C) - 1));
+      return (a ^ m) - m;
+    }
+  }
+};
+// exp and sqrt have no vector instruction in the SSE2 baseline; the vector form applies the
+// scalar one lane by lane so the loops stay uniform.
+template <class C>
+struct ExpOp {
+  C operator()(C a) const { return std::exp(a); }
+  Vec<C> operator()(Vec<C> a) const {
+    for (int64_t l = 0; l < vec::kLanes<C>; ++l) a[l] = std::exp(a[l]);
+    return a;
+  }
+};
+template <class C>
+struct SqrtOp {
+  C operator()(C a) const { return std::sqrt(a); }
+  Vec<C> operator()(Vec<C> a) const {
+    for (int64_t l = 0; l < vec::kLanes<C>; ++l) a[l] = std::sqrt(a[l]);
+    return a;
+  }
+};
+
+// ---- inner loops over one run of n elements
+// ---------------------------------------------------------
+
+// The fast paths of ATen's VectorizedLoop2d: all operands contiguous, or one input a broadcast
+// scalar (stride 0) with the rest contiguous. Two vectors per step keep two loads in flight.
+template <class C, class Op>
+void binary_run(char* o, const char* a, const char* b, int64_t so, int64_t sa, int64_t sb,
+                int64_t n, const Op& op) {
+  constexpr int64_t S = sizeof(C);
+  constexpr int64_t L = vec::kLanes<C>;
+  using V = Vec<C>;
+  int64_t i = 0;
+  if (so == S && sa == S && sb == S) {
+    for (; i + 2 * L <= n; i += 2 * L) {
+      const V a0 = load<C>(a + i * S), a1 = load<C>(a + (i + L) * S);
+      const V b0 = load<C>(b + i * S), b1 = load<C>(b + (i + L) * S);
+      store<C>(o + i * S, op(a0, b0));
+      store<C>(o + (i + L) * S, op(a1, b1));
+    }
+  } else if (so == S && sa == S && sb == 0) {
+    const V bv = vec::splat(load1<C>(b));
+    for (; i + 2 * L <= n; i += 2 * L) {
+      const V a0 = load<C>(a + i * S), a1 = load<C>(a + (i + L) * S);
+      store<C>(o + i * S, op(a0, bv));
+      store<C>(o + (i + L) * S, op(a1, bv));
+    }
+  } else if (so == S && sa == 0 && sb == S) {
+    const V av = vec::splat(load1<C>(a));
+    for (; i + 2 * L <= n; i += 2 * L) {
+      const V b0 = load<C>(b + i * S), b1 = load<C>(b + (i + L) * S);
+      store<C>(o + i * S, op(av, b0));
+      store<C>(o + (i + L) * S, op(av, b1));
+    }
+  }
+  for (; i < n; ++i) store1<C>(o + i * so, op(load1<C>(a + i * sa), load1<C>(b + i * sb)));
+}
+
+template <class C, class Op>
+void unary_run(char* o, const char* x, int64_t so, int64_t sx, int64_t n, const Op& op) {
+  constexpr int64_t S = sizeof(C);
+  constexpr int64_t L = vec::kLanes<C>;
+  int64_t i = 0;
+  if (so == S && sx == S) {
+    for (; i + 2 * L <= n; i += 2 * L) {
+      const Vec<C> x0 = load<C>(x + i * S), x1 = load<C>(x + (i + L) * S);
+      store<C>(o + i * S, op(x0));
+      store<C>(o + (i + L) * S, op(x1));
+    }
+  }
+  for (; i < n; ++i) store1<C>(o + i * so, op(load1<C>(x + i * sx)));
+}
+
+// Operands whose dtype is not the compute type's go through per-thread buffers, kChunk elements
+// at a time: inputs converted in, the output converted out.
+constexpr int64_t kChunk = 256;
+
+struct Staged {
+  const char* ptr;
+  int64_t stride;
+};
+// Converts n elements of an input to C into buf unless it already is C; a broadcast input
+// (stride 0) converts one element and stays broadcast.
+template <class C>
+Staged stage_input(const char* p, DType t, int64_t stride, int64_t n, C* buf) {
+  if (t == compute_dtype<C>()) return {p, stride};
+  const int64_t count = stride == 0 ? 1 : n;
+  convert_run(reinterpret_cast<char*>(buf), compute_dtype<C>(), sizeof(C), p, t, stride, count);
+  return {reinterpret_cast<const char*>(buf), stride == 0 ? 0 : int64_t{sizeof(C)}};
+}
+
+template <class C, class Op>
+void binary_kernel(const TensorIterator& it, const Op& op) {
+  const DType dt[3] = {it.operand(0).dtype(), it.operand(1).dtype(), it.operand(2).dtype()};
+  const bool direct = std::all_of(dt, dt + 3, [](DType t) { return t == compute_dtype<C>(); });
+  it.for_each([&](char** data, const int64_t* st, int64_t n, int64_t outer) {
+    for (int64_t j = 0; j < outer; ++j) {
+      char* o = data[0] + j * st[3];
+      const char* a = data[1] + j * st[4];
+      const char* b = data[2] + j * st[5];
+      if (direct) {
+        binary_run<C>(o, a, b, st[0], st[1], st[2], n, op);
+        continue;
+      }
+      alignas(64) C abuf[kChunk], bbuf[kChunk], obuf[kChunk];
+      for (int64_t i = 0; i < n; i += kChunk) {
+        const int64_t len = std::min(kChunk, n - i);
+        const Staged sa = stage_input<C>(a + i * st[1], dt[1], st[1], len, abuf);
+        const Staged sb = stage_input<C>(b + i * st[2], dt[2], st[2], len, bbuf);
+        if (dt[0] == compute_dtype<C>()) {
+          binary_run<C>(o + i * st[0], sa.ptr, sb.ptr, st[0], sa.stride, sb.stride, len, op);
+        } else {
+          binary_run<C>(reinterpret_cast<char*>(obuf), sa.ptr, sb.ptr, sizeof(C), sa.stride,
+                        sb.stride, len, op);
+          convert_run(o + i * st[0], dt[0], st[0], reinterpret_cast<const char*>(obuf),
+                      compute_dtype<C>(), sizeof(C), len);
+        }
+      }
+    }
+  });
+}
+
+template <class C, class Op>
+void unary_kernel(const TensorIterator& it, const Op& op) {
+  const DType dt[2] = {it.operand(0).dtype(), it.operand(1).dtype()};
+  const bool direct = dt[0] == compute_dtype<C>() && dt[1] == compute_dtype<C>();
+  it.for_each([&](char** data, const int64_t* st, int64_t n, int64_t outer) {
+    for (int64_t j = 0; j < outer; ++j) {
+      char* o = data[0] + j * st[2];
+      const char* x = data[1] + j * st[3];
+      if (direct) {
+        unary_run<C>(o, x, st[0], st[1], n, op);
+        continue;
+      }
+      alignas(64) C xbuf[kChunk], obuf[kChunk];
+      for (int64_t i = 0; i < n; i += kChunk) {
+        const int64_t len = std::min(kChunk, n - i);
+        const Staged sx = stage_input<C>(x + i * st[1], dt[1], st[1], len, xbuf);
+        if (dt[0] == compute_dtype<C>()) {
+          unary_run<C>(o + i * st[0], sx.ptr, st[0], sx.stride, len, op);
+        } else {
+          unary_run<C>(reinterpret_cast<char*>(obuf), sx.ptr, sizeof(C), sx.stride, len, op);
+          convert_run(o + i * st[0], dt[0], st[0], reinterpret_cast<const char*>(obuf),
+                      compute_dtype<C>(), sizeof(C), len);
+        }
+      }
+    }
+  });
+}
+
+// ---- checks PyTorch makes before building the plan (aten/src/ATen/native/BinaryOps.h)
+// ------------
+
+void alpha_check(const char* op, DType dtype, const Scalar& alpha) {
+  STRIDED_CHECK(alpha.kind() != Scalar::Kind::Bool || dtype == DType::Bool, op,
+                ": Boolean alpha only supported for Boolean results.");
+  STRIDED_CHECK(is_floating_point(dtype) || !alpha.is_floating_point(), op,
+                ": For integral input tensors, argument alpha must not be a floating point "
+                "number.");
+}
+
+void sub_check(DType a, DType b) {
+  STRIDED_CHECK(a != DType::Bool || b != DType::Bool,
+                "sub: Subtraction, the `-` operator, with two bool tensors is not supported. Use "
+                "the `^` or `logical_xor()` operator instead.");
+  STRIDED_CHECK(a != DType::Bool && b != DType::Bool,
+                "sub: Subtraction, the `-` operator, with a bool tensor is not supported. If you "
+                "are trying to invert a mask, use the `~` or `logical_not()` operator instead.");
+}
+
+void neg_check(DType t) {
+  STRIDED_CHECK(t != DType::Bool,
+                "neg: Negation, the `-` operator, on a bool tensor is not supported. If you are "
+                "trying to invert a mask, use the `~` or `logical_not()` operator instead.");
+}
+
+TensorIteratorConfig binary_config(BinaryOp op, const Tensor& out, bool logical_order) {
+  // build_borrowing_binary_op / build_borrowing_binary_float_op.
+  TensorIteratorConfig config;
+  config.set_op_name(to_string(op))
+      .add_output(out)
+      .promote_inputs_to_common_dtype(true)
+      .enforce_safe_casting_to_output(true)
+      .promote_integer_inputs_to_float(op == BinaryOp::Div)
+      .enforce_linear_iteration(logical_order);
+  return config;
+}
+
+bool is_unit(const Scalar& alpha) {
+  return alpha.is_floating_point() ? alpha.to_double() == 1.0 : alpha.to_int() == 1;
+}
+
+Tensor binary(BinaryOp op, const Tensor& out, const Tensor& a, const Tensor& b,
+              const Scalar& alpha) {
+  if (op == BinaryOp::Sub) sub_check(a.dtype(), b.dtype());
+  TensorIterator it = binary_plan(op, out, a, b);
+  run_binary(op, it, alpha);
+  return it.output();
+}
+Tensor binary(BinaryOp op, const Tensor& out, const Tensor& a, const Scalar& b,
+              const Scalar& alpha) {
+  if (op == BinaryOp::Sub) sub_check(a.dtype(), scalar_dtype(b));
+  TensorIterator it = binary_plan(op, out, a, b);
+  run_binary(op, it, alpha);
+  return it.output();
+}
+
+Tensor unary(UnaryOp op, const Tensor& out, const Tensor& x) {
+  TensorIterator it = unary_plan(op, out, x);
+  run_unary(op, it);
+  return it.output();
+}
+
+}  // namespace
+
+// ---- plans and runs
+// -----------------------------------------------------------------------------------
+
+const char* to_string(BinaryOp op) {
+  switch (op) {
+    case BinaryOp::Add:
+      return "add";
+    case BinaryOp::Sub:
+      return "sub";
+    case BinaryOp::Mul:
+      return "mul";
+    case BinaryOp::Div:
+      break;
+  }
+  return "div";
+}
+const char* to_string(UnaryOp op) {
+  switch (op) {
+    case UnaryOp::Neg:
+      return "neg";
+    case UnaryOp::Abs:
+      return "abs";
+    case UnaryOp::Exp:
+      return "exp";
+    case UnaryOp::Sqrt:
+      break;
+  }
+  return "sqrt";
+}
+
+TensorIterator binary_plan(BinaryOp op, const Tensor& out, const Tensor& a, const Tensor& b,
+                           bool logical_order) {
+  return binary_config(op, out, logical_order).add_input(a).add_input(b).build();
+}
+TensorIterator binary_plan(BinaryOp op, const Tensor& out, const Tensor& a, const Scalar& b,
+                           bool logical_order) {
+  return binary_config(op, out, logical_order).add_input(a).add_input(b).build();
+}
+
+TensorIterator unary_plan(UnaryOp op, const Tensor& out, const Tensor& x, bool logical_order) {
+  TensorIteratorConfig config;
+  config.set_op_name(to_string(op))
+      .add_output(out)
+      .add_input(x)
+      .enforce_linear_iteration(logical_order);
+  if (op == UnaryOp::Exp || op == UnaryOp::Sqrt) {
+    // build_borrowing_unary_float_op: integers and bool compute in float32.
+    config.promote_inputs_to_common_dtype(true)
+        .enforce_safe_casting_to_output(true)
+        .promote_integer_inputs_to_float(true);
+  }
+  return config.build();
+}
+
+void run_binary(BinaryOp op, const TensorIterator& it, const Scalar& alpha) {
+  STRIDED_CHECK(it.noutputs() == 1 && it.ninputs() == 2, to_string(op),
+                ": expected a plan with one output and two inputs, got ", it.noutputs(), " and ",
+                it.ninputs());
+  const DType common = it.common_dtype();
+  const char* name = to_string(op);
+  if (op == BinaryOp::Add || op == BinaryOp::Sub) alpha_check(name, common, alpha);
+  if (op == BinaryOp::Sub) sub_check(it.input(0).dtype(), it.input(1).dtype());
+  if (it.numel() == 0) return;
+  const bool unit = is_unit(alpha);
+  dispatch_compute(common, [&](auto tag) {
+    using C = decltype(tag);
+    if constexpr (std::is_same_v<C, uint8_t>) {
+      switch (op) {
+        case BinaryOp::Add:
+          if (alpha.to_bool()) return binary_kernel<C>(it, BoolOr{});
+          return binary_kernel<C>(it, LeftOp{});
+        case BinaryOp::Mul:
+          return binary_kernel<C>(it, BoolAnd{});
+        case BinaryOp::Sub:
+        case BinaryOp::Div:
+          break;
+      }
+      STRIDED_INTERNAL_ASSERT(false);  // sub_check and float promotion exclude these
+    } else {
+      switch (op) {
+        case BinaryOp::Add:
+          if (unit) return binary_kernel<C>(it, PlainAdd{});
+          return binary_kernel<C>(it, AddOp<C>{scalar_as<C>(alpha)});
+        case BinaryOp::Sub:
+          if (unit) return binary_kernel<C>(it, PlainSub{});
+          return binary_kernel<C>(it, SubOp<C>{scalar_as<C>(alpha)});
+        case BinaryOp::Mul:
+          return binary_kernel<C>(it, MulOp{});
+        case BinaryOp::Div:
+          if constexpr (std::is_floating_point_v<C>) return binary_kernel<C>(it, DivOp{});
+          break;
+      }
+      STRIDED_INTERNAL_ASSERT(false);  // div always computes in floating point
+    }
+  });
+}
+
+void run_unary(UnaryOp op, const TensorIterator& it) {
+  STRIDED_CHECK(it.noutputs() == 1 && it.ninputs() == 1, to_string(op),
+                ": expected a plan with one output and one input, got ", it.noutputs(), " and ",
+                it.ninputs());
+  const DType common = it.common_dtype();
+  if (op == UnaryOp::Neg) neg_check(common);
+  STRIDED_CHECK(op != UnaryOp::Abs || common != DType::Bool,
+                "abs: \"abs_cpu\" not implemented for 'Bool'");
+  if (it.numel() == 0) return;
+  dispatch_compute(common, [&](auto tag) {
+    using C = decltype(tag);
+    if constexpr (!std::is_same_v<C, uint8_t>) {
+      switch (op) {
+        case UnaryOp::Neg:
+          return unary_kernel<C>(it, NegOp{});
+        case UnaryOp::Abs:
+          return unary_kernel<C>(it, AbsOp<C>{});
+        case UnaryOp::Exp:
+        case UnaryOp::Sqrt:
+          if constexpr (std::is_floating_point_v<C>) {
+            if (op == UnaryOp::Exp) return unary_kernel<C>(it, ExpOp<C>{});
+            return unary_kernel<C>(it, SqrtOp<C>{});
+          }
+          break;
+      }
+    }
+    STRIDED_INTERNAL_ASSERT(false);  // bool is refused above; exp and sqrt promote to float
+  });
+}
+
+// ---- unary
+// ----------------------------------------------------------------------------------------
+
+Tensor neg(const Tensor& x) {
+  neg_check(x.dtype());
+  return unary(UnaryOp::Neg, Tensor(), x);
+}
+Tensor abs(const Tensor& x) {
+  return unary(UnaryOp::Abs, Tensor(), x);
+}
+Tensor exp(const Tensor& x) {
+  return unary(UnaryOp::Exp, Tensor(), x);
+}
+Tensor sqrt(const Tensor& x) {
+  return unary(UnaryOp::Sqrt, Tensor(), x);
+}
+const Tensor& neg_(const Tensor& x) {
+  neg_check(x.dtype());
+  unary(UnaryOp::Neg, x, x);
+  return x;
+}
+const Tensor& abs_(const Tensor& x) {
+  unary(UnaryOp::Abs, x, x);
+  return x;
+}
+const Tensor& exp_(const Tensor& x) {
+  unary(UnaryOp::Exp, x, x);
+  return x;
+}
+const Tensor& sqrt_(const Tensor& x) {
+  unary(UnaryOp::Sqrt, x, x);
+  return x;
+}
+
+// ---- binary
+// ---------------------------------------------------------------------------------------
+
+Tensor add(const Tensor& a, const Tensor& b, const Scalar& alpha) {
+  return binary(BinaryOp::Add, Tensor(), a, b, alpha);
+}
+Tensor add(const Tensor& a, const Scalar& b, const Scalar& alpha) {
+  return binary(BinaryOp::Add, Tensor(), a, b, alpha);
+}
+Tensor sub(const Tensor& a, const Tensor& b, const Scalar& alpha) {
+  return binary(BinaryOp::Sub, Tensor(), a, b, alpha);
+}
+Tensor sub(const Tensor& a, const Scalar& b, const Scalar& alpha) {
+  return binary(BinaryOp::Sub, Tensor(), a, b, alpha);
+}
+Tensor mul(const Tensor& a, const Tensor& b) {
+  return binary(BinaryOp::Mul, Tensor(), a, b, Scalar(int64_t{1}));
+}
+Tensor mul(const Tensor& a, const Scalar& b) {
+  return binary(BinaryOp::Mul, Tensor(), a, b, Scalar(int64_t{1}));
+}
+Tensor div(const Tensor& a, const Tensor& b) {
+  return binary(BinaryOp::Div, Tensor(), a, b, Scalar(int64_t{1}));
+}
+Tensor div(const Tensor& a, const Scalar& b) {
+  return binary(BinaryOp::Div, Tensor(), a, b, Scalar(int64_t{1}));
+}
+
+const Tensor& add_(const Tensor& a, const Tensor& b, const Scalar& alpha) {
+  binary(BinaryOp::Add, a, a, b, alpha);
+  return a;
+}
+const Tensor& add_(const Tensor& a, const Scalar& b, const Scalar& alpha) {
+  binary(BinaryOp::Add, a, a, b, alpha);
+  return a;
+}
+const Tensor& sub_(const Tensor& a, const Tensor& b, const Scalar& alpha) {
+  binary(BinaryOp::Sub, a, a, b, alpha);
+  return a;
+}
+const Tensor& sub_(const Tensor& a, const Scalar& b, const Scalar& alpha) {
+  binary(BinaryOp::Sub, a, a, b, alpha);
+  return a;
+}
+const Tensor& mul_(const Tensor& a, const Tensor& b) {
+  binary(BinaryOp::Mul, a, a, b, Scalar(int64_t{1}));
+  return a;
+}
+const Tensor& mul_(const Tensor& a, const Scalar& b) {
+  binary(BinaryOp::Mul, a, a, b, Scalar(int64_t{1}));
+  return a;
+}
+const Tensor& div_(const Tensor& a, const Tensor& b) {
+  binary(BinaryOp::Div, a, a, b, Scalar(int64_t{1}));
+  return a;
+}
+const Tensor& div_(const Tensor& a, const Scalar& b) {
+  binary(BinaryOp::Div, a, a, b, Scalar(int64_t{1}));
+  return a;
+}
+
+Tensor operator-(const Tensor& x) {
+  return neg(x);
+}
+Tensor operator+(const Tensor& a, const Tensor& b) {
+  return add(a, b);
+}
+Tensor operator+(const Tensor& a, const Scalar& b) {
+  return add(a, b);
+}
+Tensor operator+(const Scalar& a, const Tensor& b) {
+  return add(b, a);
+}
+Tensor operator-(const Tensor& a, const Tensor& b) {
+  return sub(a, b);
+}
+Tensor operator-(const Tensor& a, const Scalar& b) {
+  return sub(a, b);
+}
+Tensor operator*(const Tensor& a, const Tensor& b) {
+  return mul(a, b);
+}
+Tensor operator*(const Tensor& a, const Scalar& b) {
+  return mul(a, b);
+}
+Tensor operator*(const Scalar& a, const Tensor& b) {
+  return mul(b, a);
+}
+Tensor operator/(const Tensor& a, const Tensor& b) {
+  return div(a, b);
+}
+Tensor operator/(const Tensor& a, const Scalar& b) {
+  return div(a, b);
+}
+
+// ---- copies
+// -----------------------------------------------------------------------------------------
+
+namespace {
+
+// Moves n elements of one byte width between byte strides.
+template <class W>
+void copy_run(char* d, const char* s, int64_t ds, int64_t ss, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) store1<W>(d + i * ds, load1<W>(s + i * ss));
+}
+void copy_run_bytes(char* d, const char* s, int64_t ds, int64_t ss, int64_t n, int64_t item) {
+  if (ds == item && ss == item) {
+    std::memcpy(d, s, static_cast<size_t>(n * item));
+    return;
+  }
+  switch (item) {
+    case 1:
+      return copy_run<uint8_t>(d, s, ds, ss, n);
+    case 2:
+      return copy_run<uint16_t>(d, s, ds, ss, n);
+    case 4:
+      return copy_run<uint32_t>(d, s, ds, ss, n);
+    default:
+      return copy_run<uint64_t>(d, s, ds, ss, n);
+  }
+}
+
+// A block where the destination is contiguous along the inner dim and the source along the outer
+// one is a transpose: copying it in square tiles reads and writes whole cache lines of both
+// (ATen's copy_transpose_valid/copy_same_type_transpose_ use 60x60 tiles for the same reason).
+constexpr int64_t kTile = 32;
+void copy_block_tiled(char** data, const int64_t* st, int64_t n0, int64_t n1, int64_t item) {
+  for (int64_t j0 = 0; j0 < n1; j0 += kTile) {
+    const int64_t j1 = std::min(n1, j0 + kTile);
+    for (int64_t i0 = 0; i0 < n0; i0 += kTile) {
+      const int64_t i1 = std::min(n0, i0 + kTile);
+      for (int64_t j = j0; j < j1; ++j)
+        copy_run_bytes(data[0] + j * st[2] + i0 * st[0], data[1] + j * st[3] + i0 * st[1], st[0],
+                       st[1], i1 - i0, item);
+    }
+  }
+}
+
+}  // namespace
+
+TensorIterator copy_plan(const Tensor& dst, const Tensor& src) {
+  STRIDED_CHECK(dst.defined() && src.defined(), "copy_: both tensors must be defined");
+  STRIDED_CHECK(dst.device().is_cpu() && src.device().is_cpu(),
+                "copy_: the CPU engine copies between CPU tensors; got ", src.device().str(),
+                " to ", dst.device().str());
+  // Copy.cpp, copy_impl: src broadcasts to dst (resize_outputs false) and converts as it goes.
+  return TensorIteratorConfig()
+      .set_op_name("copy_")
+      .add_output(dst)
+      .add_input(src)
+      .resize_outputs(false)
+      .check_all_same_dtype(false)
+      .build();
+}
+
+void run_copy(const TensorIterator& it) {
+  STRIDED_CHECK(it.noutputs() == 1 && it.ninputs() == 1,
+                "copy_: expected a plan with one output and one input, got ", it.noutputs(),
+                " and ", it.ninputs());
+  if (it.numel() == 0) return;
+  const DType dd = it.operand(0).dtype(), sd = it.operand(1).dtype();
+  const int64_t item = it.operand(0).element_size();
+  it.for_each([&](char** data, const int64_t* st, int64_t n0, int64_t n1) {
+    if (dd == sd && n1 > 1 && st[0] == item && st[3] == item && st[1] != item) {
+      copy_block_tiled(data, st, n0, n1, item);
+      return;
+    }
+    for (int64_t j = 0; j < n1; ++j) {
+      char* d = data[0] + j * st[2];
+      const char* s = data[1] + j * st[3];
+      if (dd == sd) {
+        copy_run_bytes(d, s, st[0], st[1], n0, item);
+      } else {
+        convert_run(d, dd, st[0], s, sd, st[1], n0);
+      }
+    }
+  });
+}
+
+// One definition of copy_'s semantics: Tensor::copy_ (copies.cpp). This free form is the
+// spelling the ops use, and must never disagree with the method.
+const Tensor& copy_(const Tensor& dst, const Tensor& src) {
+  STRIDED_CHECK(dst.defined() && src.defined(), "copy_: both tensors must be defined");
+  Tensor handle = dst;  // a handle copy: the elements it views are the ones written
+  handle.copy_(src);
+  return dst;
+}
+
+// x.to(dtype) is Tensor::to (copies.cpp, preserve_format), named as PyTorch's C++ does.
+Tensor to_dtype(const Tensor& x, DType dtype) {
+  STRIDED_CHECK(x.defined(), "to: the tensor is undefined");
+  return x.to(dtype);
+}
+
+}  // namespace strided
