@@ -1,0 +1,1079 @@
+// Chapter 6, Performance: how the engine walks memory, and what the walk costs. Claims PF-01…PF-20
+// and the errata the catalogue gives this chapter. Every timing claim is a ratio of two
+// measurements taken in this run (book/timing.h) and stands beside a model claim that counts what
+// the walk asks of memory (strided/models.h), so a noisy machine can make a timing inconclusive but
+// never leaves a claim without its explanation. GPU timings go through strided::cuda and are not
+// run where no CUDA device is. The code between //! [name] markers is shown on the page
+// (docs/06_performance.md).
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <limits>
+#include <map>
+#include <numeric>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "book/book.h"
+#include "book/gpu.h"
+#include "book/timing.h"
+#include "strided/iterator.h"
+#include "strided/models.h"
+#include "strided/ops.h"
+#include "strided/parallel.h"
+#include "strided/strided.h"
+
+#if __has_include("strided/cuda/cuda.h")
+#include "strided/cuda/cuda.h"
+#define PF_HAVE_CUDA_API 1
+#else
+#define PF_HAVE_CUDA_API 0
+#endif
+
+using namespace strided;
+using namespace strided::models;
+using indexing::Slice;
+
+namespace {
+
+// ---- sizes -------------------------------------------------------------------------------------------
+// ctest keeps the chapter short; `tools/book build --full` sets STRIDED_FULL=1 for the seed's sizes.
+bool full_run() {
+  const char* v = std::getenv("STRIDED_FULL");
+  return v && std::string(v) == "1";
+}
+// The side of the cubes of In[13] and In[16]: the seed's 512 (512 MiB of float32 per tensor), or
+// 160 for ctest (16 MiB per tensor: the ratios keep their direction, the run stays short).
+int64_t cube() { return full_run() ? 512 : 160; }
+
+// ---- plots ---------------------------------------------------------------------------------------------
+// Set by main when --emit is given: figures are drawn (by gnuplot) only for the book.
+std::string emit_dir;
+
+std::string plots_dir() {
+  return std::filesystem::path(__FILE__).parent_path().append("plots").string();
+}
+
+// Writes `data` as a gnuplot data file, runs chapters/plots/<script>.gp on it and returns the SVG.
+// Throws (failing the claim, with the reason) when gnuplot is missing or fails: a page must not
+// silently lose a figure.
+std::string gnuplot(const std::string& script, const std::string& name, const std::string& data) {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::path(emit_dir) / "plot_data";
+  fs::create_directories(dir);
+  const fs::path dat = dir / (name + ".dat");
+  const fs::path svg = dir / (name + ".svg");
+  std::ofstream(dat) << data;
+  const std::string command = "gnuplot -e \"datafile='" + dat.string() + "'; outfile='" +
+                              svg.string() + "'\" '" + plots_dir() + "/" + script + ".gp' 2>&1";
+  FILE* pipe = popen(command.c_str(), "r");
+  if (!pipe) throw std::runtime_error("gnuplot: cannot start '" + command + "'");
+  std::string said;
+  char buffer[256];
+  while (fgets(buffer, sizeof buffer, pipe)) said += buffer;
+  const int rc = pclose(pipe);
+  if (rc != 0)
+    throw std::runtime_error("gnuplot failed (exit " + std::to_string(rc) + ") on " + script +
+                             ".gp; is Debian's gnuplot-nox installed? It said: " + said);
+  std::ifstream in(svg);
+  std::stringstream body;
+  body << in.rdbuf();
+  if (body.str().empty()) throw std::runtime_error("gnuplot wrote no SVG for " + script + ".gp");
+  return body.str();
+}
+
+// ---- teaching helpers: shown on the page ---------------------------------------------------------------
+
+//! [warp_view]
+// The warp requests of a GPU kernel: at each step, 32 lanes read 32 elements. Put the step in the
+// outer dim and the lane in the inner one, and the requests are the logical trace of that view.
+SectorCount sectors_per_request(const Tensor& steps_by_lanes) {
+  return warp_sectors(logical_trace(steps_by_lanes));
+}
+//! [warp_view]
+
+// ---- plumbing: not shown -------------------------------------------------------------------------------
+
+std::string fixed(double v, int digits = 2) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", digits, v);
+  return buf;
+}
+
+std::string ms(double seconds) { return fixed(seconds * 1e3, 2); }
+
+// The first n entries of a trace, in elements of 4 bytes, "0, 1, 2, ...".
+std::string head(const Trace& t, size_t n, int64_t unit = 4) {
+  std::string s;
+  for (size_t i = 0; i < std::min(n, t.bytes.size()); ++i)
+    s += (i ? ", " : "") + std::to_string(t.bytes[i] / unit);
+  return s + (t.bytes.size() > n ? ", …" : "");
+}
+
+// Dense strides for sizes, laid out in the order `outer_to_inner` (a list of dims).
+Shape dense_in_order(const Shape& sizes, const Shape& outer_to_inner) {
+  Shape strides(sizes.size());
+  int64_t step = 1;
+  for (size_t i = outer_to_inner.size(); i-- > 0;) {
+    strides[static_cast<size_t>(outer_to_inner[i])] = step;
+    step *= std::max<int64_t>(sizes[static_cast<size_t>(outer_to_inner[i])], 1);
+  }
+  return strides;
+}
+
+// The seed's order: dims by decreasing stride, equal strides by increasing dim index.
+Shape seed_order(const Shape& strides) {
+  Shape order(strides.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(),
+                   [&](int64_t a, int64_t b) { return strides[a] > strides[b]; });
+  return order;
+}
+
+// A tensor with the given layout over arange values, as torch.as_strided(torch.arange(n), ...).
+Tensor strided_arange(const Shape& sizes, const Shape& strides) {
+  int64_t n = 1;
+  for (size_t i = 0; i < sizes.size(); ++i) n += (sizes[i] - 1) * strides[i];
+  return arange(n, {DType::Float32}).as_strided(sizes, strides);
+}
+
+// Timing claims run on one thread: the catalogue's policy, and the only fair use of a machine
+// whose cores are shared. The previous count comes back when the claim ends.
+struct OneThread {
+  int before = get_num_threads();
+  OneThread() { set_num_threads(1); }
+  ~OneThread() { set_num_threads(before); }
+};
+
+// One time_ratio, with its result kept as named values for the prose and the plots.
+struct Timed {
+  std::string label;
+  double ratio = 0, a_ms = 0, b_ms = 0, seed_ratio = 0, model_ratio = 0;
+  bool judged = false;
+};
+
+Timed ratio(book::Check& c, const std::string& what, const std::string& key,
+            const std::function<void()>& a, const std::function<void()>& b,
+            const book::RatioBand& band) {
+  const book::RatioResult r = book::time_ratio(c, what, a, b, band);
+  c.value(key + "_ratio", fixed(r.ratio));
+  c.value(key + "_a_ms", ms(r.median_a_s));
+  c.value(key + "_b_ms", ms(r.median_b_s));
+  c.value(key + "_noise", fixed(r.noise));
+  Timed t;
+  t.label = what;
+  t.ratio = r.ratio;
+  t.a_ms = r.median_a_s * 1e3;
+  t.b_ms = r.median_b_s * 1e3;
+  t.judged = r.status != book::Status::Inconclusive;
+  return t;
+}
+
+// The bar chart of a timing claim: this run's ratios beside the seed's and the model's.
+void ratio_figure(book::Check& c, const std::string& name, const std::vector<Timed>& rows,
+                  const std::string& caption) {
+  if (emit_dir.empty()) return;
+  std::string data = "# experiment\tthis_run\tseed\tmodel\n";
+  for (const Timed& t : rows)
+    data += "\"" + t.label + "\"\t" + fixed(t.ratio, 3) + "\t" +
+            (t.seed_ratio > 0 ? fixed(t.seed_ratio, 3) : "?") + "\t" +  // "?": not measured
+            fixed(t.model_ratio, 3) + "\n";
+  c.figure(name, gnuplot("ratios", name, data), caption);
+}
+
+// The bands of claims.md's timing policy, with two attempts instead of three: on a shared machine a
+// noisy run is reported inconclusive sooner, and ctest stays short.
+book::RatioBand band(double at_least, double at_most) {
+  book::RatioBand b;
+  b.at_least = at_least;
+  b.at_most = at_most;
+  b.attempts = 2;
+  return b;
+}
+book::RatioBand par() { return band(0.67, 1.5); }
+book::RatioBand mod() { return band(1.15, std::numeric_limits<double>::infinity()); }
+book::RatioBand gap() { return band(1.5, std::numeric_limits<double>::infinity()); }
+
+// The seed's timings (nikitaved's notebook, PyTorch 2.8.0.dev20250521+cu128; the notebook does not
+// state its hardware), quoted for comparison, never as this machine's.
+struct Seed {
+  static constexpr double add_contig_ms = 49.1, add_perm_ms = 50.4, add_stride5_ms = 77.4;
+  static constexpr double gpu_add_contig_ms = 1.5, gpu_add_perm_ms = 1.5, gpu_add_stride5_ms = 4.38,
+                          gpu_add_holes_ms = 1.53;
+  static constexpr double max_last_us = 48.3, max_first_us = 318;
+  static constexpr double gpu_max_last_us = 18, gpu_max_first_us = 26.4;
+  static constexpr double mul_ms = 55, mul_xyt_ms = 205, mul_xty_ms = 206, mul_both_ms = 55.4;
+  static constexpr double gpu_mul_ms = 2.24, gpu_mul_xyt_ms = 19.7, gpu_mul_xty_ms = 19.7,
+                          gpu_mul_both_ms = 2.25;
+};
+
+// Read + write sectors per warp request of the plan x + 3 runs (operand 0 the output, 1 x).
+double unary_sectors(const Tensor& x) {
+  TensorIterator plan = binary_plan(BinaryOp::Add, Tensor(), x, Scalar(3.0));
+  return warp_sectors(plan_trace(plan, 1)).per_request() +
+         warp_sectors(plan_trace(plan, 0)).per_request();
+}
+
+// Sectors per warp request of every operand of a binary op's plan, summed.
+double binary_sectors(const Tensor& x, const Tensor& y) {
+  TensorIterator plan = binary_plan(BinaryOp::Mul, Tensor(), x, y);
+  double s = 0;
+  for (int k = 0; k < plan.ntensors(); ++k) s += warp_sectors(plan_trace(plan, k)).per_request();
+  return s;
+}
+
+// Lines per 16 consecutive outputs, every operand of a binary op's plan together.
+double binary_lines_per_16(const Tensor& x, const Tensor& y) {
+  TensorIterator plan = binary_plan(BinaryOp::Mul, Tensor(), x, y);
+  double s = 0;
+  for (int k = 0; k < plan.ntensors(); ++k) s += lines_per_window(plan_trace(plan, k), 16);
+  return s;
+}
+
+// LRU misses of the merged stream of a binary op's plan (x, y, out access by access).
+int64_t binary_misses(const Tensor& x, const Tensor& y, int64_t capacity_bytes) {
+  TensorIterator plan = binary_plan(BinaryOp::Mul, Tensor(), x, y);
+  return lru_misses(interleave({plan_trace(plan, 1), plan_trace(plan, 2), plan_trace(plan, 0)}),
+                    capacity_bytes);
+}
+
+[[maybe_unused]] std::string gpu_reason() { return book::gpu().reason; }
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  for (int i = 1; i + 1 < argc; ++i)
+    if (std::string(argv[i]) == "--emit") emit_dir = argv[i + 1];
+
+  book::Chapter ch("06_performance", "Performance");
+
+  // ---- The order of the walk ---------------------------------------------------------------------------
+  ch.section("order", "The order of the walk");
+
+  ch.claim("PF-01",
+           "An element-wise kernel nests its loops by stride: the smallest stride innermost, the "
+           "largest outermost; for permute(2,1,0) of a contiguous 4×4×4 tensor that walk visits "
+           "addresses 0, 4, …, 252 in order, while the logical walk jumps by 64 bytes.",
+           [](book::Check& c) {
+             //! [plan_order]
+             Tensor t = arange(64, {DType::Float32}).view({4, 4, 4});
+             Tensor p = t.permute({2, 1, 0});              // strides (1, 4, 16)
+             TensorIterator plan = unary_plan(UnaryOp::Neg, Tensor(), p);
+             Shape order = plan.iteration_order();         // outermost loop first
+             Trace walked = plan_trace(plan, 1);           // the input, as the kernel reads it
+             Trace logical = logical_trace(p);             // p[0][0][0], p[0][0][1], ...
+             //! [plan_order]
+             c.equal("iteration order of p (outer to inner)", order, Shape{2, 1, 0});
+             Trace ascending;
+             for (int64_t i = 0; i < 64; ++i) ascending.bytes.push_back(4 * i);
+             c.equal("plan trace of p", walked.bytes, ascending.bytes);
+             c.equal("second address of the logical walk", logical.bytes[1], int64_t{64});
+             c.equal("iteration order of t", unary_plan(UnaryOp::Neg, Tensor(), t).iteration_order(),
+                     Shape{0, 1, 2});
+             c.value("order_p", order);
+             c.value("order_walked", head(walked, 6, 1));
+             c.value("order_logical", head(logical, 6, 1));
+             c.value("order_last", walked.bytes.back());
+             // The plans of a few layouts, as the engine builds them.
+             std::vector<std::vector<std::string>> rows;
+             for (const auto& [name, x] : std::vector<std::pair<std::string, Tensor>>{
+                      {"t", t},
+                      {"t.permute(2, 1, 0)", p},
+                      {"t.permute(1, 2, 0)", t.permute({1, 2, 0})},
+                      {"t[:, ::2, 1:3]", t.index({Slice(), Slice(indexing::None, indexing::None, 2),
+                                                  Slice(1, 3)})}}) {
+               TensorIterator pl = unary_plan(UnaryOp::Neg, Tensor(), x);
+               rows.push_back({name, layout_string(x.sizes(), x.strides()),
+                               book::show(pl.iteration_order()), book::show(pl.shape()),
+                               book::show(pl.operand(1).stride_bytes),
+                               head(plan_trace(pl, 1), 8, 1)});
+             }
+             c.table("plans", {"tensor", "layout", "loop order (outer→inner)",
+                               "plan shape (inner first)", "byte strides", "addresses walked"},
+                     rows);
+           }).model();
+
+  ch.erratum("ER-04",
+             "Two indices compare at the largest position k where they differ, in the "
+             "descending-stride order of the dims (nikitaved, PyTorch for Scientists!).",
+             "They compare at the smallest such k, the outermost differing loop; with the largest, "
+             "a contiguous 2×2 tensor would visit (1,0) before (0,1), addresses 8 before 4.",
+             [](book::Check& c) {
+               //! [index_order]
+               Tensor t = zeros({2, 2});  // strides (2, 1): dims already in descending order
+               std::vector<Shape> idx = {{0, 0}, {0, 1}, {1, 0}, {1, 1}};
+               auto first_differing = [](const Shape& i, const Shape& j) {
+                 for (size_t k = 0; k < i.size(); ++k)
+                   if (i[k] != j[k]) return i[k] < j[k];
+                 return false;
+               };
+               auto last_differing = [](const Shape& i, const Shape& j) {
+                 for (size_t k = i.size(); k-- > 0;)
+                   if (i[k] != j[k]) return i[k] < j[k];
+                 return false;
+               };
+               auto addresses = [&](auto less) {
+                 std::vector<Shape> sorted = idx;
+                 std::sort(sorted.begin(), sorted.end(), less);
+                 Shape bytes;
+                 for (const Shape& i : sorted) bytes.push_back(4 * t.offset_of(i));
+                 return bytes;
+               };
+               Shape smallest_k = addresses(first_differing);  // the correct order
+               Shape largest_k = addresses(last_differing);    // the seed's order
+               //! [index_order]
+               c.equal("addresses, smallest differing k", smallest_k, Shape{0, 4, 8, 12});
+               c.equal("addresses, largest differing k (the seed's)", largest_k, Shape{0, 8, 4, 12});
+               c.equal("the engine's walk", stride_sorted_trace(t).bytes,
+                       std::vector<int64_t>{0, 4, 8, 12});
+               c.value("er04_right", smallest_k);
+               c.value("er04_seed", largest_k);
+             });
+
+  ch.claim("PF-02",
+           "Equal strides are ordered as PyTorch's TensorIterator orders them: the dim of smaller "
+           "size goes inside; a stride of 0 decides nothing and the next operand decides; when "
+           "no operand decides, the dims keep their order.",
+           [](book::Check& c) {
+             //! [ties]
+             Tensor overlapping = strided_arange({2, 3}, {1, 1});  // (2,3):(1,1)
+             Tensor sum = overlapping + 0;
+             Tensor wide = strided_arange({3, 2}, {1, 1});          // (3,2):(1,1)
+             Tensor broadcast = strided_arange({4, 4, 4}, {4, 0, 1});
+             Tensor permuted = strided_arange({4, 4, 4}, {1, 4, 16});
+             Tensor column = arange(4, {DType::Float32}).unsqueeze(1).expand({4, 3});  // (1, 0)
+             //! [ties]
+             // Each expected layout was printed by PyTorch 1.13 for the same operation.
+             c.equal("(2,3):(1,1) + 0: the size-2 dim goes inside", sum.strides(), Shape{1, 2});
+             c.equal("(3,2):(1,1) + 0: the size-2 dim goes inside", (wide + 0).strides(),
+                     Shape{2, 1});
+             c.equal("(4,0,1) * (1,4,16): the stride 0 lets y decide",
+                     (broadcast * permuted).strides(), Shape{16, 1, 4});
+             c.equal("(4,3):(1,0) + 0: nothing decides, the order stays", (column + 0).strides(),
+                     Shape{3, 1});
+             c.value("tie_sum", sum.strides());
+             c.value("tie_wide", (wide + 0).strides());
+             c.value("tie_bcast", (broadcast * permuted).strides());
+             c.value("tie_column", (column + 0).strides());
+           }).model();
+
+  ch.erratum("ER-05",
+             "Dims of equal stride are ordered by dim index (nikitaved, PyTorch for Scientists!).",
+             "PyTorch puts the dim of smaller size inside: (2,3):(1,1) + 0 has strides (1, 2), "
+             "where ordering by dim index would give (3, 1).",
+             [](book::Check& c) {
+               Tensor x = strided_arange({2, 3}, {1, 1});
+               const Shape seed = dense_in_order(x.sizes(), seed_order(x.strides()));
+               c.equal("the seed's rule", seed, Shape{3, 1});
+               c.equal("the engine (and PyTorch 1.13)", (x + 0).strides(), Shape{1, 2});
+               c.value("er05_seed", seed);
+               c.value("er05_engine", (x + 0).strides());
+             });
+
+  // ---- Locality ------------------------------------------------------------------------------------------
+  ch.section("locality", "When the walk is in address order");
+
+  ch.claim("PF-03",
+           "A loop nest visits non-decreasing addresses iff, for every loop k of size > 1, "
+           "stride_k ≥ Σ over the loops m inside it of (size_m − 1)·stride_m; the overlapping "
+           "window unfold(0,3,1) of arange(6) breaks it and walks 0,1,2,1,2,3,2,3,4,3,4,5.",
+           [](book::Check& c) {
+             //! [unfold]
+             Tensor w = arange(6, {DType::Float32}).unfold(0, 3, 1);  // (4,3):(1,1)
+             Trace walk = stride_sorted_trace(w);
+             bool predicted = is_monotone(w.sizes(), w.strides());
+             //! [unfold]
+             c.equal("walk of unfold(0, 3, 1), in elements", head(walk, 12),
+                     std::string("0, 1, 2, 1, 2, 3, 2, 3, 4, 3, 4, 5"));
+             c.equal("the condition on (4,3):(1,1)", predicted, false);
+             c.equal("the walk is sorted", is_sorted(walk), false);
+             // The condition against the engine's own walk, on every layout of a family: the loop
+             // nest is the plan (dims ordered as the plan orders them, outer first).
+             Generator gen(6);
+             int64_t agree = 0, cases = 0, sorted = 0;
+             for (int64_t n = 0; n < 300; ++n) {
+               Shape sizes, strides;
+               const int64_t rank = 1 + static_cast<int64_t>(gen.uniform() * 3);
+               for (int64_t d = 0; d < rank; ++d) {
+                 sizes.push_back(1 + static_cast<int64_t>(gen.uniform() * 4));
+                 strides.push_back(static_cast<int64_t>(gen.uniform() * 10));
+               }
+               Tensor x = strided_arange(sizes, strides);
+               TensorIterator plan = unary_plan(UnaryOp::Neg, Tensor(), x);
+               Shape order = plan.iteration_order();
+               Shape ordered_sizes, ordered_strides;
+               for (int64_t d : order) {
+                 ordered_sizes.push_back(x.size(d));
+                 ordered_strides.push_back(x.stride(d));
+               }
+               const bool walk_sorted = is_sorted(plan_trace(plan, 1));
+               agree += is_monotone(ordered_sizes, ordered_strides) == walk_sorted;
+               sorted += walk_sorted;
+               ++cases;
+             }
+             c.equal("layouts where the condition predicts the engine's walk", agree, cases);
+             c.that("both answers occur", sorted > 0 && sorted < cases,
+                    std::to_string(sorted) + " of " + std::to_string(cases) + " walks sorted");
+             c.value("locality_cases", cases);
+             c.value("locality_sorted", sorted);
+             c.value("unfold_walk", head(walk, 12));
+             // Dense, permuted and sliced layouts meet it, strictly.
+             Tensor t = arange(60, {DType::Float32}).view({3, 4, 5});
+             int64_t strict = 0;
+             for (const Tensor& x : {t, t.permute({2, 0, 1}), t.index({Slice(), Slice(1, 3)}),
+                                     t.slice(2, 0, 5, 2)})
+               strict += is_sorted(stride_sorted_trace(x), true);
+             c.equal("dense, permuted and sliced walks strictly increase", strict, int64_t{4});
+           }).model();
+
+  ch.erratum("ER-06",
+             "Walking the dims by stride guarantees i < j ⇒ addr(i) ≤ addr(j), with ≤ needed only "
+             "for broadcasting (nikitaved, PyTorch for Scientists!).",
+             "Only when the strides nest (PF-03). Overlapping windows walk back, and so does a "
+             "broadcast dim that stays outside: arange(4).expand(3, 4) is walked 0,1,2,3,0,1,2,3, "
+             "in PyTorch's order too (its output gets strides (4, 1)).",
+             [](book::Check& c) {
+               Tensor w = arange(6, {DType::Float32}).unfold(0, 3, 1);
+               Tensor rows = arange(4, {DType::Float32}).expand({3, 4});
+               c.equal("unfold(0, 3, 1) walk sorted", is_sorted(stride_sorted_trace(w)), false);
+               c.equal("expand(3, 4) walk", head(stride_sorted_trace(rows), 12),
+                       std::string("0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3"));
+               c.equal("expand(3, 4) + 0: strides as PyTorch 1.13", (rows + 0).strides(),
+                       Shape{4, 1});
+               c.value("expand_walk", head(stride_sorted_trace(rows), 12));
+             });
+
+  // ---- Cache lines and sectors --------------------------------------------------------------------------
+  ch.section("models", "Counting lines and sectors");
+
+  ch.claim("PF-04",
+           "A dense float32 walk in address order touches numel/16 distinct 64-byte lines.",
+           [](book::Check& c) {
+             //! [lines]
+             Tensor x = zeros({64, 64, 64});
+             int64_t contiguous = distinct_lines(stride_sorted_trace(x));
+             int64_t permuted = distinct_lines(stride_sorted_trace(x.permute({1, 2, 0})));
+             //! [lines]
+             c.equal("lines, contiguous", contiguous, x.numel() / 16);
+             c.equal("lines, permuted", permuted, x.numel() / 16);
+             c.value("lines_numel", x.numel());
+             c.value("lines_count", contiguous);
+           }).model();
+
+  ch.claim("PF-05",
+           "32 lanes loading 32 consecutive floats need 4 sectors of 32 bytes; at stride 2, 8; "
+           "at stride 5, 20; at stride 8 or more, 32, one per lane.",
+           [](book::Check& c) {
+             std::vector<std::vector<std::string>> rows;
+             Shape got;
+             for (int64_t s : {1, 2, 5, 8, 16}) {
+               //! [sectors]
+               Tensor x = zeros({32 * 64 * s}).slice(0, 0, std::nullopt, s);  // x[::s]
+               SectorCount count = warp_sectors(logical_trace(x));
+               //! [sectors]
+               got.push_back(count.sectors / count.requests);
+               c.equal("every request costs the same at stride " + std::to_string(s),
+                       count.max_per_request * count.requests, count.sectors);
+               rows.push_back({std::to_string(s), std::to_string(count.requests),
+                               fixed(count.per_request(), 0), fixed(400.0 / count.per_request(), 1) + " %"});
+             }
+             c.equal("sectors per request at strides 1, 2, 5, 8, 16", got, Shape{4, 8, 20, 32, 32});
+             c.value("sectors_by_stride", got);
+             c.table("sectors", {"stride (floats)", "warp requests", "sectors per request",
+                                 "bytes used of bytes fetched"},
+                     rows);
+           }).model();
+
+  ch.claim("PF-06",
+           "32 consecutive floats that start 4 bytes past a sector boundary, as x[1:] does, "
+           "span 5 sectors instead of 4.",
+           [](book::Check& c) {
+             Tensor x = zeros({32 * 64 + 1});
+             SectorCount shifted = warp_sectors(logical_trace(x.slice(0, 1)));
+             c.equal("sectors per request of x[1:]", shifted.max_per_request, int64_t{5});
+             c.equal("every request", shifted.sectors, 5 * shifted.requests);
+             c.value("shifted_sectors", shifted.max_per_request);
+           }).model();
+
+  ch.claim("PF-07",
+           "For a unary op a dense layout suffices: walked in the engine's order, the contiguous "
+           "tensor and each of its five dense permutations touch the same lines and sectors.",
+           [](book::Check& c) {
+             Tensor x = zeros({16, 16, 16});
+             std::vector<std::vector<std::string>> rows;
+             int64_t same = 0, n = 0;
+             const int64_t lines0 = distinct_lines(stride_sorted_trace(x));
+             const double sectors0 = warp_sectors(stride_sorted_trace(x)).per_request();
+             for (Shape p : {Shape{0, 1, 2}, Shape{0, 2, 1}, Shape{1, 0, 2}, Shape{1, 2, 0},
+                             Shape{2, 0, 1}, Shape{2, 1, 0}}) {
+               Tensor v = x.permute(p);
+               const int64_t lines = distinct_lines(stride_sorted_trace(v));
+               const double sectors = warp_sectors(stride_sorted_trace(v)).per_request();
+               const double logical = warp_sectors(logical_trace(v)).per_request();
+               same += lines == lines0 && sectors == sectors0;
+               ++n;
+               rows.push_back({"x.permute" + book::show(p), book::show(v.strides()),
+                               std::to_string(lines), fixed(sectors, 0), fixed(logical, 0)});
+             }
+             c.equal("permutations with the contiguous counts", same, n);
+             c.equal("sectors per request", sectors0, 4.0);
+             c.value("dense_lines", lines0);
+             c.table("dense", {"input", "strides", "lines (engine's walk)",
+                               "sectors per request (engine's walk)",
+                               "sectors per request (logical walk)"},
+                     rows);
+           }).model();
+
+  // ---- Unary ops ----------------------------------------------------------------------------------------------
+  ch.section("unary", "Unary ops: layouts at the same cost, and one that is not");
+
+  ch.claim("PF-19",
+           "A unary op's output keeps a dense input's permutation (permute(2,1,0) of 8×8×8 + 3 "
+           "has strides (1,8,64)), and is dense in the input's dim order for a non-dense one "
+           "(the stride-5 slice and the slice with holes give (64,8,1)).",
+           [](book::Check& c) {
+             Generator gen(19);
+             //! [unary_out]
+             Tensor x = rand({8, 8, 8}, gen);
+             Tensor permuted = x.permute({2, 1, 0}) + 3;
+             Tensor stride5 = rand({8, 8, 8, 5}, gen).select(3, 0) + 3;            // [..., 0]
+             Tensor holes = rand({8, 8, 4, 8}, gen).select(2, 0) + 3;              // [..., 0, :]
+             //! [unary_out]
+             c.equal("permute(2,1,0) + 3", permuted.strides(), Shape{1, 8, 64});
+             c.equal("stride-5 slice + 3", stride5.strides(), Shape{64, 8, 1});
+             c.equal("slice with holes + 3", holes.strides(), Shape{64, 8, 1});
+             c.value("out_permuted", permuted.strides());
+             c.value("out_stride5", stride5.strides());
+             c.value("out_holes", holes.strides());
+           });
+
+  ch.claim("PF-08.lines",
+           "Counting lines read and written by add(3): the permuted input costs what the "
+           "contiguous one does, 2N/16; the stride-5 slice costs (5N + N)/16, three times as "
+           "many; a logical walk of the permuted input touches a new line at every read.",
+           [](book::Check& c) {
+             const int64_t n = 32;
+             Tensor x = zeros({n, n, n});
+             Tensor five = zeros({n, n, n, 5}).select(3, 0);
+             auto lines = [](const TensorIterator& plan) {
+               return distinct_lines(plan_trace(plan, 0)) + distinct_lines(plan_trace(plan, 1));
+             };
+             auto per_window = [](const TensorIterator& plan) {
+               return lines_per_window(plan_trace(plan, 0), 16) +
+                      lines_per_window(plan_trace(plan, 1), 16);
+             };
+             const int64_t contiguous = lines(binary_plan(BinaryOp::Add, Tensor(), x, Scalar(3.0)));
+             const int64_t permuted =
+                 lines(binary_plan(BinaryOp::Add, Tensor(), x.permute({2, 1, 0}), Scalar(3.0)));
+             const int64_t strided = lines(binary_plan(BinaryOp::Add, Tensor(), five, Scalar(3.0)));
+             const double logical = per_window(
+                 binary_plan(BinaryOp::Add, empty({n, n, n}), x.permute({2, 1, 0}), Scalar(3.0), true));
+             const int64_t numel = x.numel();
+             c.equal("contiguous", contiguous, 2 * numel / 16);
+             c.equal("permuted", permuted, 2 * numel / 16);
+             c.equal("stride 5", strided, (5 * numel + numel) / 16);
+             c.equal("lines per 16 elements, logical walk of the permuted input", logical, 17.0);
+             c.value("model_add_stride5", fixed(double(strided) / double(contiguous), 1));
+             c.value("model_add_logical", fixed(logical / 2.0, 1));
+           }).model();
+
+  ch.claim("PF-08",
+           "add(3) on a permuted cube costs about what it costs on a contiguous one; on the "
+           "stride-5 slice it costs more; walking the permuted cube in logical order costs much "
+           "more.",
+           [](book::Check& c) {
+             OneThread one;
+             const int64_t n = cube();
+             Generator gen(8);
+             //! [unary_timing]
+             Tensor x = rand({n, n, n}, gen);
+             Tensor p = x.permute({2, 1, 0});
+             Tensor s = rand({n, n, n, 5}, gen).select(3, 0);  // stride 5
+             // Each output is allocated once, in the layout the op chooses, so that the timings
+             // compare walks, not the operating system's page faults.
+             Tensor out_x = x + 3, out_p = p + 3, out_s = s + 3, out_logical = empty({n, n, n});
+             TensorIterator contiguous = binary_plan(BinaryOp::Add, out_x, x, Scalar(3.0));
+             TensorIterator permuted = binary_plan(BinaryOp::Add, out_p, p, Scalar(3.0));
+             TensorIterator strided = binary_plan(BinaryOp::Add, out_s, s, Scalar(3.0));
+             TensorIterator logical =
+                 binary_plan(BinaryOp::Add, out_logical, p, Scalar(3.0), /*logical_order=*/true);
+             auto run = [](const TensorIterator& plan) {
+               return [&plan] { run_binary(BinaryOp::Add, plan); };
+             };
+             //! [unary_timing]
+             std::vector<Timed> rows;
+             rows.push_back(ratio(c, "permuted / contiguous", "add_perm", run(contiguous),
+                                  run(permuted), par()));
+             rows.push_back(ratio(c, "stride 5 / contiguous", "add_stride5", run(contiguous),
+                                  run(strided), mod()));
+             rows.push_back(ratio(c, "logical walk / contiguous", "add_logical", run(contiguous),
+                                  run(logical), gap()));
+             rows[0].seed_ratio = Seed::add_perm_ms / Seed::add_contig_ms;
+             rows[1].seed_ratio = Seed::add_stride5_ms / Seed::add_contig_ms;
+             rows[0].model_ratio = 1.0;
+             rows[1].model_ratio = 3.0;
+             rows[2].model_ratio = 17.0 / 2.0;
+             c.value("add_n", n);
+             c.value("add_threads", get_num_threads());
+             c.value("add_contig_ms", fixed(rows[0].a_ms));
+             c.table("add_table",
+                     {"experiment", "seed (ms)", "seed ratio", "this run (ms)", "this run ratio",
+                      "line model ratio"},
+                     {{"contiguous", fixed(Seed::add_contig_ms, 1), "1", fixed(rows[0].a_ms), "1",
+                       "1"},
+                      {"permute(2, 1, 0)", fixed(Seed::add_perm_ms, 1), fixed(rows[0].seed_ratio),
+                       fixed(rows[0].b_ms), fixed(rows[0].ratio), "1"},
+                      {"stride-5 slice", fixed(Seed::add_stride5_ms, 1), fixed(rows[1].seed_ratio),
+                       fixed(rows[1].b_ms), fixed(rows[1].ratio), "3"},
+                      {"permuted, logical walk", "—", "—", fixed(rows[2].b_ms),
+                       fixed(rows[2].ratio), fixed(rows[2].model_ratio, 1)}});
+             ratio_figure(c, "add_ratios", rows,
+                          "add(3): time relative to the contiguous input, in this run, in the "
+                          "seed notebook, and in the line model.");
+           }).timing();
+
+  ch.claim("PF-09.sectors",
+           "On a GPU, add(3) costs 8 sectors per warp request (read + write) for the contiguous "
+           "and the permuted cube, 24 for the stride-5 slice and 8 for the slice with holes: "
+           "ratios 1, 3.0 and 1.0, within 3% of the seed's measured 1, 2.92 and 1.02.",
+           [](book::Check& c) {
+             const int64_t n = 32;
+             const double contiguous = unary_sectors(zeros({n, n, n}));
+             const double permuted = unary_sectors(zeros({n, n, n}).permute({2, 1, 0}));
+             const double strided = unary_sectors(zeros({n, n, n, 5}).select(3, 0));
+             // The seed's "holes": rows of 512 floats, then a jump (rand(512,512,32,512)[..., 0, :]).
+             const double holes = unary_sectors(zeros({4, 4, 32, 512}).select(2, 0));
+             c.equal("contiguous", contiguous, 8.0);
+             c.equal("permuted", permuted, 8.0);
+             c.equal("stride 5", strided, 24.0);
+             c.equal("holes", holes, 8.0);
+             const double seed_strided = Seed::gpu_add_stride5_ms / Seed::gpu_add_contig_ms;
+             const double seed_holes = Seed::gpu_add_holes_ms / Seed::gpu_add_contig_ms;
+             c.near("seed's stride-5 ratio", seed_strided, 2.92, 0.005);
+             c.near("seed's holes ratio", seed_holes, 1.02, 0.005);
+             c.that("model within 3% of the seed (stride 5)",
+                    std::abs(strided / contiguous / seed_strided - 1) <= 0.03,
+                    fixed(strided / contiguous, 2) + " against " + fixed(seed_strided, 2));
+             c.that("model within 3% of the seed (holes)",
+                    std::abs(holes / contiguous / seed_holes - 1) <= 0.03,
+                    fixed(holes / contiguous, 2) + " against " + fixed(seed_holes, 2));
+             c.value("gpu_add_sectors", Shape{8, 8, 24, 8});
+             c.value("seed_gpu_add_stride5", fixed(seed_strided));
+             c.value("seed_gpu_add_holes", fixed(seed_holes));
+           }).model();
+
+  ch.claim("PF-10",
+           "Holes between rows do not hurt when the rows are long and unit-stride: the seed's "
+           "slice with holes touches numel/16 lines and 4 sectors per request, as a contiguous "
+           "tensor does.",
+           [](book::Check& c) {
+             Tensor holes = zeros({4, 4, 32, 512}).select(2, 0);  // stride[-2] = 32·512
+             Trace walk = stride_sorted_trace(holes);
+             c.equal("contiguous", holes.is_contiguous(), false);
+             c.equal("lines", distinct_lines(walk), holes.numel() / 16);
+             c.equal("sectors per request", warp_sectors(walk).per_request(), 4.0);
+             c.value("holes_stride", holes.stride(1));
+           }).model();
+
+  ch.claim("PF-09",
+           "On a GPU, add(3) takes about as long on the permuted cube and on the slice with holes "
+           "as on the contiguous cube, and at least 1.5 times as long on the stride-5 slice.",
+           [](book::Check& c) {
+#if PF_HAVE_CUDA_API
+             const int64_t n = cube();
+             Generator gen(9);
+             Tensor x = cuda::to_cuda(rand({n, n, n}, gen));
+             Tensor p = x.permute({2, 1, 0});
+             Tensor s = cuda::to_cuda(rand({n, n, n, 5}, gen)).select(3, 0);
+             Tensor h = cuda::to_cuda(rand({n, n, 32, n}, gen)).select(2, 0);
+             Tensor ox = cuda::add(x, 3.f), op = cuda::add(p, 3.f), os = cuda::add(s, 3.f),
+                    oh = cuda::add(h, 3.f);
+             auto against = [&](const char* what, Tensor& out, const Tensor& in, double lo,
+                                double hi) {
+               cuda::GpuComparison r = cuda::time_gpu_interleaved(
+                   [&] { cuda::add_out(ox, x, 3.f); }, [&] { cuda::add_out(out, in, 3.f); });
+               c.record(std::string(what) + ": median ms, contiguous", r.a.median_ms);
+               c.record(std::string(what) + ": median ms", r.b.median_ms);
+               c.judge(std::string(what) + ": ratio", fixed(r.ratio()),
+                       "in [" + fixed(lo) + ", " + fixed(hi) + "]", r.ratio() >= lo && r.ratio() <= hi);
+             };
+             against("permuted", op, p, 0.67, 1.5);
+             against("stride 5", os, s, 1.5, 1e9);
+             against("holes", oh, h, 0.67, 1.5);
+#else
+             c.not_run(gpu_reason());
+#endif
+           }).needs_gpu();
+
+  // ---- Reductions --------------------------------------------------------------------------------------------
+  ch.section("reductions", "Reductions");
+
+  ch.claim("PF-11",
+           "Walking a 1024×1024 float32 matrix row by row misses 65,536 lines in any LRU cache; "
+           "column by column it misses 1,048,576 times in 32 KiB but 65,536 times in 128 KiB.",
+           [](book::Check& c) {
+             //! [lru]
+             Tensor m = zeros({1024, 1024});
+             Trace rows = logical_trace(m);      // m[0][0], m[0][1], ...
+             Trace columns = logical_trace(m.t());  // m[0][0], m[1][0], ...
+             int64_t row_misses = lru_misses(rows, 32 * 1024);
+             int64_t small = lru_misses(columns, 32 * 1024);
+             int64_t large = lru_misses(columns, 128 * 1024);
+             //! [lru]
+             c.equal("row walk, 32 KiB", row_misses, int64_t{65536});
+             c.equal("column walk, 32 KiB", small, int64_t{1048576});
+             c.equal("column walk, 128 KiB", large, int64_t{65536});
+             c.value("lru_rows", row_misses);
+             c.value("lru_cols_small", small);
+             c.value("lru_cols_large", large);
+             c.value("lru_column_lines", int64_t{1024});
+             c.value("lru_column_kib", int64_t{1024 * 64 / 1024});
+           }).model();
+
+  ch.claim("PF-13.sectors",
+           "On a GPU the thread mapping decides: reducing dim −1 with a warp cooperating along a "
+           "row, or dim −2 with lanes over adjacent columns, costs 4 sectors per request; one "
+           "thread per row for dim −1 costs 32.",
+           [](book::Check& c) {
+             Tensor x = zeros({1024, 1024});
+             //! [mappings]
+             // Lanes along a row (dim -1 reduced cooperatively): at step i the lanes read x[i, l].
+             SectorCount cooperative = sectors_per_request(x);
+             // Lanes over columns (dim -2 reduced, one thread per column): also x[i, l].
+             SectorCount per_column = sectors_per_request(x);
+             // One thread per row (dim -1): at step j, lane l reads x[l, j].
+             SectorCount per_row = sectors_per_request(x.t());
+             //! [mappings]
+             c.equal("cooperative along a row", cooperative.per_request(), 4.0);
+             c.equal("lanes over adjacent columns", per_column.per_request(), 4.0);
+             c.equal("thread per row", per_row.per_request(), 32.0);
+             c.value("map_coop", fixed(cooperative.per_request(), 0));
+             c.value("map_row", fixed(per_row.per_request(), 0));
+           }).model();
+
+  ch.erratum("ER-11",
+             "For a reduction over dim d, stride[d] = 1 is the best layout (nikitaved, PyTorch for "
+             "Scientists!).",
+             "That is the rule for one thread walking its output's inputs, as a CPU does. A GPU "
+             "spreads the kept dim over a warp's lanes, and then the unit-stride reduced dim is "
+             "the uncoalesced one when each thread owns a row: 32 sectors per request against 4.",
+             [](book::Check& c) {
+               Tensor x = zeros({1024, 1024});
+               c.equal("thread per output, reducing the unit-stride dim -1",
+                       sectors_per_request(x.t()).per_request(), 32.0);
+               c.equal("thread per output, reducing dim -2", sectors_per_request(x).per_request(),
+                       4.0);
+               const double cpu = Seed::max_first_us / Seed::max_last_us;
+               const double gpu = Seed::gpu_max_first_us / Seed::gpu_max_last_us;
+               c.near("seed's CPU penalty for dim -2", cpu, 6.58, 0.01);
+               c.near("seed's GPU penalty for dim -2", gpu, 1.47, 0.01);
+               c.value("seed_max_cpu_ratio", fixed(cpu, 1));
+               c.value("seed_max_gpu_ratio", fixed(gpu, 2));
+               c.value("seed_max_last_us", fixed(Seed::max_last_us, 1));
+               c.value("seed_max_first_us", fixed(Seed::max_first_us, 0));
+               c.value("seed_gpu_max_last_us", fixed(Seed::gpu_max_last_us, 0));
+               c.value("seed_gpu_max_first_us", fixed(Seed::gpu_max_first_us, 1));
+             });
+
+  ch.claim("PF-13",
+           "On a GPU, reducing dim −2 of a 1024×1024 matrix takes at most twice as long as "
+           "reducing dim −1 when each is mapped to coalesced loads, and one thread per row for "
+           "dim −1 is at least 1.5 times slower than the cooperative mapping.",
+           [](book::Check& c) {
+#if PF_HAVE_CUDA_API
+             const int64_t n = full_run() ? 1024 : 1024;
+             Generator gen(13);
+             Tensor x = cuda::to_cuda(rand({n, n}, gen));
+             Tensor rows = cuda::amax(x, -1), cols = cuda::amax(x, -2);
+             cuda::GpuComparison dims = cuda::time_gpu_interleaved(
+                 [&] { cuda::amax_out(rows, x, -1, cuda::ReduceKernel::BlockPerRow); },
+                 [&] { cuda::amax_out(cols, x, -2, cuda::ReduceKernel::ColumnSplit); });
+             c.judge("dim -2 / dim -1", fixed(dims.ratio()), "<= 2", dims.ratio() <= 2.0);
+             cuda::GpuComparison naive = cuda::time_gpu_interleaved(
+                 [&] { cuda::amax_out(rows, x, -1, cuda::ReduceKernel::BlockPerRow); },
+                 [&] { cuda::amax_out(rows, x, -1, cuda::ReduceKernel::ThreadPerOutput); });
+             c.judge("thread per row / cooperative", fixed(naive.ratio()), ">= 1.5",
+                     naive.ratio() >= 1.5);
+#else
+             c.not_run(gpu_reason());
+#endif
+           }).needs_gpu();
+
+  // ---- Binary ops ----------------------------------------------------------------------------------------------
+  ch.section("binary", "Binary ops want one layout");
+
+  ch.claim("PF-14",
+           "Beyond being dense, the operands of a binary op should share strides: x·y walks 3 "
+           "lines per 16 outputs, x·y.transpose(0,2) walks 18, whatever the order.",
+           [](book::Check& c) {
+             const int64_t n = 32;
+             Tensor x = zeros({n, n, n}), y = zeros({n, n, n});
+             //! [binary_lines]
+             double matched = binary_lines_per_16(x, y);
+             double mismatched = binary_lines_per_16(x, y.transpose(0, 2));
+             double reversed = binary_lines_per_16(x.transpose(0, 2), y);
+             //! [binary_lines]
+             c.equal("x * y", matched, 3.0);
+             c.equal("x * y.transpose(0, 2)", mismatched, 18.0);
+             c.equal("x.transpose(0, 2) * y", reversed, 18.0);
+             c.value("lines_matched", fixed(matched, 0));
+             c.value("lines_mismatched", fixed(mismatched, 0));
+             c.value("lines_jump_mib", fixed(512.0 * 512 * 4 / (1 << 20), 0));
+           }).model();
+
+  ch.erratum("ER-09",
+             "When the two permutations are equal, x and y are both contiguous (nikitaved, "
+             "PyTorch for Scientists!, In[18]).",
+             "Only for the identity; for the other five permutations x and y share strides and "
+             "neither is contiguous.",
+             [](book::Check& c) {
+               Tensor t = zeros({4, 4, 4});
+               std::vector<std::vector<std::string>> rows;
+               int64_t contiguous = 0;
+               for (Shape p : {Shape{0, 1, 2}, Shape{0, 2, 1}, Shape{1, 0, 2}, Shape{1, 2, 0},
+                               Shape{2, 0, 1}, Shape{2, 1, 0}}) {
+                 Tensor x = t.permute(p);
+                 contiguous += x.is_contiguous();
+                 rows.push_back({book::show(p), book::show(x.strides()),
+                                 book::show(x.is_contiguous())});
+               }
+               c.equal("contiguous pairs of 6", contiguous, int64_t{1});
+               c.table("diagonal", {"permutation of x and y", "strides", "is_contiguous()"}, rows);
+             });
+
+  ch.claim("PF-15",
+           "mul of cubes with mismatched layouts (x·yᵀ, xᵀ·y, transpose(0,2)) costs at least 1.5 "
+           "times the matched x·y; with both transposed it costs about the same.",
+           [](book::Check& c) {
+             OneThread one;
+             const int64_t n = cube();
+             Generator gen(15);
+             Tensor x = rand({n, n, n}, gen), y = rand({n, n, n}, gen);
+             Tensor xt = x.transpose(0, 2), yt = y.transpose(0, 2);
+             std::vector<TensorIterator> plans;
+             for (auto [a, b] : {std::pair{x, y}, std::pair{x, yt}, std::pair{xt, y},
+                                 std::pair{xt, yt}})
+               plans.push_back(binary_plan(BinaryOp::Mul, a * b, a, b));
+             auto run = [&](size_t k) { return [&plans, k] { run_binary(BinaryOp::Mul, plans[k]); }; };
+             std::vector<Timed> rows;
+             rows.push_back(ratio(c, "x·yᵀ / x·y", "mul_xyt", run(0), run(1), gap()));
+             rows.push_back(ratio(c, "xᵀ·y / x·y", "mul_xty", run(0), run(2), gap()));
+             rows.push_back(ratio(c, "xᵀ·yᵀ / x·y", "mul_both", run(0), run(3), par()));
+             rows[0].seed_ratio = Seed::mul_xyt_ms / Seed::mul_ms;
+             rows[1].seed_ratio = Seed::mul_xty_ms / Seed::mul_ms;
+             rows[2].seed_ratio = Seed::mul_both_ms / Seed::mul_ms;
+             rows[0].model_ratio = rows[1].model_ratio = 6.0;
+             rows[2].model_ratio = 1.0;
+             c.value("mul_n", n);
+             c.value("mul_ms", fixed(rows[0].a_ms));
+             c.value("seed_mul_ratio", fixed(rows[0].seed_ratio, 1));
+             c.table("mul_table",
+                     {"experiment", "seed (ms)", "seed ratio", "this run (ms)", "this run ratio",
+                      "line model ratio"},
+                     {{"x * y", fixed(Seed::mul_ms, 1), "1", fixed(rows[0].a_ms), "1", "1"},
+                      {"x * y.transpose(0, 2)", fixed(Seed::mul_xyt_ms, 1),
+                       fixed(rows[0].seed_ratio), fixed(rows[0].b_ms), fixed(rows[0].ratio), "6"},
+                      {"x.transpose(0, 2) * y", fixed(Seed::mul_xty_ms, 1),
+                       fixed(rows[1].seed_ratio), fixed(rows[1].b_ms), fixed(rows[1].ratio), "6"},
+                      {"both transposed", fixed(Seed::mul_both_ms, 1), fixed(rows[2].seed_ratio),
+                       fixed(rows[2].b_ms), fixed(rows[2].ratio), "1"}});
+             ratio_figure(c, "mul_ratios", rows,
+                          "mul: time relative to x * y, in this run, in the seed notebook, and in "
+                          "the line model.");
+           }).timing();
+
+  ch.claim("PF-16.sectors",
+           "On a GPU, mul costs 12 sectors per warp request (two loads and a store) with matched "
+           "layouts and 40 with one operand transposed: 3.3 times as many, a lower bound for the "
+           "seed's measured 8.8; the transposed operand uses 4 of every 32 bytes it fetches.",
+           [](book::Check& c) {
+             const int64_t n = 32;
+             Tensor x = zeros({n, n, n}), y = zeros({n, n, n});
+             const double matched = binary_sectors(x, y);
+             const double mismatched = binary_sectors(x, y.transpose(0, 2));
+             c.equal("matched", matched, 12.0);
+             c.equal("mismatched", mismatched, 40.0);
+             const double seed = Seed::gpu_mul_xyt_ms / Seed::gpu_mul_ms;
+             c.near("the seed's ratio", seed, 8.79, 0.01);
+             c.that("the model's ratio is below the seed's", mismatched / matched < seed,
+                    fixed(mismatched / matched) + " < " + fixed(seed));
+             c.value("gpu_mul_model", fixed(mismatched / matched, 1));
+             c.value("seed_gpu_mul_ratio", fixed(seed, 1));
+             c.value("used_fraction", fixed(100.0 * 4 / 32, 1));
+           }).model();
+
+  ch.claim("PF-16",
+           "On a GPU, mul with one operand transposed takes at least 1.5 times as long as with "
+           "matched layouts, and with both transposed about as long.",
+           [](book::Check& c) {
+#if PF_HAVE_CUDA_API
+             const int64_t n = cube();
+             Generator gen(16);
+             Tensor x = cuda::to_cuda(rand({n, n, n}, gen)), y = cuda::to_cuda(rand({n, n, n}, gen));
+             Tensor yt = y.transpose(0, 2), xt = x.transpose(0, 2);
+             Tensor o = cuda::mul(x, y), omix = cuda::mul(x, yt), oboth = cuda::mul(xt, yt);
+             cuda::GpuComparison mix = cuda::time_gpu_interleaved(
+                 [&] { cuda::mul_out(o, x, y); }, [&] { cuda::mul_out(omix, x, yt); });
+             c.judge("x·yᵀ / x·y", fixed(mix.ratio()), ">= 1.5", mix.ratio() >= 1.5);
+             cuda::GpuComparison both = cuda::time_gpu_interleaved(
+                 [&] { cuda::mul_out(o, x, y); }, [&] { cuda::mul_out(oboth, xt, yt); });
+             c.judge("xᵀ·yᵀ / x·y", fixed(both.ratio()), "in [0.67, 1.5]",
+                     both.ratio() >= 0.67 && both.ratio() <= 1.5);
+#else
+             c.not_run(gpu_reason());
+#endif
+           }).needs_gpu();
+
+  ch.claim("PF-17",
+           "Not every mismatch hurts: with transpose(0,1) both operands keep a unit-stride inner "
+           "dim (3 lines per 16 outputs); with transpose(1,2) the mismatch stays inside one "
+           "plane, and an LRU cache that holds the lines one row of outputs needs hides it.",
+           [](book::Check& c) {
+             const int64_t n = 32;
+             Tensor x = zeros({n, n, n}), y = zeros({n, n, n});
+             c.equal("lines per 16 outputs, transpose(0, 1)",
+                     binary_lines_per_16(x, y.transpose(0, 1)), 3.0);
+             std::vector<int64_t> capacities = {512, 1024, 2048, 4096, 8192, 16384};
+             std::string data = "# capacity_kib\tmatched\ttranspose_1_2\ttranspose_0_2\n";
+             std::vector<std::vector<std::string>> rows;
+             std::map<int64_t, std::array<int64_t, 3>> m;
+             for (int64_t cap : capacities) {
+               m[cap] = {binary_misses(x, y, cap), binary_misses(x, y.transpose(1, 2), cap),
+                         binary_misses(x, y.transpose(0, 2), cap)};
+               data += fixed(cap / 1024.0, 1) + "\t" + std::to_string(m[cap][0]) + "\t" +
+                       std::to_string(m[cap][1]) + "\t" + std::to_string(m[cap][2]) + "\n";
+               rows.push_back({fixed(cap / 1024.0, cap < 1024 ? 1 : 0) + " KiB", std::to_string(m[cap][0]),
+                               std::to_string(m[cap][1]), std::to_string(m[cap][2])});
+             }
+             // One row of outputs (fixed i, j) reads y[i, k, j] for all k: n lines of y, 4 KiB.
+             const int64_t strip = n * 64;
+             c.equal("transpose(1, 2) below the strip: misses more than matched",
+                     m[2048][1] > 4 * m[2048][0], true);
+             c.equal("transpose(1, 2) above the strip: misses as matched", m[8192][1], m[8192][0]);
+             c.equal("transpose(0, 2) at 16 KiB: still misses more", m[16384][2] > 4 * m[16384][0],
+                     true);
+             c.value("strip_kib", strip / 1024);
+             c.value("plane_kib", n * n * 4 / 1024);
+             c.value("lru_n", n);
+             c.table("lru_table", {"LRU capacity", "x * y", "x * y.transpose(1, 2)",
+                                   "x * y.transpose(0, 2)"},
+                     rows);
+             if (!emit_dir.empty())
+               c.figure("lru_sweep", gnuplot("lru_sweep", "lru_sweep", data),
+                        "LRU misses of mul on 64×64×64 float32 against the cache's capacity.");
+           }).model();
+
+  // ---- Output layouts ---------------------------------------------------------------------------------------
+  ch.section("output", "The layout of the output");
+
+  ch.claim("PF-18",
+           "For 4×4×4 tensors and all 36 pairs of permutations, x·y has x's strides and y·x has "
+           "y's, with equal values; the operands' strides differ exactly when the permutations "
+           "do.",
+           [](book::Check& c) {
+             Generator gen(18);
+             Tensor t1 = rand({4, 4, 4}, gen), t2 = rand({4, 4, 4}, gen);
+             const std::vector<Shape> perms = {{0, 1, 2}, {0, 2, 1}, {1, 0, 2},
+                                               {1, 2, 0}, {2, 0, 1}, {2, 1, 0}};
+             int64_t pairs = 0, first = 0, values = 0, differ = 0;
+             //! [first_operand]
+             for (const Shape& p : perms)
+               for (const Shape& q : perms) {
+                 Tensor x = t1.permute(p), y = t2.permute(q);
+                 Tensor xy = x * y, yx = y * x;
+                 first += xy.strides() == x.strides() && yx.strides() == y.strides();
+                 values += xy.to_vector() == yx.to_vector();
+                 differ += (x.strides() != y.strides()) == (p != q);
+                 ++pairs;
+               }
+             //! [first_operand]
+             c.equal("pairs", pairs, int64_t{36});
+             c.equal("outputs with the first operand's strides", first, pairs);
+             c.equal("x * y == y * x", values, pairs);
+             c.equal("strides differ iff permutations differ", differ, pairs);
+             c.value("pf18_pairs", pairs);
+           });
+
+  ch.erratum("ER-10",
+             "The result of a binary op has the strides of its first argument (nikitaved, PyTorch "
+             "for Scientists!).",
+             "It is a fresh dense tensor whose dim order follows the first operand, later operands "
+             "deciding ties and stride-0 dims: x = rand(4,4,8)[..., ::2] with strides (32,8,2) "
+             "gives x·y strides (16,4,1), and a broadcast x (4,0,1) times a permuted y (1,4,16) "
+             "gives (16,1,4).",
+             [](book::Check& c) {
+               Generator gen(10);
+               Tensor x = rand({4, 4, 8}, gen).slice(2, 0, std::nullopt, 2);
+               Tensor y = rand({4, 4, 4}, gen);
+               Tensor b = rand({4, 1, 4}, gen).expand({4, 4, 4});
+               Tensor p = rand({4, 4, 4}, gen).permute({2, 1, 0});
+               c.equal("x strides", x.strides(), Shape{32, 8, 2});
+               c.equal("x * y", (x * y).strides(), Shape{16, 4, 1});
+               c.equal("b strides", b.strides(), Shape{4, 0, 1});
+               c.equal("b * p", (b * p).strides(), Shape{16, 1, 4});
+               c.equal("p * b", (p * b).strides(), Shape{1, 4, 16});
+               c.value("er10_xy", (x * y).strides());
+               c.value("er10_bp", (b * p).strides());
+               c.value("er10_pb", (p * b).strides());
+             });
+
+  // ---- Paying for a copy -----------------------------------------------------------------------------------
+  ch.section("copy", "When a copy pays");
+
+  ch.claim("PF-20.lines",
+           "Eight products x·yᵀ walk 8·18 lines per 16 outputs; one copy of yᵀ into x's layout "
+           "(16 + 1) and eight matched products (8·3) walk 41.",
+           [](book::Check& c) {
+             const int64_t n = 32;
+             Tensor x = zeros({n, n, n}), y = zeros({n, n, n});
+             const double mismatched = binary_lines_per_16(x, y.transpose(0, 2));
+             const double matched = binary_lines_per_16(x, y);
+             // The copy's plan: its output follows the destination, contiguous; its input jumps.
+             TensorIterator copy = unary_plan(UnaryOp::Neg, empty({n, n, n}), y.transpose(0, 2));
+             const double copy_lines =
+                 lines_per_window(plan_trace(copy, 0), 16) + lines_per_window(plan_trace(copy, 1), 16);
+             c.equal("eight mismatched products", 8 * mismatched, 144.0);
+             c.equal("copy, then eight matched", copy_lines + 8 * matched, 41.0);
+             c.value("copy_model_ratio", fixed(8 * mismatched / (copy_lines + 8 * matched), 1));
+           }).model();
+
+  ch.claim("PF-20",
+           "When a layout hurts repeatedly, one copy into a friendly layout pays: eight products "
+           "x·yᵀ take at least 1.15 times as long as copying yᵀ once and computing eight x·y.",
+           [](book::Check& c) {
+             OneThread one;
+             // Eight products per measurement: a smaller cube than the other timings keeps ctest short.
+             const int64_t n = full_run() ? cube() : 96;
+             Generator gen(20);
+             Tensor x = rand({n, n, n}, gen), y = rand({n, n, n}, gen);
+             Tensor out = empty({n, n, n});
+             auto mul_into = [&](const Tensor& a, const Tensor& b) {  // out = a * b
+               run_binary(BinaryOp::Mul, binary_plan(BinaryOp::Mul, out, a, b));
+             };
+             //! [copy_pays]
+             Tensor yt = y.transpose(0, 2);
+             auto as_is = [&] {
+               for (int k = 0; k < 8; ++k) mul_into(x, yt);
+             };
+             auto copy_first = [&] {
+               Tensor packed = yt.contiguous();  // one copy, in x's layout
+               for (int k = 0; k < 8; ++k) mul_into(x, packed);
+             };
+             //! [copy_pays]
+             std::vector<Timed> rows;
+             book::RatioBand band = mod();
+             band.repeats = 5;
+             rows.push_back(ratio(c, "8 × x·yᵀ / (copy + 8 × x·y)", "copy", copy_first, as_is, band));
+             rows[0].model_ratio = 144.0 / 41.0;
+             ratio_figure(c, "copy_ratios", rows,
+                          "Eight mismatched products against one copy and eight matched ones.");
+           }).timing();
+
+  return ch.main(argc, argv);
+}
