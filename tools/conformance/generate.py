@@ -327,12 +327,272 @@ def broadcast_case():
     return {"broadcast_shapes": shapes}, result
 
 
+# ---- engine cases: unary, binary and matmul requests ----------------------------------------
+# Drawn from their own generator (SEED + 1), so the view-chain cases above stay byte-identical.
+# Operands are chains over arange, laid out every way that decides an output's strides: dense and
+# permuted, sliced (holes), expanded (stride 0), size-1 dims with odd strides (as_strided),
+# overlapping windows (unfold), 0-d and empty. The answer is the protocol's engine form: shape,
+# stride, storage_offset, dtype, is_contiguous, numel and values (row-major, numel <= 256; NaN and
+# infinities as null, as JSON has no spelling for them); empty_like has no values (PyTorch's are
+# whatever the memory held).
+
+erng = random.Random(SEED + 1)
+ENGINE_DTYPES = ["float32", "float64", "int32", "int64", "float16", "bfloat16", "bool"]
+TORCH_DTYPE = {"float32": torch.float32, "float64": torch.float64, "int32": torch.int32,
+               "int64": torch.int64, "float16": torch.float16, "bfloat16": torch.bfloat16,
+               "bool": torch.bool}
+DTYPE_NAME = {v: k for k, v in TORCH_DTYPE.items()}
+
+
+def apply_ops(t, ops):
+    """Runs a chain's ops with torch, as the explorer runs them."""
+    for op in ops:
+        name = op["op"]
+        if name == "permute":
+            t = t.permute(op["dims"])
+        elif name == "transpose":
+            t = t.transpose(op["dim0"], op["dim1"])
+        elif name == "slice":
+            t = torch.ops.aten.slice(t, op["dim"], op["start"], op["stop"], op["step"])
+        elif name == "expand":
+            t = t.expand(op["shape"])
+        elif name == "unsqueeze":
+            t = t.unsqueeze(op["dim"])
+        elif name == "as_strided":
+            t = t.as_strided(op["size"], op["stride"], op["storage_offset"])
+        elif name == "unfold":
+            t = t.unfold(op["dimension"], op["size"], op["step"])
+        elif name == "select":
+            t = t.select(op["dim"], op["index"])
+        else:
+            raise ValueError(name)
+    return t
+
+
+def numel_of(shape):
+    n = 1
+    for s in shape:
+        n *= s
+    return n
+
+
+def layout_chain(shape, dname):
+    """A chain whose result has the given shape, in one of the layouts that matter."""
+    n = len(shape)
+    kind = erng.choice(["contiguous", "permuted", "permuted", "sliced", "expanded", "odd_size1",
+                        "transposed", "unfold", "offset"])
+    if kind == "permuted" and n >= 2:
+        perm = list(range(n))
+        erng.shuffle(perm)
+        start = [shape[p] for p in perm]  # start.permute(inv) has the wanted shape
+        inv = [perm.index(i) for i in range(n)]
+        return {"start": {"shape": start, "dtype": dname},
+                "ops": [{"op": "permute", "dims": inv}]}
+    if kind == "transposed" and n >= 2:
+        d0, d1 = erng.sample(range(n), 2)
+        start = list(shape)
+        start[d0], start[d1] = start[d1], start[d0]
+        return {"start": {"shape": start, "dtype": dname},
+                "ops": [{"op": "transpose", "dim0": d0, "dim1": d1}]}
+    if kind == "sliced" and n >= 1:
+        d = erng.randrange(n)
+        step = erng.choice([2, 3])
+        start = list(shape)
+        start[d] = shape[d] * step
+        return {"start": {"shape": start, "dtype": dname},
+                "ops": [{"op": "slice", "dim": d, "start": 0, "stop": None, "step": step}]}
+    if kind == "expanded" and n >= 1:
+        start = [1 if erng.random() < 0.5 else s for s in shape]
+        lead = erng.randint(0, min(1, n - 1))
+        start = start[lead:]
+        return {"start": {"shape": start, "dtype": dname},
+                "ops": [{"op": "expand", "shape": list(shape)}]}
+    if kind == "odd_size1" and n >= 1 and 0 not in shape:
+        # Dense values with arbitrary strides on size-1 dims: ties in the stride comparison.
+        dims = sorted(range(n), key=lambda _: erng.random())
+        stride = [0] * n
+        acc = 1
+        for d in reversed(dims):
+            stride[d] = acc
+            acc *= shape[d]
+        for d in range(n):
+            if shape[d] == 1:
+                stride[d] = erng.choice([0, 1, 2, 3, 5, acc, 7 * acc])
+        return {"start": {"shape": [numel_of(shape) + 8], "dtype": dname},
+                "ops": [{"op": "as_strided", "size": list(shape), "stride": stride,
+                         "storage_offset": erng.choice([0, 0, 3])}]}
+    if kind == "unfold" and n >= 1 and shape[-1] >= 1:
+        # Overlapping windows: the last dim comes from unfold over a longer row.
+        size = shape[-1]
+        step = erng.choice([1, 1, 2])
+        count = shape[-2] if n >= 2 else 1
+        length = (count - 1) * step + size if count > 0 else size
+        base = list(shape[:-2]) + [length]
+        ops = [{"op": "unfold", "dimension": -1, "size": size, "step": step}]
+        if n == 1:
+            ops.append({"op": "select", "dim": 0, "index": 0})
+        return {"start": {"shape": base, "dtype": dname}, "ops": ops}
+    if kind == "offset" and n >= 1:
+        start = [shape[0] + 1] + list(shape[1:])
+        return {"start": {"shape": start, "dtype": dname},
+                "ops": [{"op": "slice", "dim": 0, "start": 1, "stop": None, "step": 1}]}
+    return {"start": {"shape": list(shape), "dtype": dname}, "ops": []}
+
+
+def chain_tensor(chain):
+    start = chain["start"]
+    shape = start["shape"]
+    t = torch.arange(numel_of(shape)).to(TORCH_DTYPE[start["dtype"]]).reshape(shape)
+    return apply_ops(t, chain["ops"])
+
+
+def json_values(t):
+    out = []
+    for v in values_of(t):
+        if isinstance(v, float) and (v != v or v in (float("inf"), float("-inf"))):
+            out.append(None)
+        else:
+            out.append(v)
+    return out
+
+
+def engine_answer(t, with_values=True):
+    r = {"shape": list(t.shape), "stride": list(t.stride()), "storage_offset": t.storage_offset(),
+         "dtype": DTYPE_NAME[t.dtype], "is_contiguous": t.is_contiguous(), "numel": t.numel()}
+    if with_values and t.numel() <= MAX_VALUES:
+        r["values"] = json_values(t)
+    return r
+
+
+def engine_error(e):
+    return {"error": True, "message": str(e).split("\n")[0]}
+
+
+def engine_shape():
+    ndim = erng.choice([0, 1, 2, 2, 3, 3, 3, 4])
+    while True:
+        shape = [erng.choice([1, 1, 2, 3, 4]) for _ in range(ndim)]
+        if ndim and erng.random() < 0.06:
+            shape[erng.randrange(ndim)] = 0
+        if numel_of(shape) <= 48:
+            return shape
+
+
+def broadcast_partner(shape):
+    """A shape that broadcasts with shape (mostly), or one that does not."""
+    other = list(shape)
+    for i in range(len(other)):
+        if erng.random() < 0.3:
+            other[i] = 1
+    drop = erng.randint(0, len(other)) if erng.random() < 0.3 else 0
+    other = other[drop:]
+    if erng.random() < 0.15 and shape:
+        i = erng.randrange(len(shape))
+        if shape[i] not in (0, 1):
+            other = list(shape)
+            other[i] = shape[i] + 1  # does not broadcast
+    if erng.random() < 0.1:
+        other = [erng.choice([1, 2])] + other
+    return other
+
+
+def binary_case():
+    op = erng.choice(["add", "sub", "mul", "div"])
+    xd, yd = erng.choice(ENGINE_DTYPES), erng.choice(ENGINE_DTYPES)
+    if erng.random() < 0.5:
+        yd = xd
+    xs = engine_shape()
+    ys = broadcast_partner(xs)
+    if erng.random() < 0.5:
+        xs, ys = ys, xs
+    xc, yc = layout_chain(xs, xd), layout_chain(ys, yd)
+    request = {"binary": op, "x": xc, "y": yc}
+    x, y = chain_tensor(xc), chain_tensor(yc)
+    try:
+        r = getattr(torch, op)(x, y)
+    except TORCH_ERRORS as e:
+        return request, engine_error(e)
+    return request, engine_answer(r)
+
+
+def unary_case():
+    op = erng.choice(["neg", "add_scalar", "clone", "clone", "empty_like", "empty_like",
+                      "contiguous", "contiguous"])
+    dname = erng.choice(ENGINE_DTYPES)
+    chain = layout_chain(engine_shape(), dname)
+    request = {"unary": op, "x": chain}
+    x = chain_tensor(chain)
+    try:
+        if op == "neg":
+            r = torch.neg(x)
+        elif op == "add_scalar":
+            r = x + 1
+        elif op == "clone":
+            r = x.clone()
+        elif op == "empty_like":
+            r = torch.empty_like(x)
+        else:
+            r = x.contiguous()
+    except TORCH_ERRORS as e:
+        return request, engine_error(e)
+    return request, engine_answer(r, with_values=op != "empty_like")
+
+
+def matmul_shapes():
+    n, k, m = erng.randint(1, 4), erng.randint(1, 4), erng.randint(1, 4)
+    kind = erng.choice(["1x1", "2x1", "1x2", "2x2", "2x2", "nx2", "2xn", "nxn", "nxn", "nx1",
+                        "1xn", "bad"])
+    batch = [erng.choice([1, 2, 3]) for _ in range(erng.randint(1, 3))]
+    other = [b if erng.random() < 0.5 else 1 for b in batch][erng.randint(0, len(batch)):]
+    a = {"1": [k], "2": [n, k], "n": batch + [n, k]}
+    b = {"1": [k], "2": [k, m], "n": other + [k, m]}
+    if kind == "bad":
+        choice = erng.randrange(4)
+        if choice == 0:
+            return [n, k], [k + 1, m]
+        if choice == 1:
+            return [k], [k + 1]
+        if choice == 2:
+            return [], [k]
+        return [2, n, k], [3, k, m]
+    return a[kind[0]], b[kind[2]]
+
+
+def matmul_case():
+    a_shape, b_shape = matmul_shapes()
+    dname = erng.choice(["float32", "float32", "float64", "int64", "int32", "float16", "bool"])
+    request = {"matmul": {"a_shape": a_shape, "b_shape": b_shape, "dtype": dname}}
+    dtype = TORCH_DTYPE[dname]
+    a = torch.arange(numel_of(a_shape)).to(dtype).reshape(a_shape)
+    b = torch.arange(numel_of(b_shape)).to(dtype).reshape(b_shape)
+    try:
+        r = torch.matmul(a, b)
+    except TORCH_ERRORS as e:
+        return request, engine_error(e)
+    return request, engine_answer(r)
+
+
+def engine_cases(count):
+    """count cases: binary, unary and matmul in proportion 5 : 3 : 2."""
+    makers = [binary_case] * 5 + [unary_case] * 3 + [matmul_case] * 2
+    for i in range(count):
+        yield makers[i % len(makers)]()
+
+
 def main():
     global CHAIN_CASES, BROADCAST_CASES
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--seed", type=int, default=SEED)
     parser.add_argument("--cases", type=int, default=CHAIN_CASES, help="view chains to draw")
+    parser.add_argument("--engine", type=int, default=0, metavar="N",
+                        help="write N engine cases (unary, binary, matmul) instead of chains")
     args = parser.parse_args()
+    if args.engine:
+        erng.seed(args.seed + 1)
+        for case_id, (request, expected) in enumerate(engine_cases(args.engine)):
+            sys.stdout.write(json.dumps({"id": case_id, "request": request, "expected": expected},
+                                        separators=(",", ":"), allow_nan=False) + "\n")
+        return
     rng.seed(args.seed)
     BROADCAST_CASES = BROADCAST_CASES * args.cases // CHAIN_CASES
     CHAIN_CASES = args.cases
