@@ -247,7 +247,8 @@ int main(int argc, char** argv) {
            [](book::Check& c) {
              int64_t allocations = 0;
              std::vector<std::vector<std::string>> rows;
-             for (int64_t n : {int64_t{1}, int64_t{1} << 26}) {
+             const Shape sources = {1, int64_t{1} << 26};  // elements of the two tensors
+             for (int64_t n : sources) {
                Untouchable u({n, 1}, DType::Float16);
                const Tensor& t = u.tensor();
                //! [cost]
@@ -262,7 +263,8 @@ int main(int argc, char** argv) {
              }
              c.equal("allocations made by the views, both sizes", allocations, int64_t{0});
              c.table("cost", {"elements of t", "sizes of the view", "strides of the view"}, rows);
-             c.value("cost_big", int64_t{1} << 26);
+             c.value("cost_small", sources[0]);
+             c.value("cost_big", sources[1]);
              c.value("cost_allocations", allocations);
            });
 
@@ -381,6 +383,7 @@ int main(int argc, char** argv) {
              }
              c.table("slices", {"slice", "sizes", "strides", "storage offset"}, rows);
              c.value("slice_strides", x.strides());
+             c.value("slice_len", (stop - start + step - 1) / step);
              Tensor a = arange(24).view({4, 6});
              Tensor s = a.index({Slice(), Slice(1, 6, 2)});
              c.figure("slice", views_svg({{a, "a"}, {s, "a[:, 1:6:2]"}}),
