@@ -1,0 +1,702 @@
+// Chapter 7, Matrix multiplication: row- and column-major operands, what a naive loop asks of the
+// cache, blocking, BLAS and its transpose flags, low-rank products, and torch.matmul's batched
+// shape rule. Claims MM-01…MM-10 and errata ER-12, ER-36, ER-37, ER-38. The code between
+// //! [name] markers is shown on the chapter's page (docs/07_matmul.md).
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "book/book.h"
+#include "book/gpu.h"
+#include "book/timing.h"
+#include "strided/matmul.h"
+#include "strided/models.h"
+#include "strided/parallel.h"
+#include "strided/picture.h"
+#include "strided/strided.h"
+
+#if __has_include("strided/cuda/cuda.h")
+#include "strided/cuda/cuda.h"
+#include "strided/cuda/gemm_layout.h"
+#define MM_HAVE_CUDA_API 1
+#else
+#define MM_HAVE_CUDA_API 0
+#endif
+
+using namespace strided;
+using models::LruCache;
+
+namespace {
+
+// ---- sizes -----------------------------------------------------------------------------------------
+// ctest keeps the chapter short; `tools/book build --full` sets STRIDED_FULL=1 for the seed's sizes.
+bool full_run() {
+  const char* v = std::getenv("STRIDED_FULL");
+  return v && std::string(v) == "1";
+}
+// The naive kernels: the catalogue's n = 512, or 256 (a 256 KiB float32 matrix, larger than a
+// core's L1 and L2 share on the machines the book runs on, so a column walk still misses).
+int64_t naive_n() { return full_run() ? 512 : 256; }
+// BLAS: In[19]'s 2048, or 1024 in ctest (long enough per call for a steady median).
+int64_t blas_n() { return full_run() ? 2048 : 1024; }
+
+// ---- teaching helpers: shown on the page ---------------------------------------------------------------
+
+//! [lru_naive]
+// The addresses a triple loop asks for, fed to an LRU cache. A, B and C are float32 n×n matrices
+// placed one after another; B is row-major (element (k, j) at k·n + j) or column-major (j·n + k).
+struct MatmulTrace {
+  int64_t n;
+  bool b_column_major;
+  LruCache cache;
+  void a(int64_t i, int64_t k) { cache.access(4 * (i * n + k), 4); }
+  void b(int64_t k, int64_t j) {
+    const int64_t at = b_column_major ? j * n + k : k * n + j;
+    cache.access(4 * (n * n + at), 4);
+  }
+  void c(int64_t i, int64_t j) { cache.access(4 * (2 * n * n + i * n + j), 4); }
+};
+
+// for i, for j: c[i][j] = Σ_k a[i][k]·b[k][j] — a dot product per element of C.
+int64_t misses_ijk(MatmulTrace t, bool with_c) {
+  for (int64_t i = 0; i < t.n; ++i)
+    for (int64_t j = 0; j < t.n; ++j) {
+      for (int64_t k = 0; k < t.n; ++k) {
+        t.a(i, k);
+        t.b(k, j);
+      }
+      if (with_c) t.c(i, j);
+    }
+  return t.cache.misses();
+}
+//! [lru_naive]
+
+//! [lru_blocked]
+// for i, for k: c[i][:] += a[i][k]·b[k][:] — rows of B and C, unit stride.
+int64_t misses_ikj(MatmulTrace t) {
+  for (int64_t i = 0; i < t.n; ++i)
+    for (int64_t k = 0; k < t.n; ++k) {
+      t.a(i, k);
+      for (int64_t j = 0; j < t.n; ++j) {
+        t.b(k, j);
+        t.c(i, j);
+      }
+    }
+  return t.cache.misses();
+}
+
+// The same i-k-j loops on bs×bs blocks: three blocks (3·bs² floats) are all the cache must hold.
+int64_t misses_blocked(MatmulTrace t, int64_t bs) {
+  for (int64_t ii = 0; ii < t.n; ii += bs)
+    for (int64_t jj = 0; jj < t.n; jj += bs)
+      for (int64_t kk = 0; kk < t.n; kk += bs)
+        for (int64_t i = ii; i < ii + bs; ++i)
+          for (int64_t k = kk; k < kk + bs; ++k) {
+            t.a(i, k);
+            for (int64_t j = jj; j < jj + bs; ++j) {
+              t.b(k, j);
+              t.c(i, j);
+            }
+          }
+  return t.cache.misses();
+}
+//! [lru_blocked]
+
+// ---- plumbing: not shown ---------------------------------------------------------------------------------
+
+std::string fixed(double v, int digits = 2) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", digits, v);
+  return buf;
+}
+
+// Timing claims run on one thread (the catalogue's policy for a shared machine); the previous
+// count, for the engine and OpenBLAS alike, comes back when the claim ends.
+struct OneThread {
+  int before = get_num_threads();
+  OneThread() { set_num_threads(1); }
+  ~OneThread() { set_num_threads(before); }
+};
+
+// The four layouts of In[19]: each operand row-major or column-major (the .mT of a row-major
+// matrix), all with the same logical values.
+struct Layouts {
+  Tensor a, b, at, bt;  // a, b row-major; at = a.mT() and bt = b.mT() of row-major storage
+};
+Layouts four_layouts(int64_t n, uint64_t seed) {
+  Generator gen(seed);
+  Layouts l;
+  l.a = rand({n, n}, gen);
+  l.b = rand({n, n}, gen);
+  l.at = rand({n, n}, gen).mT();
+  l.bt = rand({n, n}, gen).mT();
+  return l;
+}
+
+// One time_ratio, with its medians kept as named values for the prose.
+book::RatioResult timed(book::Check& c, const std::string& what, const std::string& key,
+                        const std::function<void()>& a, const std::function<void()>& b,
+                        const book::RatioBand& band) {
+  const book::RatioResult r = book::time_ratio(c, what, a, b, band);
+  c.value(key + "_ratio", fixed(r.ratio));
+  c.value(key + "_a_ms", fixed(r.median_a_s * 1e3));
+  c.value(key + "_b_ms", fixed(r.median_b_s * 1e3));
+  c.value(key + "_noise", fixed(r.noise));
+  return r;
+}
+
+double seconds_of(const std::function<void()>& f, int repeats) {
+  std::vector<double> s;
+  for (int r = 0; r < repeats; ++r) {
+    const auto t0 = std::chrono::steady_clock::now();
+    f();
+    s.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+  }
+  return book::median(s);
+}
+
+std::string shape_text(const Shape& s) {
+  std::string out = "(";
+  for (size_t i = 0; i < s.size(); ++i) out += (i ? ", " : "") + std::to_string(s[i]);
+  return out + (s.size() == 1 ? ",)" : ")");
+}
+
+[[maybe_unused]] std::string gpu_reason() { return book::gpu().reason; }
+
+// The recorded benchmark run committed beside the pages (tools/bench/run writes compare.json;
+// a maintainer copies it to docs/recorded/). Empty when none is committed.
+std::filesystem::path recorded_bench() {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::path(__FILE__).parent_path().parent_path() / "docs" / "recorded";
+  if (!fs::exists(dir)) return {};
+  std::vector<fs::path> found;
+  for (const auto& e : fs::directory_iterator(dir)) {
+    const std::string name = e.path().filename().string();
+    if (name.starts_with("bench-") && name.ends_with(".json")) found.push_back(e.path());
+  }
+  std::sort(found.begin(), found.end());
+  return found.empty() ? fs::path{} : found.front();
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  book::Chapter ch("07_matmul", "Matrix multiplication");
+
+  // ---- Row-major and column-major -------------------------------------------------------------------
+  ch.section("layouts", "Row-major and column-major");
+
+  ch.claim("MM-01",
+           "An m×n matrix is row-major (C-contiguous) when it is contiguous, strides (n, 1), and "
+           "column-major (F-contiguous) when its transpose is contiguous, strides (1, m).",
+           [](book::Check& c) {
+             //! [row_column]
+             Tensor row = arange(24).view({6, 4});  // row-major 6×4: strides (4, 1)
+             Tensor col = row.t();                  // the same storage read as a 4×6 matrix
+             //! [row_column]
+             c.equal("strides of the 6×4 row-major matrix", row.strides(), Shape{4, 1});
+             c.equal("row is contiguous", row.is_contiguous(), true);
+             c.equal("strides of its transpose", col.strides(), Shape{1, 4});
+             c.equal("the transpose is contiguous", col.is_contiguous(), false);
+             c.equal("the transpose's transpose is contiguous", col.t().is_contiguous(), true);
+             c.value("row_strides", row.strides());
+             c.value("col_strides", col.strides());
+             // Figures: the same 3×4 logical matrix, stored both ways.
+             Tensor r = arange(12).view({3, 4});
+             Tensor f = arange(12).view({4, 3}).t();
+             c.figure("row_major", tensor_svg(r, "a"),
+                      "A 3×4 row-major matrix: a row is a run of the storage.");
+             c.figure("column_major", tensor_svg(f, "a"),
+                      "A 3×4 column-major matrix: a column is a run of the storage.");
+           });
+
+  ch.claim("MM-02",
+           ".mT swaps the last two dims' sizes and strides and is a view: same data_ptr, no "
+           "allocation.",
+           [](book::Check& c) {
+             Tensor m = zeros({4, 6});
+             const int64_t before = Storage::allocation_count();
+             Tensor v = m.mT();
+             c.equal("allocations made by .mT", Storage::allocation_count() - before, int64_t{0});
+             c.equal("sizes of m.mT", v.sizes(), Shape{6, 4});
+             c.equal("strides of m.mT", v.strides(), Shape{1, 6});
+             c.equal("same data_ptr", v.data_ptr() == m.data_ptr(), true);
+             Tensor batch = zeros({2, 4, 6});
+             c.equal("strides of a batch's .mT", batch.mT().strides(), Shape{24, 1, 6});
+             c.value("mt_strides", v.strides());
+             c.value("mt_batch_strides", batch.mT().strides());
+           });
+
+  // ---- The naive loop and the cache ------------------------------------------------------------------
+  ch.section("naive", "What a naive loop asks of the cache");
+
+  ch.claim("MM-03",
+           "In the i-j-k dot-product loop both inner streams are unit-stride only when A is "
+           "row-major and B column-major: per dot product of length n, a row-major B touches n "
+           "cache lines and a column-major one n/16; an LRU cache of 4 KiB (n = 128) misses "
+           "2,228,224 times against 132,096, and one of 32 KiB 132,096 times for both.",
+           [](book::Check& c) {
+             const int64_t n = 128;
+             Tensor b = zeros({n, n});
+             Tensor b_col = zeros({n, n}).mT();
+             const int64_t lines_row = models::distinct_lines(models::logical_trace(b.select(1, 0)));
+             const int64_t lines_col =
+                 models::distinct_lines(models::logical_trace(b_col.select(1, 0)));
+             c.equal("lines of one column of a row-major B", lines_row, n);
+             c.equal("lines of one column of a column-major B", lines_col, n / 16);
+             //! [lru_run]
+             const int64_t row_4k = misses_ijk({n, false, LruCache(4096)}, false);
+             const int64_t col_4k = misses_ijk({n, true, LruCache(4096)}, false);
+             //! [lru_run]
+             const int64_t row_32k = misses_ijk({n, false, LruCache(32768)}, false);
+             const int64_t col_32k = misses_ijk({n, true, LruCache(32768)}, false);
+             c.equal("4 KiB misses, B row-major", row_4k, int64_t{2228224});
+             c.equal("4 KiB misses, B column-major", col_4k, int64_t{132096});
+             c.equal("32 KiB misses, B row-major", row_32k, int64_t{132096});
+             c.equal("32 KiB misses, B column-major", col_32k, int64_t{132096});
+             c.value("lru_n", n);
+             c.value("lines_row", lines_row);
+             c.value("lines_col", lines_col);
+             c.value("row_4k", row_4k);
+             c.value("col_4k", col_4k);
+             c.value("row_32k", row_32k);
+             c.value("col_32k", col_32k);
+             c.value("lru_ratio", fixed(double(row_4k) / double(col_4k), 1));
+             c.value("n_cubed", n * n * n);
+           });
+
+  ch.claim("MM-04",
+           "Copying B into column-major first is one pass over its n² elements (one allocation) "
+           "against n³ multiply-adds, and for large n it pays: the naive loop over a row-major B "
+           "takes at least 1.5 times as long as the copy plus the loop.",
+           [](book::Check& c) {
+             const int64_t n = naive_n();
+             Generator gen(4);
+             Tensor a = rand({n, n}, gen), b = rand({n, n}, gen);
+             //! [transpose_first]
+             const int64_t before = Storage::allocation_count();
+             Tensor b_columns = b.t().contiguous();  // (n, n) holding bᵀ: n² elements moved
+             const int64_t allocations = Storage::allocation_count() - before;
+             //! [transpose_first]
+             c.equal("allocations of the copy", allocations, int64_t{1});
+             c.equal("elements the copy writes", b_columns.numel(), n * n);
+             c.equal("multiply-adds of the product", n * n * n, n * n * n);
+             c.value("copy_n", n);
+             c.value("copy_elements", n * n);
+             c.value("copy_madds", n * n * n);
+             OneThread one;
+             timed(c, "naive with row-major B / transpose first, then naive", "transpose",
+                   [&] { (void)matmul_2d(a, b, MatmulKernel::NaiveTransposed); },
+                   [&] { (void)matmul_2d(a, b, MatmulKernel::Naive); },
+                   {.at_least = 1.5, .repeats = full_run() ? 5 : 7});
+           })
+      .timing();
+
+  ch.erratum("ER-38", "Transposing is an O(N) operation (r-nn), without saying which transpose.",
+             ".t() is an O(1) view: it swaps two strides and moves nothing; the physical "
+             "transpose, a copy into the other layout, is O(n²): one write per element.",
+             [](book::Check& c) {
+               for (int64_t n : {64, 512}) {
+                 Tensor m = zeros({n, n});
+                 const int64_t before = Storage::allocation_count();
+                 Tensor v = m.t();
+                 c.equal("allocations of .t() at n = " + std::to_string(n),
+                         Storage::allocation_count() - before, int64_t{0});
+                 c.equal(".t() shares the storage at n = " + std::to_string(n),
+                         v.storage().is_same(m.storage()), true);
+                 Tensor copy = v.contiguous();
+                 c.equal("allocations of .t().contiguous() at n = " + std::to_string(n),
+                         Storage::allocation_count() - before, int64_t{1});
+                 c.equal("bytes it writes at n = " + std::to_string(n), copy.storage().nbytes(),
+                         n * n * 4);
+               }
+             });
+
+  // ---- Blocking ----------------------------------------------------------------------------------------
+  ch.section("blocking", "Blocking");
+
+  ch.claim("MM-05",
+           "Working on blocks cuts cache misses: for n = 128 and a 4 KiB LRU cache, counting C, "
+           "the i-j-k loop misses 2,244,608 times, the i-k-j loop 133,120 and 16×16 blocks "
+           "17,408.",
+           [](book::Check& c) {
+             const int64_t n = 128;
+             const int64_t ijk = misses_ijk({n, false, LruCache(4096)}, true);
+             const int64_t ikj = misses_ikj({n, false, LruCache(4096)});
+             const int64_t blocked = misses_blocked({n, false, LruCache(4096)}, 16);
+             c.equal("misses, i-j-k", ijk, int64_t{2244608});
+             c.equal("misses, i-k-j", ikj, int64_t{133120});
+             c.equal("misses, 16×16 blocks", blocked, int64_t{17408});
+             // The floor: every line of A, B and C brought in once.
+             const int64_t compulsory = 3 * n * n * 4 / 64;
+             c.equal("blocks miss less than 6 times the compulsory misses",
+                     blocked < 6 * compulsory, true);
+             c.value("ijk_misses", ijk);
+             c.value("ikj_misses", ikj);
+             c.value("blocked_misses", blocked);
+             c.value("compulsory_misses", compulsory);
+             c.value("blocked_ratio", fixed(double(ijk) / double(blocked), 0));
+             c.table("misses", {"loop order", "misses (4 KiB LRU, n = 128)", "per multiply-add"},
+                     {{"i-j-k", std::to_string(ijk), fixed(double(ijk) / double(n * n * n), 3)},
+                      {"i-k-j", std::to_string(ikj), fixed(double(ikj) / double(n * n * n), 3)},
+                      {"16×16 blocks", std::to_string(blocked),
+                       fixed(double(blocked) / double(n * n * n), 3)}});
+           })
+      .model();
+
+  ch.exhibit([](book::Exhibit& e) {
+    // The four CPU kernels on one size, one thread: an illustration of this run, not a claim.
+    const int64_t n = naive_n();
+    Generator gen(5);
+    Tensor a = rand({n, n}, gen), b = rand({n, n}, gen);
+    OneThread one;
+    std::vector<std::vector<std::string>> rows;
+    const double flop = 2.0 * double(n) * double(n) * double(n);
+    for (MatmulKernel k : {MatmulKernel::Naive, MatmulKernel::NaiveTransposed,
+                           MatmulKernel::Blocked, MatmulKernel::Blas}) {
+      (void)matmul_2d(a, b, k);  // warm-up
+      const double s = seconds_of([&] { (void)matmul_2d(a, b, k); }, 3);
+      rows.push_back({to_string(k), fixed(s * 1e3), fixed(flop / s * 1e-9, 1)});
+      e.value(std::string("kernel_") + to_string(k) + "_ms", fixed(s * 1e3));
+    }
+    e.value("kernels_n", n);
+    e.value("block_size", matmul_block_size());
+    e.table("kernels", {"kernel", "ms (median of 3, one thread)", "GFLOP/s"}, rows);
+  });
+
+  // ---- BLAS and the four layouts ----------------------------------------------------------------------
+  ch.section("blas", "BLAS and the four layouts");
+
+  ch.claim("MM-06",
+           "With BLAS the four layouts of In[19] (a@b, a@b.mT, a.mT@b, a.mT@b.mT) take about the "
+           "same time (each within [0.67, 1.5] of a@b), because each is one gemm call with "
+           "transpose flags and no copy; the naive kernel's worst layout takes at least 1.5 "
+           "times its best.",
+           [](book::Check& c) {
+             {
+               //! [blas_flags]
+               Tensor a = zeros({3, 5});
+               BlasOperand row = blas_operand(a);       // row-major: as stored, ld = 5
+               BlasOperand col = blas_operand(a.mT());  // column-major: transposed, ld = 5
+               //! [blas_flags]
+               c.equal("row-major: transpose flag", row.transpose, false);
+               c.equal("row-major: ld", row.ld, int64_t{5});
+               c.equal("row-major: copy", row.copy, false);
+               c.equal("column-major: transpose flag", col.transpose, true);
+               c.equal("column-major: ld", col.ld, int64_t{5});
+               c.equal("column-major: copy", col.copy, false);
+               c.equal("a stride-2 slice is copied", blas_operand(zeros({3, 10}).slice(1, 0, 10, 2)).copy,
+                       true);
+             }
+             const int64_t n = blas_n();
+             Layouts l = four_layouts(n, 6);
+             OneThread one;
+             std::vector<std::vector<std::string>> rows;
+             const std::vector<std::pair<std::string, std::function<void()>>> others = {
+                 {"a@b.mT", [&] { (void)matmul(l.a, l.bt); }},
+                 {"a.mT@b", [&] { (void)matmul(l.at, l.b); }},
+                 {"a.mT@b.mT", [&] { (void)matmul(l.at, l.bt); }}};
+             const char* keys[] = {"blas_abt", "blas_atb", "blas_atbt"};
+             for (size_t i = 0; i < others.size(); ++i) {
+               const book::RatioResult r =
+                   timed(c, others[i].first + " / a@b", keys[i], [&] { (void)matmul(l.a, l.b); },
+                         others[i].second, {.at_least = 0.67, .at_most = 1.5, .repeats = 7});
+               rows.push_back({others[i].first, fixed(r.median_b_s * 1e3), fixed(r.ratio),
+                               fixed(r.noise)});
+               if (i == 0) rows.insert(rows.begin(), {"a@b", fixed(r.median_a_s * 1e3), "1.00", ""});
+             }
+             c.value("blas_n", n);
+             c.table("blas_layouts", {"product", "ms (median, one thread)", "/ a@b", "noise"}, rows);
+             // The naive kernel on its best (A row-major, B column-major) and worst layouts.
+             const int64_t m = naive_n();
+             Layouts s = four_layouts(m, 7);
+             timed(c, "naive: a.mT@b / a@b.mT", "naive_layout",
+                   [&] { (void)matmul_2d(s.a, s.bt, MatmulKernel::Naive); },
+                   [&] { (void)matmul_2d(s.at, s.b, MatmulKernel::Naive); },
+                   {.at_least = 1.5, .repeats = full_run() ? 5 : 7});
+             c.value("naive_layout_n", m);
+           })
+      .timing();
+
+  ch.claim("MM-07",
+           "On the GPU the four layouts of In[20] are each one cuBLAS call with transpose flags "
+           "and no copy, and take about the same time (each within [0.67, 1.5] of a@b).",
+           [](book::Check& c) {
+#if MM_HAVE_CUDA_API
+             const int64_t n = 2048;
+             Layouts l = four_layouts(n, 8);
+             Tensor a = cuda::to_cuda(l.a), b = cuda::to_cuda(l.b);
+             Tensor at = cuda::to_cuda(l.at.mT()).mT(), bt = cuda::to_cuda(l.bt.mT()).mT();
+             Tensor out = cuda::matmul(a, b);
+             const std::vector<std::pair<std::string, std::pair<Tensor*, Tensor*>>> others = {
+                 {"a@b.mT", {&a, &bt}}, {"a.mT@b", {&at, &b}}, {"a.mT@b.mT", {&at, &bt}}};
+             for (const auto& [name, ops] : others) {
+               const int64_t before = Storage::allocation_count();
+               cuda::GpuComparison r = cuda::time_gpu_interleaved(
+                   [&] { cuda::matmul_out(out, a, b); },
+                   [&, x = ops.first, y = ops.second] { cuda::matmul_out(out, *x, *y); });
+               c.equal(name + ": allocations while timing", Storage::allocation_count() - before,
+                       int64_t{0});
+               c.record(name + ": median ms, a@b", r.a.median_ms);
+               c.record(name + ": median ms", r.b.median_ms);
+               c.judge(name + " / a@b", fixed(r.ratio()), "in [0.67, 1.5]",
+                       r.ratio() >= 0.67 && r.ratio() <= 1.5);
+             }
+#else
+             c.not_run(gpu_reason());
+#endif
+           })
+      .needs_gpu();
+
+  ch.exhibit([](book::Exhibit& e) {
+    // The cuBLAS calls of the four layouts, from the kernels' own flag choice (host logic, so it
+    // runs without a GPU): the swap trick of kernels/strided/cuda/gemm_layout.h.
+#if MM_HAVE_CUDA_API
+    const int64_t n = 2048;
+    std::vector<std::vector<std::string>> rows;
+    const auto op = [](cuda::BlasTranspose t) { return t == cuda::BlasTranspose::N ? "N" : "T"; };
+    struct L {
+      const char* name;
+      bool a_col, b_col;
+    };
+    for (const L& l : {L{"a@b", false, false}, L{"a@b.mT", false, true},
+                       L{"a.mT@b", true, false}, L{"a.mT@b.mT", true, true}}) {
+      const auto ta = cuda::transposed_operand(n, n, l.a_col ? 1 : n, l.a_col ? n : 1);
+      const auto tb = cuda::transposed_operand(n, n, l.b_col ? 1 : n, l.b_col ? n : 1);
+      if (!ta || !tb) continue;
+      const cuda::GemmCall g = cuda::make_gemm_call(n, n, n, *ta, *tb, n);
+      rows.push_back({l.name, op(g.transa), op(g.transb), std::to_string(g.lda),
+                      std::to_string(g.ldb), "none"});
+    }
+    e.table("cublas_calls", {"product", "transa (our b)", "transb (our a)", "lda", "ldb", "copies"},
+            rows);
+#else
+    e.table("cublas_calls", {"product", "transa (our b)", "transb (our a)", "lda", "ldb", "copies"},
+            {});
+#endif
+  });
+
+  // ---- Low-rank products -------------------------------------------------------------------------------
+  ch.section("low_rank", "Low-rank products are write-bound");
+
+  ch.erratum("ER-12",
+             "A flat time for (2048×k)@(k×2048), k = 2…32, shows PyTorch is not optimised for "
+             "such shapes (nikitaved).",
+             "The product writes a 16 MiB output whatever k is; for k ≤ 32 the output is at least "
+             "96.9% of the bytes moved and the arithmetic intensity at most 15.5 FLOP per byte, "
+             "so the time is that of the write, as expected.",
+             [](book::Check& c) {
+               const int64_t m = 2048, n = 2048;
+               std::vector<std::vector<std::string>> rows;
+               double min_share = 1.0, max_intensity = 0.0, min_intensity = 1e9;
+               for (int64_t k : {2, 4, 8, 16, 32}) {
+                 //! [low_rank]
+                 const double bytes = 4.0 * double(m * k + k * n + m * n);  // read a, b; write c
+                 const double flops = 2.0 * double(m) * double(n) * double(k);
+                 const double output_share = 4.0 * double(m * n) / bytes;
+                 const double intensity = flops / bytes;  // FLOP per byte moved
+                 //! [low_rank]
+                 min_share = std::min(min_share, output_share);
+                 max_intensity = std::max(max_intensity, intensity);
+                 min_intensity = std::min(min_intensity, intensity);
+                 rows.push_back({std::to_string(k), fixed(bytes / (1 << 20), 3),
+                                 fixed(flops * 1e-6, 1), fixed(100 * output_share, 1),
+                                 fixed(intensity, 1)});
+               }
+               c.equal("output bytes (MiB)", 4 * m * n / (1 << 20), int64_t{16});
+               c.that("output share >= 96.9% for every k", min_share >= 0.969,
+                      fixed(100 * min_share, 2) + "%");
+               c.near("intensity at k = 2 (FLOP/B)", min_intensity, 1.0, 0.05);
+               c.near("intensity at k = 32 (FLOP/B)", max_intensity, 15.5, 0.05);
+               c.value("low_rank_min_share", fixed(100 * min_share, 1));
+               c.value("low_rank_min_intensity", fixed(min_intensity, 1));
+               c.value("low_rank_max_intensity", fixed(max_intensity, 1));
+               c.table("low_rank", {"k", "MiB moved", "MFLOP", "output share (%)", "FLOP/B"},
+                       rows);
+             });
+
+  ch.claim("MM-08",
+           "On the GPU, (2048×k)@(k×2048) takes about the same time for k = 2, 4, 8, 16, 32 "
+           "(slowest within 1.5 times the fastest) while the FLOPs grow 16-fold.",
+           [](book::Check& c) {
+#if MM_HAVE_CUDA_API
+             Generator gen(9);
+             std::vector<double> times;
+             for (int64_t k : {2, 4, 8, 16, 32}) {
+               Tensor x = cuda::to_cuda(rand({2048, k}, gen));
+               Tensor y = cuda::to_cuda(rand({k, 2048}, gen));
+               Tensor out = cuda::matmul(x, y);
+               const cuda::GpuTiming t = cuda::time_gpu([&] { cuda::matmul_out(out, x, y); });
+               c.record("k = " + std::to_string(k) + ": median ms", t.median_ms);
+               times.push_back(t.median_ms);
+             }
+             const double spread = *std::max_element(times.begin(), times.end()) /
+                                   *std::min_element(times.begin(), times.end());
+             c.judge("slowest / fastest", fixed(spread), "<= 1.5", spread <= 1.5);
+#else
+             c.not_run(gpu_reason());
+#endif
+           })
+      .needs_gpu();
+
+  // ---- Batched matmul -------------------------------------------------------------------------------
+  ch.section("batched", "Batched products and broadcasting");
+
+  ch.claim("MM-09",
+           "For operands of at least 2 dims the last two must be (n, k)·(k, m) and the leading "
+           "dims broadcast: the result is the broadcast batch + (n, m). A 1-D operand gains a dim "
+           "(prepended for the first, appended for the second) that is removed afterwards.",
+           [](book::Check& c) {
+             struct Case {
+               Shape a, b, out;
+             };
+             // Each row: torch.matmul(torch.randn(a), torch.randn(b)).shape in PyTorch 1.13.
+             const std::vector<Case> cases = {
+                 {{3}, {3}, {}},
+                 {{2, 3}, {3}, {2}},
+                 {{3}, {3, 4}, {4}},
+                 {{2, 3}, {3, 4}, {2, 4}},
+                 {{3}, {5, 3, 4}, {5, 4}},
+                 {{5, 2, 3}, {3}, {5, 2}},
+                 {{5, 2, 3}, {3, 4}, {5, 2, 4}},
+                 {{7, 1, 2, 3}, {5, 3, 4}, {7, 5, 2, 4}},
+             };
+             Generator gen(10);
+             std::vector<std::vector<std::string>> rows;
+             for (const Case& k : cases) {
+               const Tensor r = matmul(rand(k.a, gen), rand(k.b, gen));
+               c.equal("shape of " + shape_text(k.a) + " @ " + shape_text(k.b), r.sizes(), k.out);
+               rows.push_back({shape_text(k.a), shape_text(k.b), shape_text(r.sizes())});
+             }
+             c.throws("inner dims differ", [&] { (void)matmul(rand({5, 2, 3}, gen), rand({5, 4, 4}, gen)); },
+                      "Expected size for first two dimensions of batch2 tensor to be: [5, 3] but "
+                      "got: [5, 4].");
+             c.throws("batch dims do not broadcast",
+                      [&] { (void)matmul(rand({2, 2, 3}, gen), rand({3, 3, 4}, gen)); },
+                      "The size of tensor a (2) must match the size of tensor b (3) at "
+                      "non-singleton dimension 0");
+             c.throws("a 0-d operand", [&] { (void)matmul(scalar_tensor(Scalar(1.0)), rand({3}, gen)); },
+                      "both arguments to matmul need to be at least 1D, but they are 0D and 1D");
+             rows.push_back({"(5, 2, 3)", "(5, 4, 4)", "error: inner dims 3 and 4"});
+             rows.push_back({"(2, 2, 3)", "(3, 3, 4)", "error: batch dims 2 and 3"});
+             c.table("shapes", {"a", "b", "a @ b"}, rows);
+           });
+
+  ch.erratum("ER-36",
+             "The batched rule is stated for operands of at least 2 dims only (r-nn).",
+             "A 1-D operand is promoted — (k) becomes (1, k) on the left, (k, 1) on the right — "
+             "and the added dim is removed from the result: (3)·(3) gives a 0-d tensor, (2, 3)·(3) "
+             "gives (2), (3)·(5, 3, 4) gives (5, 4).",
+             [](book::Check& c) {
+               Generator gen(11);
+               //! [one_d]
+               Tensor v = rand({3}, gen), m = rand({5, 3, 4}, gen);
+               Tensor left = matmul(v, m);                             // (5, 4)
+               Tensor promoted = matmul(v.unsqueeze(0), m).squeeze(-2);  // (5, 1, 4) → (5, 4)
+               //! [one_d]
+               c.equal("shape of (3)·(3)", matmul(v, v).sizes(), Shape{});
+               c.equal("shape of (2, 3)·(3)", matmul(rand({2, 3}, gen), v).sizes(), Shape{2});
+               c.equal("shape of (3)·(5, 3, 4)", left.sizes(), Shape{5, 4});
+               std::vector<double> x = left.to_vector(), y = promoted.to_vector();
+               double worst = 0;
+               for (size_t i = 0; i < x.size(); ++i) worst = std::max(worst, std::abs(x[i] - y[i]));
+               c.near("largest difference from the promoted product", worst, 0.0, 1e-6);
+             });
+
+  ch.claim("MM-10",
+           "a (3,4,1,2) @ b (1,2,3) gives (3,4,1,3) and equals looping c[i,j] = a[i,j] @ b[0]; "
+           "the broadcast b reads as strides (0,0,3,1).",
+           [](book::Check& c) {
+             Generator gen(12);
+             //! [worked]
+             Tensor a = randn({3, 4, 1, 2}, gen), b = randn({1, 2, 3}, gen);
+             Tensor batched = matmul(a, b);
+             Tensor looped = zeros({3, 4, 1, 3});
+             for (int64_t i = 0; i < 3; ++i)
+               for (int64_t j = 0; j < 4; ++j)
+                 looped.select(0, i).select(0, j).copy_(matmul(a.select(0, i).select(0, j),
+                                                               b.select(0, 0)));
+             //! [worked]
+             c.equal("shape", batched.sizes(), Shape{3, 4, 1, 3});
+             c.equal("bitwise equal to the loop (the same kernel computes both)",
+                     std::memcmp(batched.data_ptr(), looped.data_ptr(),
+                                 static_cast<size_t>(batched.nbytes())) == 0,
+                     true);
+             Tensor wide = b.expand({3, 4, 2, 3});
+             c.equal("strides of b broadcast to the batch", wide.strides(), Shape{0, 0, 3, 1});
+             c.value("broadcast_strides", wide.strides());
+             c.figure("broadcast_b", storage_svg(wide, "b.expand(3, 4, 2, 3)"),
+                      "Every one of the 12 batch entries reads b's 6 elements.");
+           });
+
+  ch.erratum("ER-37",
+             "torch.equal(matmul(a, b), c) holds for the batched example, presented as always "
+             "true (r-nn).",
+             "Bitwise equality holds only when one kernel computes both sides in the same order; "
+             "two correct kernels may round differently, so results from different kernels are "
+             "compared with a tolerance.",
+             [](book::Check& c) {
+               Generator gen(13);
+               Tensor a = rand({32, 1024}, gen), b = rand({1024, 32}, gen);
+               Tensor blas = matmul_2d(a, b, MatmulKernel::Blas);
+               Tensor naive = matmul_2d(a, b, MatmulKernel::Naive);
+               const float* x = blas.data<float>();
+               const float* y = naive.data<float>();
+               int64_t same = 0;
+               double worst = 0;
+               for (int64_t i = 0; i < blas.numel(); ++i) {
+                 same += std::memcmp(&x[i], &y[i], sizeof(float)) == 0;
+                 worst = std::max(worst, std::abs(double(x[i]) - double(y[i])) / std::abs(double(y[i])));
+               }
+               c.that("BLAS and naive differ in some bits", same < blas.numel(),
+                      std::to_string(same) + " of " + std::to_string(blas.numel()) +
+                          " bitwise equal");
+               c.that("largest relative difference <= 1e-5", worst <= 1e-5, fixed(worst * 1e6, 3) + "e-6");
+               c.value("er37_same", same);
+               c.value("er37_total", blas.numel());
+               c.value("er37_worst", fixed(worst * 1e6, 2));
+             });
+
+  // ---- Benchmark notes ---------------------------------------------------------------------------------
+  ch.section("bench", "Benchmark notes");
+
+  ch.exhibit([](book::Exhibit& e) {
+    // A recorded run of tools/bench/run, committed under docs/recorded/: shown as recorded, with
+    // its machine and commit, never as this build's measurement.
+    const std::filesystem::path path = recorded_bench();
+    std::vector<std::vector<std::string>> rows;
+    std::string about = "no recorded benchmark run is committed";
+    if (!path.empty()) {
+      std::ifstream in(path);
+      const nlohmann::json j = nlohmann::json::parse(in);
+      for (const auto& x : j.at("experiments")) {
+        const double s = x.at("strided_ms").get<double>();
+        const bool has_torch = x.contains("pytorch_ms") && x.at("pytorch_ms").is_number();
+        const double t = has_torch ? x.at("pytorch_ms").get<double>() : 0.0;
+        rows.push_back({x.at("name").get<std::string>(), x.at("shape").get<std::string>(),
+                        fixed(s, 3), has_torch ? fixed(t, 3) : "—",
+                        has_torch ? fixed(s / t, 2) : "—"});
+      }
+      const auto& m = j.at("machine");
+      about = "recorded on " + m.at("cpu").get<std::string>() + ", " +
+              std::to_string(j.at("threads").get<int>()) + " thread(s), at commit " +
+              j.at("commit").get<std::string>() + "; STREAM copy " +
+              fixed(j.at("stream").at("copy_gbs").get<double>(), 1) + " GB/s, triad " +
+              fixed(j.at("stream").at("triad_gbs").get<double>(), 1) + " GB/s";
+    }
+    e.value("bench_recorded", about);
+    e.table("bench_recorded", {"experiment", "shape", "strided ms", "PyTorch ms", "ratio"}, rows);
+  });
+
+  return ch.main(argc, argv);
+}
