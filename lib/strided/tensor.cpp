@@ -17,9 +17,10 @@ int64_t Tensor::size(int64_t d) const { return sizes_[wrap_dim(d, dim(), "size")
 int64_t Tensor::stride(int64_t d) const { return strides_[wrap_dim(d, dim(), "stride")]; }
 
 int64_t Tensor::numel() const {
-  int64_t n = 1;
-  for (int64_t s : sizes_) n *= s;
-  return n;
+  // Not a plain product: c10's safe_compute_numel accepts sizes such as [2^63-1, 2, 0], whose
+  // partial product overflows int64 before the 0 makes it 0 (torch.ones(1, 1, 0).expand(2**63-1,
+  // 2, 0).numel() is 0). checked_numel gives 0 for them and refuses only a real overflow.
+  return checked_numel(sizes_, "numel");
 }
 
 void* Tensor::data_ptr() const {

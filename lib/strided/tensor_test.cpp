@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <limits>
 
 #include "strided/layout.h"
 
@@ -195,4 +196,16 @@ TEST_CASE("storage is shared and outlives the base tensor (MT-15)") {
   CHECK(uses == 2);
   CHECK(view.storage().use_count() == 1);
   CHECK(view.to_vector() == Values{3, 4, 5});
+}
+
+TEST_CASE("numel of sizes whose partial product overflows before a 0 (regression)") {
+  // torch 1.13: torch.ones(1, 1, 0).expand(2**63-1, 2, 0).numel() == 0. The product of the first
+  // two sizes overflows int64 (not uint64, so c10 accepts the sizes); numel() once multiplied
+  // them in int64, which is undefined behaviour.
+  const int64_t big = std::numeric_limits<int64_t>::max();
+  const Tensor t = ones({1, 1, 0}).expand({big, 2, 0});
+  CHECK(t.sizes() == Shape{big, 2, 0});
+  CHECK(t.numel() == 0);
+  CHECK(t.nbytes() == 0);
+  CHECK(t.to_vector().empty());
 }
