@@ -387,7 +387,8 @@ int main(int argc, char** argv) {
              Tensor a = arange(24).view({4, 6});
              Tensor s = a.index({Slice(), Slice(1, 6, 2)});
              c.figure("slice", views_svg({{a, "a"}, {s, "a[:, 1:6:2]"}}),
-                      "a[:, 1:6:2]: every second column from column 1, stride 2 along the rows.");
+                      "a[:, 1:6:2]: every second column from column 1, stride " +
+                          book::show(s.stride(1)) + " along each row.");
            });
 
   ch.claim("VW-09",
@@ -545,7 +546,9 @@ int main(int argc, char** argv) {
              c.value("diag_below_len", below.size(0));
              c.value("diag_stride", main_d.stride(0));
              c.figure("diagonal", views_svg({{m, "m"}, {above, "m.diagonal(1)"}}),
-                      "m.diagonal(1) of a 3×5 matrix: start one column in, step 5 + 1 = 6.");
+                      "m.diagonal(1) of a 3×5 matrix: start one column in, step " +
+                          book::show(m.stride(0)) + " + " + book::show(m.stride(1)) + " = " +
+                          book::show(above.stride(0)) + ".");
            });
 
   // ---- Transpose -------------------------------------------------------------------------------------------

@@ -1,0 +1,612 @@
+// Chapter 3, Contiguity: which layouts are "contiguous", by the notebook's definition and by
+// PyTorch's, and what that buys. Claims CT-01…CT-12 and the errata the catalogue gives this
+// chapter. The code between //! [name] markers is shown on the chapter's page
+// (docs/03_contiguity.md).
+#include <algorithm>
+#include <cstdint>
+#include <functional>
+#include <numeric>
+#include <random>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "book/book.h"
+#include "strided/layout.h"
+#include "strided/memory.h"
+#include "strided/models.h"
+#include "strided/picture.h"
+#include "strided/strided.h"
+
+using namespace strided;
+using indexing::Ellipsis;
+using indexing::None;
+using indexing::Slice;
+
+namespace {
+
+// ---- teaching helpers: shown on the page ------------------------------------------------------------
+
+//! [notebook_check]
+// The notebook's check_contiguous, line for line: empty and 0-d tensors are contiguous; otherwise
+// the last stride is 1 and each stride is the next dim's size times the next dim's stride.
+bool notebook_is_contiguous(const Tensor& t) {
+  if (t.numel() == 0) return true;
+  if (t.dim() == 0) return true;
+  bool contiguous = t.stride(-1) == 1;
+  for (int64_t i = 1; i < t.dim(); ++i)
+    contiguous = t.stride(-i - 1) == t.size(-i) * t.stride(-i) && contiguous;
+  return contiguous;
+}
+//! [notebook_check]
+
+//! [pytorch_check]
+// PyTorch's rule (c10/core/Contiguity.h): walking from the last dim, each dim of size > 1 must
+// have the stride "expected so far", which then grows by its size; size-1 dims are skipped, and a
+// tensor with no elements is contiguous whatever its strides.
+bool pytorch_is_contiguous(const Tensor& t) {
+  if (t.numel() == 0) return true;
+  int64_t expected = 1;
+  for (int64_t d = t.dim() - 1; d >= 0; --d) {
+    if (t.size(d) == 1) continue;
+    if (t.stride(d) != expected) return false;
+    expected *= t.size(d);
+  }
+  return true;
+}
+//! [pytorch_check]
+
+// ---- plumbing: not shown ------------------------------------------------------------------------------
+
+// A tensor with the given layout over a storage large enough for it (elements 0, 1, 2, ...).
+Tensor layout_tensor(const Shape& sizes, const Shape& strides, int64_t offset = 0) {
+  const Extent e = extent(sizes, strides, offset);
+  const int64_t need = e.empty() ? 1 : e.max + 1;
+  return arange(need).as_strided(sizes, strides, offset);
+}
+
+bool has_size_one(const Shape& sizes) {
+  return std::find(sizes.begin(), sizes.end(), int64_t{1}) != sizes.end();
+}
+
+bool non_increasing(const Shape& strides) {
+  return std::is_sorted(strides.begin(), strides.end(), std::greater<>());
+}
+
+std::vector<std::string> layout_row(const std::string& name, const Tensor& t) {
+  return {name, book::show(t.sizes()), book::show(t.strides()),
+          book::show(notebook_is_contiguous(t)), book::show(t.is_contiguous())};
+}
+
+// Random layouts: sizes 1..max_size in 1..max_dims dims; strides contiguous, then (when
+// scramble) a random stride on every size-1 dim, or a random permutation of the dims.
+struct Random {
+  Generator gen;
+  explicit Random(uint64_t seed) : gen(seed) {}
+  int64_t below(int64_t n) { return static_cast<int64_t>(gen.next_u64() % static_cast<uint64_t>(n)); }
+  Shape sizes(int64_t max_dims, int64_t max_size, int64_t min_size = 1) {
+    Shape s(1 + below(max_dims));
+    for (int64_t& x : s) x = min_size + below(max_size - min_size + 1);
+    return s;
+  }
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  book::Chapter ch("03_contiguity", "Contiguity");
+
+  // ---- Two definitions ----------------------------------------------------------------------------------
+  ch.section("definitions", "Two definitions");
+
+  ch.claim("CT-01",
+           "The notebook calls t contiguous when it has no elements, or is 0-d, or its memory set "
+           "is gap-free and stride[−1] = 1, stride[−i−1] = size[−i]·stride[−i] for "
+           "i = 1…ndim−1; its check_contiguous tests the strides.",
+           [](book::Check& c) {
+             Random r(31);
+             int64_t tried = 0, agree = 0, gap_free = 0, holds = 0;
+             for (int k = 0; k < 400; ++k) {
+               Shape sizes = r.sizes(4, 4, 0);
+               Shape strides = contiguous_strides(sizes);
+               if (k % 2) {  // half of them disturbed: one stride changed
+                 const int64_t d = r.below(static_cast<int64_t>(sizes.size()));
+                 strides[d] += 1 + r.below(3);
+               }
+               Tensor t = layout_tensor(sizes, strides);
+               const bool nb = notebook_is_contiguous(t);
+               agree += nb == is_contiguous_strict(t);
+               ++tried;
+               if (nb && t.numel() > 0) {
+                 ++holds;
+                 // The memset part of the definition follows from the strides: [0, itemsize·numel).
+                 const std::vector<int64_t> bytes = memory_set_bytes(t);
+                 gap_free += static_cast<int64_t>(bytes.size()) == t.nbytes() &&
+                             bytes.front() == 0 && bytes.back() == t.nbytes() - 1;
+               }
+             }
+             c.equal("layouts where notebook_is_contiguous == the library's is_contiguous_strict",
+                     agree, tried);
+             c.equal("non-empty layouts passing the check whose memset is gap-free", gap_free, holds);
+             c.that("some layouts pass the check", holds > 0, book::show(holds));
+             c.value("nb_tried", tried);
+             c.value("nb_passing", holds);
+           });
+
+  ch.claim("CT-02",
+           "PyTorch's is_contiguous skips every dim of size 1 (any stride allowed there) and is "
+           "true whenever numel = 0; otherwise the strides must be the row-major strides of the "
+           "sizes.",
+           [](book::Check& c) {
+             struct Case {
+               std::string name;
+               Tensor t;
+             };
+             Generator gen(5);
+             const std::vector<Case> cases = {
+                 {"(2, 3, 4, 1) : (12, 4, 1, 24)", layout_tensor({2, 3, 4, 1}, {12, 4, 1, 24})},
+                 {"rand(4, 1).t(): (1, 4) : (1, 1)", rand({4, 1}, gen).t()},
+                 {"(2, 1, 3) : (3, 99, 1)", layout_tensor({2, 1, 3}, {3, 99, 1})},
+             };
+             std::vector<std::vector<std::string>> rows;
+             for (const Case& k : cases) {
+               c.equal(k.name + ": is_contiguous", k.t.is_contiguous(), true);
+               c.equal(k.name + ": pytorch_is_contiguous", pytorch_is_contiguous(k.t), true);
+               c.equal(k.name + ": notebook_is_contiguous", notebook_is_contiguous(k.t), false);
+               rows.push_back(layout_row(k.name, k.t));
+             }
+             c.table("disagree", {"tensor", "sizes", "strides", "notebook", "PyTorch"}, rows);
+             // pytorch_is_contiguous (shown on the page) is the library's rule, on random layouts.
+             Random r(32);
+             int64_t tried = 0, agree = 0, empty_ones = 0;
+             for (int k = 0; k < 600; ++k) {
+               Shape sizes = r.sizes(4, 3, 0);
+               Shape strides(sizes.size());
+               for (int64_t& s : strides) s = r.below(13);
+               if (k % 3 == 0) strides = contiguous_strides(sizes);
+               Tensor t = layout_tensor(sizes, strides);
+               agree += pytorch_is_contiguous(t) == t.is_contiguous();
+               empty_ones += t.numel() == 0 && t.is_contiguous();
+               ++tried;
+             }
+             c.equal("random layouts where pytorch_is_contiguous == is_contiguous", agree, tried);
+             c.that("empty layouts seen, all contiguous", empty_ones > 0, book::show(empty_ones));
+             c.value("pt_tried", tried);
+           });
+
+  ch.erratum("ER-01",
+             "Contiguity requires the stride recursion on every dim (PyTorch for Scientists!, "
+             "nikitaved: check_contiguous).",
+             "PyTorch skips dims of size 1, and any tensor with no elements is contiguous: "
+             "rand(4, 1).t() and martinlwx's permute result (12, 4, 1, 24) are contiguous for "
+             "PyTorch, not for the notebook's check. The two disagree only when a size-1 dim exists.",
+             [](book::Check& c) {
+               Random r(33);
+               int64_t disagree = 0, disagree_without_ones = 0, tried = 0;
+               for (int k = 0; k < 1000; ++k) {
+                 Shape sizes = r.sizes(5, 4);
+                 Shape strides = contiguous_strides(sizes);
+                 if (k % 2) {  // scramble the strides of size-1 dims
+                   for (size_t d = 0; d < sizes.size(); ++d)
+                     if (sizes[d] == 1) strides[d] = r.below(50);
+                 } else if (k % 4 == 0) {  // or permute the dims
+                   Shape p(sizes.size());
+                   std::iota(p.begin(), p.end(), 0);
+                   std::shuffle(p.begin(), p.end(), std::mt19937(static_cast<unsigned>(k)));
+                   Tensor q = layout_tensor(sizes, strides).permute(p);
+                   sizes = q.sizes();
+                   strides = q.strides();
+                 }
+                 Tensor t = layout_tensor(sizes, strides);
+                 const bool differ = notebook_is_contiguous(t) != t.is_contiguous();
+                 disagree += differ;
+                 disagree_without_ones += differ && !has_size_one(sizes);
+                 ++tried;
+               }
+               c.equal("disagreements on layouts without a size-1 dim", disagree_without_ones,
+                       int64_t{0});
+               c.that("disagreements with a size-1 dim exist", disagree > 0, book::show(disagree));
+               c.value("er01_tried", tried);
+               c.value("er01_disagree", disagree);
+             });
+
+  ch.erratum("ER-03.recursion",
+             "stride[−i−1] = size[−i]·stride[−i] for i ∈ {1, …, ndim}; in the restatement, "
+             "stride[−i] = 1 (PyTorch for Scientists!, nikitaved).",
+             "i runs to ndim − 1, as the notebook's own loop range(1, t.ndim) does: at i = ndim the "
+             "rule names stride[−ndim−1], which does not exist. And the first line is stride[−1] = 1.",
+             [](book::Check& c) {
+               Tensor t = zeros({2, 3, 4, 5});
+               //! [recursion_end]
+               const int64_t n = t.dim();
+               bool holds = true;
+               for (int64_t i = 1; i <= n - 1; ++i)
+                 holds = holds && t.stride(-i - 1) == t.size(-i) * t.stride(-i);
+               //! [recursion_end]
+               c.equal("the recursion for i = 1 … ndim − 1", holds, true);
+               c.throws("t.stride(−ndim − 1), the seed's last term",
+                        [&] { return t.stride(-n - 1); }, "Dimension out of range");
+               c.equal("stride[−1]", t.stride(-1), int64_t{1});
+               c.equal("stride[−i] = 1 for i = 2 (the restatement)", t.stride(-2) == 1, false);
+               c.value("rec_last_i", n - 1);
+               c.value("rec_bad_dim", -n - 1);
+             });
+
+  ch.claim("CT-03",
+           "A 2×3×4×5 tensor has strides (60, 20, 5, 1) and is contiguous; transpose(−1, −2) "
+           "and transpose(0, −1) are not; a 0×1×0 tensor and a 0-d tensor are.",
+           [](book::Check& c) {
+             Generator gen(6);
+             //! [examples]
+             Tensor t = rand({2, 3, 4, 5}, gen);
+             Tensor a = t.transpose(-1, -2);
+             Tensor b = t.transpose(0, -1);
+             Tensor empty_t = rand({0, 1, 0}, gen);
+             Tensor scalar = rand({}, gen);
+             //! [examples]
+             c.equal("strides of t", t.strides(), Shape{60, 20, 5, 1});
+             const std::vector<std::pair<std::string, const Tensor*>> cases = {
+                 {"t", &t}, {"t.transpose(-1, -2)", &a}, {"t.transpose(0, -1)", &b},
+                 {"rand(0, 1, 0)", &empty_t}, {"rand(())", &scalar}};
+             const std::vector<bool> expected = {true, false, false, true, true};
+             std::vector<std::vector<std::string>> rows;
+             for (size_t i = 0; i < cases.size(); ++i) {
+               const auto& [name, x] = cases[i];
+               c.equal(name + ": notebook", notebook_is_contiguous(*x), static_cast<bool>(expected[i]));
+               c.equal(name + ": PyTorch", x->is_contiguous(), static_cast<bool>(expected[i]));
+               rows.push_back(layout_row(name, *x));
+             }
+             c.table("examples", {"tensor", "sizes", "strides", "notebook", "PyTorch"}, rows);
+             c.value("ex_strides", t.strides());
+           });
+
+  ch.claim("CT-04", "Factories (empty, zeros, ones, full, arange, rand, randn) make contiguous tensors.",
+           [](book::Check& c) {
+             Generator gen(7);
+             const Shape s = {3, 1, 4, 2};
+             const std::vector<std::pair<std::string, Tensor>> made = {
+                 {"empty", strided::empty(s)},
+                 {"zeros", zeros(s)},
+                 {"ones", ones(s, {DType::Int32})},
+                 {"full", full(s, 2.5, {DType::Float64})},
+                 {"arange(24).view", arange(24).view(s)},
+                 {"rand", rand(s, gen)},
+                 {"randn", randn(s, gen, {DType::Float16})},
+                 {"from_values", from_values(std::vector<double>(24, 1.0), s)},
+                 {"empty_like", empty_like(zeros(s))},
+                 {"scalar_tensor", scalar_tensor(3)}};
+             int64_t contiguous = 0;
+             for (const auto& [name, t] : made) {
+               c.equal(name + " is contiguous", t.is_contiguous(), true);
+               contiguous += t.is_contiguous();
+             }
+             c.value("factories", static_cast<int64_t>(made.size()));
+             c.value("factories_contiguous", contiguous);
+           });
+
+  // ---- Contiguous strides ----------------------------------------------------------------------------------
+  ch.section("strides", "Contiguous strides");
+
+  ch.claim("CT-05",
+           "A contiguous layout has strides[k] = Π_{i>k} size[i], so strides[N−1] = 1; PyTorch "
+           "counts a size-0 dim as 1 in the product, so (3, 0, 2) gets (2, 2, 1).",
+           [](book::Check& c) {
+             //! [contiguous_strides]
+             auto row_major = [](const Shape& sizes) {
+               Shape strides(sizes.size());
+               int64_t product = 1;
+               for (int64_t k = static_cast<int64_t>(sizes.size()) - 1; k >= 0; --k) {
+                 strides[k] = product;
+                 product *= std::max<int64_t>(sizes[k], 1);
+               }
+               return strides;
+             };
+             //! [contiguous_strides]
+             Random r(34);
+             int64_t tried = 0, agree = 0, with_zero = 0;
+             for (int k = 0; k < 500; ++k) {
+               const Shape sizes = r.sizes(5, 4, 0);
+               agree += row_major(sizes) == contiguous_strides(sizes) &&
+                        strided::empty(sizes).strides() == row_major(sizes) && row_major(sizes).back() == 1;
+               with_zero += std::count(sizes.begin(), sizes.end(), int64_t{0}) > 0;
+               ++tried;
+             }
+             c.equal("random shapes where the formula, contiguous_strides and empty() agree",
+                     agree, tried);
+             c.that("shapes with a zero size among them", with_zero > 0, book::show(with_zero));
+             c.equal("empty(3, 0, 2).strides()", empty({3, 0, 2}).strides(), Shape{2, 2, 1});
+             // The formula describes contiguous layouts only: a transpose has other strides.
+             Tensor t = zeros({3, 4}).t();
+             c.equal("t.t(): strides equal to the formula's", t.strides() == row_major(t.sizes()),
+                     false);
+             c.value("zero_strides", empty({3, 0, 2}).strides());
+             c.value("cs_tried", tried);
+           });
+
+  ch.claim("CT-06", "arange(0, 24).reshape(1, 2, 3, 4) has strides (2·3·4, 3·4, 4, 1) = (24, 12, 4, 1).",
+           [](book::Check& c) {
+             Tensor t = arange(0, 24).reshape({1, 2, 3, 4});
+             c.equal("strides", t.strides(), Shape{2 * 3 * 4, 3 * 4, 4, 1});
+             c.equal("which are", t.strides(), Shape{24, 12, 4, 1});
+             c.value("worked_strides", t.strides());
+           });
+
+  // ---- Addresses in index order ------------------------------------------------------------------------
+  ch.section("order", "Addresses in index order");
+
+  ch.claim("CT-07",
+           "A non-empty contiguous tensor of ≥ 1 dim, by the notebook's definition, has "
+           "non-increasing strides, and a lexicographically smaller index has a strictly smaller "
+           "address. For PyTorch-contiguous tensors the address part holds too, the stride part "
+           "does not.",
+           [](book::Check& c) {
+             Random r(35);
+             int64_t nb_tensors = 0, nb_ok = 0, pt_tensors = 0, pt_addresses = 0, pt_strides = 0;
+             for (int k = 0; k < 400; ++k) {
+               const Shape sizes = r.sizes(5, 4);
+               Shape strides = contiguous_strides(sizes);
+               Tensor t = layout_tensor(sizes, strides);
+               ++nb_tensors;
+               nb_ok += notebook_is_contiguous(t) && non_increasing(t.strides()) &&
+                        models::is_sorted(models::logical_trace(t), /*strict=*/true);
+               // The same sizes with arbitrary strides on the size-1 dims: still PyTorch-contiguous.
+               for (size_t d = 0; d < sizes.size(); ++d)
+                 if (sizes[d] == 1) strides[d] = r.below(100);
+               Tensor u = layout_tensor(sizes, strides);
+               if (!u.is_contiguous()) continue;
+               ++pt_tensors;
+               pt_addresses += models::is_sorted(models::logical_trace(u), /*strict=*/true);
+               pt_strides += non_increasing(u.strides());
+             }
+             c.equal("notebook-contiguous: non-increasing strides and increasing addresses", nb_ok,
+                     nb_tensors);
+             c.equal("PyTorch-contiguous: increasing addresses", pt_addresses, pt_tensors);
+             c.that("PyTorch-contiguous with strides that increase somewhere",
+                    pt_strides < pt_tensors, book::show(pt_tensors - pt_strides));
+             c.value("order_tensors", nb_tensors);
+             c.value("order_pt_tensors", pt_tensors);
+             c.value("order_pt_increasing", pt_tensors - pt_strides);
+           });
+
+  ch.erratum("ER-02",
+             "If t is non-empty and not a scalar, its strides are non-increasing (PyTorch for "
+             "Scientists!, nikitaved, note after In[11]).",
+             "True for the canonical strides the notebook's check accepts, not for every tensor "
+             "PyTorch calls contiguous: (2, 3, 4, 1) with strides (12, 4, 1, 24) is contiguous. "
+             "Canonical strides use max(size, 1) for a size-0 dim, (3, 0, 2) → (2, 2, 1), and "
+             "size-1 dims give equal neighbours: non-increasing, not decreasing.",
+             [](book::Check& c) {
+               Tensor p = arange(24).reshape({1, 2, 3, 4}).permute({1, 2, 3, 0});
+               c.equal("(12, 4, 1, 24) is contiguous", p.is_contiguous(), true);
+               c.equal("its strides are non-increasing", non_increasing(p.strides()), false);
+               c.equal("empty(3, 0, 2).strides()", empty({3, 0, 2}).strides(), Shape{2, 2, 1});
+               Tensor ties = zeros({2, 1, 3});
+               c.equal("zeros(2, 1, 3).strides()", ties.strides(), Shape{3, 3, 1});
+               c.value("ties_strides", ties.strides());
+               c.value("increasing_strides", p.strides());
+             });
+
+  ch.claim("CT-08",
+           "Contiguous ⇔ gap-free memory set of the minimal span itemsize·numel, a bijection "
+           "between indices and addresses, and addresses in lexicographic index order; a "
+           "permuted dense tensor has the first two but not the third.",
+           [](book::Check& c) {
+             //! [traces]
+             Tensor t = zeros({2, 3, 4});
+             Tensor p = t.permute({2, 0, 1});
+             models::Trace in_order = models::logical_trace(t);
+             models::Trace permuted = models::logical_trace(p);
+             //! [traces]
+             std::vector<int64_t> expected(t.numel());
+             for (int64_t i = 0; i < t.numel(); ++i) expected[i] = i * t.element_size();
+             c.equal("trace of t is 0, 4, 8, …", in_order.bytes, expected);
+             std::vector<int64_t> sorted = permuted.bytes;
+             std::sort(sorted.begin(), sorted.end());
+             c.equal("trace of p, sorted, is the same (gap-free, one index per address)", sorted,
+                     expected);
+             c.equal("trace of p is in order", models::is_sorted(permuted), false);
+             c.equal("p.is_contiguous()", p.is_contiguous(), false);
+             std::string first;
+             for (int64_t i = 0; i < 8; ++i) first += book::show(permuted.bytes[i]) + ", ";
+             c.value("trace_p_first", first + "…");
+             std::string first_t;
+             for (int64_t i = 0; i < 4; ++i) first_t += book::show(in_order.bytes[i]) + ", ";
+             c.value("trace_t_first", first_t + "…");
+             c.value("trace_span", t.nbytes());
+           });
+
+  // ---- Dense layouts ----------------------------------------------------------------------------------
+  ch.section("dense", "Dense layouts");
+
+  ch.claim("CT-09",
+           "If sorting the dims by decreasing stride gives the contiguous strides of the sorted "
+           "sizes, the memory set is gap-free (non-overlapping and dense): true for any "
+           "permutation of a contiguous tensor, false for the stride-5 slice "
+           "rand(…, 5)[..., 0] and the slice with holes rand(…, 32, …)[..., 0, :].",
+           [](book::Check& c) {
+             // The notebook's tensors, as layouts only: the algebra needs no storage.
+             const Shape big = {512, 512, 512};
+             const Shape perm_strides = permute_geometry(big, contiguous_strides(big), {2, 1, 0}).strides;
+             const Shape five = {512, 512, 512, 5};
+             const ViewGeometry stride5 = select_geometry(five, contiguous_strides(five), 0, 3, 0);
+             const Shape holes_src = {512, 512, 32, 512};
+             const ViewGeometry holes =
+                 select_geometry(holes_src, contiguous_strides(holes_src), 0, 2, 0);
+             c.equal("permute(2, 1, 0) of 512³: dense", is_non_overlapping_and_dense(big, perm_strides),
+                     true);
+             c.equal("rand(512, 512, 512, 5)[..., 0]: strides", stride5.strides,
+                     Shape{512 * 512 * 5, 512 * 5, 5});
+             c.equal("rand(512, 512, 512, 5)[..., 0]: dense",
+                     is_non_overlapping_and_dense(stride5.sizes, stride5.strides), false);
+             c.equal("rand(512, 512, 32, 512)[..., 0, :]: stride[−2]", holes.strides[1],
+                     int64_t{32 * 512});
+             c.equal("rand(512, 512, 32, 512)[..., 0, :]: dense",
+                     is_non_overlapping_and_dense(holes.sizes, holes.strides), false);
+             // Small versions with real memory: dense ⇔ the memory set is one run of numel cells.
+             //! [dense]
+             Tensor x = arange(24).view({2, 3, 4}).permute({2, 1, 0});
+             Tensor y = arange(30).view({2, 3, 5}).index({Ellipsis, 0});
+             Tensor z = arange(24).view({2, 4, 3}).index({Ellipsis, 0, Slice()});
+             //! [dense]
+             std::vector<std::vector<std::string>> rows;
+             for (const auto& [name, t] : {std::pair{"x = arange(24).view(2, 3, 4).permute(2, 1, 0)", x},
+                                           std::pair{"y = arange(30).view(2, 3, 5)[..., 0]", y},
+                                           std::pair{"z = arange(24).view(2, 4, 3)[..., 0, :]", z}}) {
+               const std::vector<Interval> runs = memory_intervals(t);
+               const bool one_run = runs.size() == 1 && runs[0].size() == t.numel();
+               c.equal(std::string(name) + ": dense ⇔ one run of numel cells",
+                       t.is_non_overlapping_and_dense(), one_run);
+               rows.push_back({name, book::show(t.sizes()), book::show(t.strides()),
+                               book::show(t.is_non_overlapping_and_dense()),
+                               book::show(t.is_contiguous()),
+                               book::show(static_cast<int64_t>(runs.size()))});
+             }
+             c.equal("x dense", x.is_non_overlapping_and_dense(), true);
+             c.equal("y dense", y.is_non_overlapping_and_dense(), false);
+             c.equal("z dense", z.is_non_overlapping_and_dense(), false);
+             c.table("dense", {"tensor", "sizes", "strides", "dense", "contiguous", "runs of cells"},
+                     rows);
+             c.value("dense_stride5", stride5.strides);
+             c.value("dense_step", stride5.strides.back());
+             c.value("dense_holes", holes.strides);
+             c.value("dense_perm", perm_strides);
+             PictureOptions opts;
+             opts.links = false;
+             c.figure("dense_x", storage_svg(x, "x"), "x: a permutation; every cell used once.");
+             c.figure("dense_y", storage_svg(y, "y"), "y: one cell in every " +
+                                                         book::show(y.stride(-1)) + ".");
+             c.figure("dense_z", storage_svg(z, "z"), "z: runs of " + book::show(z.size(-1)) +
+                                                         " cells with holes between them.");
+           });
+
+  // ---- Reshape -------------------------------------------------------------------------------------------
+  ch.section("reshape", "Reshaping a contiguous tensor");
+
+  ch.claim("CT-10",
+           "Any numel-preserving reshape of a contiguous tensor is a contiguous view: a 24-vector "
+           "reshaped to (12, 2) and (2, 3, 4); after x[0] = 10, y[0, 0] and z[0, 0, 0] read 10.",
+           [](book::Check& c) {
+             Generator gen(8);
+             Tensor x = rand({24}, gen);
+             const int64_t before = Storage::allocation_count();
+             //! [reshape]
+             Tensor y = x.reshape({12, 2});
+             Tensor z = x.reshape({2, 3, 4});
+             x.set({0}, 10.0);
+             //! [reshape]
+             c.equal("allocations", Storage::allocation_count() - before, int64_t{0});
+             c.equal("y and z contiguous", y.is_contiguous() && z.is_contiguous(), true);
+             c.equal("y[0, 0]", y.at({0, 0}).to_double(), 10.0);
+             c.equal("z[0, 0, 0]", z.at({0, 0, 0}).to_double(), 10.0);
+             // Every factorisation of 24 into up to three sizes.
+             int64_t shapes = 0, views = 0;
+             for (int64_t a = 1; a <= 24; ++a)
+               for (int64_t b = 1; a * b <= 24; ++b) {
+                 if (24 % (a * b)) continue;
+                 Tensor v = x.reshape({a, b, 24 / (a * b)});
+                 ++shapes;
+                 views += v.is_contiguous() && v.storage().is_same(x.storage()) &&
+                          v.strides() == contiguous_strides(v.sizes());
+               }
+             c.equal("3-d reshapes of x that are contiguous views", views, shapes);
+             c.value("reshape_read", z.at({0, 0, 0}).to_double());
+             c.value("reshape_shapes", shapes);
+             c.value("reshape_allocations", Storage::allocation_count() - before);
+           });
+
+  // ---- .contiguous() -------------------------------------------------------------------------------------
+  ch.section("contiguous", "What contiguous() does");
+
+  ch.claim("CT-11",
+           "contiguous() returns compact row-major storage, copying when needed: "
+           "t[:, :, :, 2].reshape(3, 2).contiguous() has storage [2, 6, 10, 14, 18, 22], shape "
+           "(3, 2), strides (2, 1); an already contiguous tensor is returned as it is.",
+           [](book::Check& c) {
+             Tensor t = arange(24).reshape({1, 2, 3, 4});
+             //! [contiguous]
+             Tensor v = t.index({Slice(), Slice(), Slice(), 2}).reshape({3, 2});  // a view
+             int64_t before = Storage::allocation_count();
+             Tensor compact = v.contiguous();  // copies
+             const int64_t copy_allocations = Storage::allocation_count() - before;
+             before = Storage::allocation_count();
+             Tensor same = compact.contiguous();  // already contiguous: compact itself
+             const int64_t no_allocations = Storage::allocation_count() - before;
+             //! [contiguous]
+             const auto* s = static_cast<const int64_t*>(compact.storage().data());
+             const std::vector<int64_t> storage(s, s + compact.storage().nbytes() / compact.element_size());
+             c.equal("v's strides", v.strides(), Shape{8, 4});
+             c.equal("v's storage offset", v.storage_offset(), int64_t{2});
+             c.equal("v shares t's storage", v.storage().is_same(t.storage()), true);
+             c.equal("allocations by v.contiguous()", copy_allocations, int64_t{1});
+             c.equal("compact's storage", storage, std::vector<int64_t>{2, 6, 10, 14, 18, 22});
+             c.equal("compact's sizes", compact.sizes(), Shape{3, 2});
+             c.equal("compact's strides", compact.strides(), Shape{2, 1});
+             c.equal("allocations by compact.contiguous()", no_allocations, int64_t{0});
+             c.equal("compact.contiguous() is compact", same.storage().is_same(compact.storage()) &&
+                                                            same.strides() == compact.strides() &&
+                                                            same.storage_offset() == compact.storage_offset(),
+                     true);
+             c.value("v_strides", v.strides());
+             c.value("v_offset", v.storage_offset());
+             c.value("compact_storage", storage);
+             c.value("compact_strides", compact.strides());
+             c.value("compact_copy_allocations", copy_allocations);
+             c.value("compact_same_allocations", no_allocations);
+             c.figure("before_contiguous", views_svg({{t, "t"}, {v, "v = t[:, :, :, 2].reshape(3, 2)"}}),
+                      "v reads every fourth cell of t's storage.");
+             c.figure("after_contiguous", tensor_svg(compact, "v.contiguous()"),
+                      "v.contiguous(): the same values, packed in a storage of their own.");
+           });
+
+  // ---- What breaks contiguity ----------------------------------------------------------------------------
+  ch.section("breaks", "What breaks contiguity");
+
+  ch.claim("CT-12",
+           "Broadcasting a size-1 dim to more, integer-indexing an inner dim and transposing two "
+           "dims of size > 1 give non-contiguous results; an expand that only adds size-1 "
+           "leading dims stays contiguous.",
+           [](book::Check& c) {
+             Tensor t = arange(24).reshape({1, 2, 3, 4});
+             const std::vector<std::tuple<std::string, Tensor, bool>> cases = {
+                 {"t.broadcast_to((2, 2, 3, 4))", t.broadcast_to({2, 2, 3, 4}), false},
+                 {"t[:, :, :, 2]", t.index({Slice(), Slice(), Slice(), 2}), false},
+                 {"t.transpose(1, 2)", t.transpose(1, 2), false},
+                 {"t.transpose(0, 1)", t.transpose(0, 1), true},
+                 {"t.expand(1, 1, 2, 3, 4)", t.expand({1, 1, 2, 3, 4}), true},
+                 {"t[0, 1]", t.index({0, 1}), true},
+             };
+             std::vector<std::vector<std::string>> rows;
+             for (const auto& [name, v, contiguous] : cases) {
+               c.equal(name + " is contiguous", v.is_contiguous(), contiguous);
+               rows.push_back(layout_row(name, v));
+             }
+             c.table("breaks", {"tensor", "sizes", "strides", "notebook", "PyTorch"}, rows);
+             c.value("expand_strides", t.expand({1, 1, 2, 3, 4}).strides());
+           });
+
+  ch.erratum("ER-16",
+             "is_contiguous() being True after permute(1, 2, 3, 0) shows that the underlying "
+             "storage is still compact (martinlwx).",
+             "It is True only because the dim that moved has size 1: the same permute of a "
+             "(2, 2, 3, 4) tensor is not contiguous, though its storage is just as compact. "
+             "is_contiguous() describes the view's strides, not the storage.",
+             [](book::Check& c) {
+               //! [er16]
+               Tensor one = arange(24).reshape({1, 2, 3, 4}).permute({1, 2, 3, 0});
+               Tensor two = arange(48).reshape({2, 2, 3, 4}).permute({1, 2, 3, 0});
+               //! [er16]
+               c.equal("(1, 2, 3, 4).permute(1, 2, 3, 0) is contiguous", one.is_contiguous(), true);
+               c.equal("(2, 2, 3, 4).permute(1, 2, 3, 0) is contiguous", two.is_contiguous(), false);
+               c.equal("both dense (every storage cell used once)",
+                       one.is_non_overlapping_and_dense() && two.is_non_overlapping_and_dense(),
+                       true);
+               c.equal("the second's memory set is its whole storage",
+                       static_cast<int64_t>(memory_set(two).size()),
+                       two.storage().nbytes() / two.element_size());
+               c.value("er16_one_strides", one.strides());
+               c.value("er16_two_strides", two.strides());
+               c.value("er16_two_sizes", two.sizes());
+             });
+
+  return ch.main(argc, argv);
+}
