@@ -380,7 +380,13 @@ Geometry unfold_geometry(IntList sizes, IntList strides, int64_t dim, int64_t si
   STRIDED_CHECK(size >= 0, "unfold(): size is ", size, " but must be >= 0");
   Geometry g{Shape(sizes.begin(), sizes.end()), Shape(strides.begin(), strides.end())};
   if (ndim > 0) {
-    g.sizes[d] = (sizes[d] - size) / step + 1;
+    // A dim of 2^63-1 elements (an expanded one) cut into windows of size 0 and step 1 has one
+    // window more than int64 counts. PyTorch's int64 arithmetic wraps to a negative size and then
+    // fails ("cannot be represented as a SymInt"); here it is said before it can overflow.
+    const int64_t more = (sizes[d] - size) / step;
+    STRIDED_CHECK(more < INT64_MAX, "unfold(): the number of windows (", sizes[d], " - ", size,
+                  ") / ", step, " + 1 at dimension ", d, " overflows int64");
+    g.sizes[d] = more + 1;
     g.strides[d] = wrapping_mul(step, strides[d]);
   }
   g.sizes.push_back(size);

@@ -371,3 +371,15 @@ TEST_CASE("storage_nbytes_needed: one past the farthest element, in bytes") {
   CHECK(storage_nbytes_needed({0, 5}, {100, 100}, 1000, 8, "op") == 0);
   CHECK_THROWS_AS(storage_nbytes_needed({2, 2}, {INT64_MAX, 1}, 0, 4, "op"), Error);
 }
+
+TEST_CASE("unfold of a dim of 2^63-1 elements into empty windows is an error (regression)") {
+  // torch 1.13: torch.empty(1).expand(2**63-1).unfold(0, 0, 1) raises (the window count wraps to
+  // -2^63). The count (size - 0) / 1 + 1 once overflowed int64 here: undefined behaviour.
+  const int64_t big = INT64_MAX;
+  CHECK(error_of([&] { unfold_geometry({big}, {0}, 0, 0, 1); }) ==
+        "unfold(): the number of windows (9223372036854775807 - 0) / 1 + 1 at dimension 0 "
+        "overflows int64");
+  // One window fewer fits: size 1, or step 2.
+  CHECK(unfold_geometry({big}, {0}, 0, 1, 1).sizes == Shape{big, 1});
+  CHECK(unfold_geometry({big}, {0}, 0, 0, 2).sizes == Shape{big / 2 + 1, 0});
+}
