@@ -317,7 +317,9 @@ ViewGeometry diagonal_geometry(IntList sizes, IntList strides, int64_t offset, i
   g.sizes.erase(g.sizes.begin() + lo);
   g.strides.erase(g.strides.begin() + lo);
   g.sizes.push_back(n);
-  g.strides.push_back(strides[d1] + strides[d2]);
+  // Wrapping, like the offsets above: the sum can overflow only when a dim has size 0 or 1, and
+  // then the diagonal has at most one element and never steps by this stride.
+  g.strides.push_back(wrapping_add(strides[d1], strides[d2]));
   return g;
 }
 

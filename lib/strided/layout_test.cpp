@@ -383,3 +383,14 @@ TEST_CASE("unfold of a dim of 2^63-1 elements into empty windows is an error (re
   CHECK(unfold_geometry({big}, {0}, 0, 1, 1).sizes == Shape{big, 1});
   CHECK(unfold_geometry({big}, {0}, 0, 0, 2).sizes == Shape{big / 2 + 1, 0});
 }
+
+TEST_CASE("diagonal's stride sum wraps instead of overflowing (regression)") {
+  // torch 1.13: a = torch.arange(4.).view(2, 2)[0:1:2**61, 0:1:2**62] has strides (2^62, 2^62);
+  // a.diagonal() adds them in int64. The sum once overflowed here (undefined behaviour); with one
+  // element on the diagonal the stride is never used, and it wraps as PyTorch's does.
+  const int64_t s = int64_t{1} << 62;
+  const ViewGeometry g = diagonal_geometry({1, 1}, {s, s}, 0, 0, 0, 1);
+  CHECK(g.sizes == Shape{1});
+  CHECK(g.strides == Shape{INT64_MIN});
+  CHECK(g.storage_offset == 0);
+}
