@@ -1,0 +1,185 @@
+// The CPU benchmarks of the book (see CMakeLists.txt). Each experiment of the seed notebook,
+// nikitaved's "PyTorch for Scientists!", is run at the seed's sizes on the library's own kernels;
+// tools/bench/run runs the same experiments through PyTorch under the same names, shapes and
+// thread count, so the two can be compared line by line.
+//
+// The thread count is the environment's STRIDED_BENCH_THREADS when set (tools/bench/run sets it),
+// else the library's default, the hardware's concurrency (strided/parallel.h); set_num_threads
+// sets OpenBLAS's too. It is written into the JSON's context as "threads".
+#include <benchmark/benchmark.h>
+#include <cblas.h>
+
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "strided/matmul.h"
+#include "strided/ops.h"
+#include "strided/parallel.h"
+#include "strided/reduce.h"
+#include "strided/strided.h"
+
+using namespace strided;
+
+namespace {
+
+Tensor random(IntList sizes, uint64_t seed) {
+  Generator gen(seed);
+  return rand(sizes, gen);
+}
+
+void finish(benchmark::State& state, const std::string& shape, double bytes_per_iteration = 0) {
+  state.SetLabel(shape);
+  if (bytes_per_iteration > 0)
+    state.SetBytesProcessed(static_cast<int64_t>(bytes_per_iteration) * state.iterations());
+}
+
+// ---- In[13]: t.add(3) on a 512³ float32 tensor, contiguous, permuted, stride 5 ------------------------
+constexpr int64_t kCube = 512;
+
+void in13_add_contiguous(benchmark::State& state) {
+  Tensor t = random({kCube, kCube, kCube}, 1);
+  for (auto _ : state) benchmark::DoNotOptimize(add(t, Scalar(int64_t{3})));
+  finish(state, "512x512x512", 2.0 * t.nbytes());
+}
+void in13_add_permuted(benchmark::State& state) {
+  Tensor t = random({kCube, kCube, kCube}, 1).permute({2, 1, 0});
+  for (auto _ : state) benchmark::DoNotOptimize(add(t, Scalar(int64_t{3})));
+  finish(state, "512x512x512 permute(2,1,0)", 2.0 * t.nbytes());
+}
+void in13_add_stride5(benchmark::State& state) {
+  Tensor t = random({kCube, kCube, kCube, 5}, 1).select(3, 0);
+  for (auto _ : state) benchmark::DoNotOptimize(add(t, Scalar(int64_t{3})));
+  finish(state, "512x512x512 of 512x512x512x5[..., 0]");
+}
+
+// ---- In[15]: x.max(-1) and x.max(-2) on 1024² float32 ------------------------------------------------
+void in15_max_last(benchmark::State& state) {
+  Tensor x = random({1024, 1024}, 2);
+  for (auto _ : state) benchmark::DoNotOptimize(max(x, -1).values);
+  finish(state, "1024x1024 dim -1", static_cast<double>(x.nbytes()));
+}
+void in15_max_first(benchmark::State& state) {
+  Tensor x = random({1024, 1024}, 2);
+  for (auto _ : state) benchmark::DoNotOptimize(max(x, -2).values);
+  finish(state, "1024x1024 dim -2", static_cast<double>(x.nbytes()));
+}
+
+// ---- In[16]: x * y on 512³ float32 with either operand transposed (0, 2) -----------------------------
+template <bool TransposeX, bool TransposeY>
+void in16_mul(benchmark::State& state) {
+  Tensor x = random({kCube, kCube, kCube}, 3), y = random({kCube, kCube, kCube}, 4);
+  if (TransposeX) x = x.transpose(0, 2);
+  if (TransposeY) y = y.transpose(0, 2);
+  for (auto _ : state) benchmark::DoNotOptimize(mul(x, y));
+  finish(state, "512x512x512", 3.0 * x.nbytes());
+}
+
+// ---- In[19]: a @ b on 2048² float32, four layouts, through torch.matmul's rules -------------------------
+constexpr int64_t kMat = 2048;
+
+template <bool TransposeA, bool TransposeB>
+void in19_matmul(benchmark::State& state) {
+  Tensor a = random({kMat, kMat}, 5), b = random({kMat, kMat}, 6);
+  if (TransposeA) a = a.mT();
+  if (TransposeB) b = b.mT();
+  for (auto _ : state) benchmark::DoNotOptimize(matmul(a, b));
+  finish(state, "2048x2048");
+  state.counters["GFLOP/s"] = benchmark::Counter(2.0 * kMat * kMat * kMat,
+                                                 benchmark::Counter::kIsIterationInvariantRate);
+}
+
+// The same four products as one direct cblas_sgemm each into a preallocated output: the floor the
+// library's BLAS path is measured against (issue goal: within 1.1×).
+template <bool TransposeA, bool TransposeB>
+void cblas_direct(benchmark::State& state) {
+  Tensor a = random({kMat, kMat}, 5), b = random({kMat, kMat}, 6);
+  Tensor c = empty({kMat, kMat});
+  const int n = static_cast<int>(kMat);
+  for (auto _ : state) {
+    cblas_sgemm(CblasRowMajor, TransposeA ? CblasTrans : CblasNoTrans,
+                TransposeB ? CblasTrans : CblasNoTrans, n, n, n, 1.0f, a.data<float>(), n,
+                b.data<float>(), n, 0.0f, c.data<float>(), n);
+    benchmark::ClobberMemory();
+  }
+  finish(state, "2048x2048");
+  state.counters["GFLOP/s"] = benchmark::Counter(2.0 * kMat * kMat * kMat,
+                                                 benchmark::Counter::kIsIterationInvariantRate);
+}
+
+// ---- chapter 7's kernels at 1024² -----------------------------------------------------------------------
+template <MatmulKernel K>
+void kernel_1024(benchmark::State& state) {
+  Tensor a = random({1024, 1024}, 7), b = random({1024, 1024}, 8);
+  for (auto _ : state) benchmark::DoNotOptimize(matmul_2d(a, b, K));
+  finish(state, "1024x1024");
+  state.counters["GFLOP/s"] = benchmark::Counter(2.0 * 1024 * 1024 * 1024,
+                                                 benchmark::Counter::kIsIterationInvariantRate);
+}
+
+// ---- STREAM copy and triad (McCalpin's STREAM kernels), float32 --------------------------------------
+// 2^26 floats (256 MiB) per array: far beyond any last-level cache, as STREAM's rules ask (each
+// array at least four times the caches). Bytes counted as STREAM counts them: copy moves 2 arrays,
+// triad 3, ignoring the write-allocate read.
+constexpr int64_t kStream = int64_t{1} << 26;
+
+void stream_copy(benchmark::State& state) {
+  std::vector<float> a(kStream, 1.0f), c(kStream, 0.0f);
+  for (auto _ : state) {
+    parallel_for(0, kStream, kGrainSize, [&](int64_t b, int64_t e) {
+      for (int64_t i = b; i < e; ++i) c[i] = a[i];
+    });
+    benchmark::ClobberMemory();
+  }
+  finish(state, "2^26 float32", 2.0 * 4 * kStream);
+}
+void stream_triad(benchmark::State& state) {
+  std::vector<float> a(kStream, 0.0f), b(kStream, 1.0f), c(kStream, 2.0f);
+  const float s = 3.0f;
+  for (auto _ : state) {
+    parallel_for(0, kStream, kGrainSize, [&](int64_t lo, int64_t hi) {
+      for (int64_t i = lo; i < hi; ++i) a[i] = b[i] + s * c[i];
+    });
+    benchmark::ClobberMemory();
+  }
+  finish(state, "2^26 float32", 3.0 * 4 * kStream);
+}
+
+}  // namespace
+
+#define STRIDED_BENCH(fn, name) \
+  BENCHMARK(fn)->Name(name)->Unit(benchmark::kMillisecond)->UseRealTime()
+
+STRIDED_BENCH(stream_copy, "stream_copy");
+STRIDED_BENCH(stream_triad, "stream_triad");
+STRIDED_BENCH(in13_add_contiguous, "in13_add_contiguous");
+STRIDED_BENCH(in13_add_permuted, "in13_add_permuted");
+STRIDED_BENCH(in13_add_stride5, "in13_add_stride5");
+STRIDED_BENCH(in15_max_last, "in15_max_dim_-1");
+STRIDED_BENCH(in15_max_first, "in15_max_dim_-2");
+STRIDED_BENCH((in16_mul<false, false>), "in16_mul_x_y");
+STRIDED_BENCH((in16_mul<false, true>), "in16_mul_x_yT");
+STRIDED_BENCH((in16_mul<true, false>), "in16_mul_xT_y");
+STRIDED_BENCH((in16_mul<true, true>), "in16_mul_xT_yT");
+STRIDED_BENCH((in19_matmul<false, false>), "in19_matmul_a_b");
+STRIDED_BENCH((in19_matmul<false, true>), "in19_matmul_a_bT");
+STRIDED_BENCH((in19_matmul<true, false>), "in19_matmul_aT_b");
+STRIDED_BENCH((in19_matmul<true, true>), "in19_matmul_aT_bT");
+STRIDED_BENCH((cblas_direct<false, false>), "cblas_direct_a_b");
+STRIDED_BENCH((cblas_direct<false, true>), "cblas_direct_a_bT");
+STRIDED_BENCH((cblas_direct<true, false>), "cblas_direct_aT_b");
+STRIDED_BENCH((cblas_direct<true, true>), "cblas_direct_aT_bT");
+STRIDED_BENCH(kernel_1024<MatmulKernel::Naive>, "kernel_naive_1024");
+STRIDED_BENCH(kernel_1024<MatmulKernel::NaiveTransposed>, "kernel_naive_transposed_1024");
+STRIDED_BENCH(kernel_1024<MatmulKernel::Blocked>, "kernel_blocked_1024");
+STRIDED_BENCH(kernel_1024<MatmulKernel::Blas>, "kernel_blas_1024");
+
+int main(int argc, char** argv) {
+  if (const char* t = std::getenv("STRIDED_BENCH_THREADS")) set_num_threads(std::atoi(t));
+  benchmark::AddCustomContext("threads", std::to_string(get_num_threads()));
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}
