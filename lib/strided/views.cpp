@@ -244,7 +244,11 @@ Tensor Tensor::unflatten(int64_t dim, IntList sizes) const {
   Shape shape = sizes_;
   shape.erase(shape.begin() + d);
   shape.insert(shape.begin() + d, inferred.begin(), inferred.end());
-  return view(shape);
+  // Splitting one dim is always a view; computing it here rather than through view() lets the
+  // errors name unflatten (sizes [2^63-1, 3, 0] are refused as a numel overflow, as PyTorch does).
+  std::optional<Shape> strides = compute_view_strides(sizes_, strides_, shape);
+  STRIDED_INTERNAL_ASSERT(strides.has_value());
+  return make_view(*this, std::move(shape), std::move(*strides), offset_, "unflatten()");
 }
 
 Tensor Tensor::view_as(const Tensor& other) const {

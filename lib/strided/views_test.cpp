@@ -476,3 +476,16 @@ TEST_CASE("views of an undefined tensor are errors, not crashes") {
   CHECK_THROWS_AS(u.select(0, 0), Error);
   CHECK_THROWS_AS(u.expand({2}), Error);
 }
+
+TEST_CASE("unflatten's own errors name unflatten, not view (regression)") {
+  // torch 1.13: torch.empty(1, 0).expand(2**63-1, 0).unflatten(1, (3, 0)) raises "numel: integer
+  // multiplication overflow"; the message once named view(), which the reader never called.
+  const Tensor a = empty({1, 0}).expand({INT64_MAX, 0});
+  CHECK(error_of([&] { a.unflatten(1, {3, 0}); }) ==
+        "unflatten(): numel: integer multiplication overflow (sizes [9223372036854775807, 3, 0])");
+  // Splitting a dim is a view of the same storage, whatever the strides around it.
+  const Tensor t = arange(24).view({2, 3, 4}).permute({2, 0, 1});
+  const Tensor u = t.unflatten(0, {2, 2});
+  CHECK(u.layout() == "(2,2,2,3):(2,1,12,4)");
+  CHECK(u.storage().is_same(t.storage()));
+}
