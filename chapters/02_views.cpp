@@ -43,17 +43,19 @@ class Untouchable {
     pages_ = first + (page - reinterpret_cast<uintptr_t>(first) % page) % page;
     tensor_ = raw_.as_strided(sizes, contiguous_strides(sizes),
                               (pages_ - first) / itemsize(dtype));
-    mprotect(pages_, bytes_, PROT_NONE);
+    armed_ = mprotect(pages_, bytes_, PROT_NONE) == 0;
   }
   ~Untouchable() { mprotect(pages_, bytes_, PROT_READ | PROT_WRITE); }
   Untouchable(const Untouchable&) = delete;
   Untouchable& operator=(const Untouchable&) = delete;
   const Tensor& tensor() const { return tensor_; }
+  bool armed() const { return armed_; }  // the pages really are protected
 
  private:
   Tensor raw_, tensor_;
   char* pages_ = nullptr;
   int64_t bytes_ = 0;
+  bool armed_ = false;
 };
 //! [untouchable]
 
@@ -221,6 +223,7 @@ int main(int argc, char** argv) {
                  {"t.unsqueeze(0)", t.unsqueeze(0)},
              };
              //! [no_reads]
+             c.equal("the elements' pages are protected", u.armed(), true);
              std::vector<std::vector<std::string>> rows;
              for (const auto& [name, v] : views) {
                c.equal(name + " shares the protected storage", v.storage().is_same(t.storage()),
@@ -256,6 +259,7 @@ int main(int argc, char** argv) {
                Tensor v = t.t().index({Slice(), Slice(None, None, 2)}).unsqueeze(0).squeeze(1);
                allocations += Storage::allocation_count() - before;
                //! [cost]
+               c.equal("pages protected (" + book::show(n) + " elements)", u.armed(), true);
                c.equal("shares the storage (" + book::show(n) + " elements)",
                        v.storage().is_same(t.storage()), true);
                c.equal("view's sizes (" + book::show(n) + " elements)", v.sizes(), Shape{1, (n + 1) / 2});
@@ -561,6 +565,7 @@ int main(int argc, char** argv) {
              const Tensor& a = u.tensor();
              const int64_t before = Storage::allocation_count();
              Tensor b = a.t();
+             c.equal("a's pages are protected", u.armed(), true);
              c.equal("allocations", Storage::allocation_count() - before, int64_t{0});
              c.equal("sizes", b.sizes(), Shape{a.size(1), a.size(0)});
              c.equal("strides", b.strides(), Shape{a.stride(1), a.stride(0)});
@@ -581,6 +586,11 @@ int main(int argc, char** argv) {
              b.set({0, 1}, 7777);
              //! [transpose_write]
              c.equal("a", a.to_vector(), std::vector<double>{9999, 1, 2, 7777, 4, 5, 6, 7, 8});
+             Shape landed;
+             for (const Shape& i : all_indices(a.sizes()))
+               if (a.at(i).to_int() == 7777) landed = i;
+             c.equal("where 7777 landed in a", landed, Shape{1, 0});
+             c.value("landed", landed);
              c.text("transpose_write", "a = " + to_string(a) + "\n");
              c.figure("transpose", views_svg({{a, "a"}, {b, "b = a.t()"}}),
                       "b = a.t(): the same nine cells, read down the columns.");
