@@ -606,6 +606,14 @@ int main(int argc, char** argv) {
                c.value("er16_one_strides", one.strides());
                c.value("er16_two_strides", two.strides());
                c.value("er16_two_sizes", two.sizes());
+               PictureOptions opts;
+               opts.links = false;
+               c.figure("er16_one", tensor_svg(one, "arange(24).reshape(1, 2, 3, 4).permute(1, 2, 3, 0)", opts),
+                        "Size 1 last: read in index order, the storage offsets simply count up.");
+               c.figure("er16_two", tensor_svg(two, "arange(48).reshape(2, 2, 3, 4).permute(1, 2, 3, 0)", opts),
+                        "The same strides with a last dim of size " + book::show(two.size(-1)) +
+                            ": the offsets jump by " + book::show(two.stride(-1)) +
+                            " along it, though every cell is still used once.");
              });
 
   return ch.main(argc, argv);
