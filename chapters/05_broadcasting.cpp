@@ -1,0 +1,655 @@
+// Chapter 5, Broadcasting and expand: stride 0, the expand rule, the shape rule, and what an op does
+// with a broadcast operand. Claims BC-01…BC-10, DT-08 and the errata the catalogue gives this
+// chapter. The code between //! [name] markers is shown on the chapter's page
+// (docs/05_broadcasting.md).
+#include <algorithm>
+#include <cstdint>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "book/book.h"
+#include "strided/memory.h"
+#include "strided/models.h"
+#include "strided/ops.h"
+#include "strided/picture.h"
+#include "strided/promotion.h"
+#include "strided/strided.h"
+
+using namespace strided;
+using indexing::Slice;
+
+namespace {
+
+// ---- teaching helpers: shown on the page ------------------------------------------------------------
+
+//! [expand_rule]
+// expand's strides, aligned from the right: a kept size keeps its stride; a size-1 dim grown to
+// n > 1 gets stride 0; a new leading dim gets stride 0 when it is longer than 1, else the
+// size·stride of the dim to its right; a 0-d source gets stride 0 everywhere. Any other change of
+// size is an error (nullopt here).
+std::optional<Shape> expand_strides(IntList sizes, IntList strides, IntList target) {
+  const int64_t n = static_cast<int64_t>(target.size());
+  const int64_t lead = n - static_cast<int64_t>(sizes.size());  // how many dims are new
+  if (lead < 0) return std::nullopt;
+  Shape out(n, 0);
+  if (sizes.empty()) return out;
+  for (int64_t i = n - 1; i >= 0; --i) {
+    const int64_t d = i - lead;  // the source dim aligned with dim i; negative for a new dim
+    const int64_t size = d >= 0 ? sizes[d] : 1;
+    out[i] = d >= 0 ? strides[d] : target[i + 1] * out[i + 1];
+    if (size == target[i]) continue;
+    if (size != 1) return std::nullopt;
+    out[i] = 0;
+  }
+  return out;
+}
+//! [expand_rule]
+
+//! [shape_rule]
+// The broadcast shape: compare sizes from the right; equal sizes stay, a 1 gives way to the
+// other size, a missing dim counts as 1; anything else is an error (nullopt here).
+std::optional<Shape> broadcast_shape(IntList a, IntList b) {
+  const size_t n = std::max(a.size(), b.size());
+  Shape out(n);
+  for (size_t k = 1; k <= n; ++k) {  // k-th dim from the right
+    const int64_t x = k <= a.size() ? a[a.size() - k] : 1;
+    const int64_t y = k <= b.size() ? b[b.size() - k] : 1;
+    if (x != y && x != 1 && y != 1) return std::nullopt;
+    out[n - k] = x == 1 ? y : x;
+  }
+  return out;
+}
+//! [shape_rule]
+
+//! [zeroed_index]
+// The element a broadcast operand contributes at output index i: drop the leading coordinates it
+// does not have, and read 0 wherever its size is 1.
+Shape source_index(IntList source_sizes, IntList out_index) {
+  const size_t lead = out_index.size() - source_sizes.size();
+  Shape i(out_index.begin() + lead, out_index.end());
+  for (size_t d = 0; d < i.size(); ++d)
+    if (source_sizes[d] == 1) i[d] = 0;
+  return i;
+}
+//! [zeroed_index]
+
+//! [equal_values]
+// Equality of two tensors of possibly different dtypes, as torch.equal decides it since PyTorch
+// 1.13: the same shape, and every pair of elements equal once both are in their promoted dtype.
+bool equal_values(const Tensor& a, const Tensor& b) {
+  if (a.sizes() != b.sizes()) return false;
+  const DType common = promote_types(a.dtype(), b.dtype());
+  return a.to(common).to_vector() == b.to(common).to_vector();
+}
+//! [equal_values]
+
+// ---- plumbing: not shown ------------------------------------------------------------------------------
+
+std::vector<Shape> all_indices(const Shape& sizes) {
+  std::vector<Shape> out;
+  int64_t n = 1;
+  for (int64_t s : sizes) n *= s;
+  Shape i(sizes.size(), 0);
+  for (int64_t k = 0; k < n; ++k) {
+    out.push_back(i);
+    for (int64_t d = static_cast<int64_t>(sizes.size()) - 1; d >= 0; --d) {
+      if (++i[d] < sizes[d]) break;
+      i[d] = 0;
+    }
+  }
+  return out;
+}
+
+// Every shape of rank 0 to max_rank with sizes in 1..max_size.
+std::vector<Shape> small_shapes(int64_t max_rank, int64_t max_size) {
+  std::vector<Shape> out = {{}};
+  std::vector<Shape> last = {{}};
+  for (int64_t r = 1; r <= max_rank; ++r) {
+    std::vector<Shape> next;
+    for (const Shape& s : last)
+      for (int64_t v = 1; v <= max_size; ++v) {
+        Shape t = s;
+        t.push_back(v);
+        next.push_back(t);
+      }
+    out.insert(out.end(), next.begin(), next.end());
+    last = next;
+  }
+  return out;
+}
+
+// The storage, read from its base (chapter 1's dump_storage).
+std::vector<int64_t> dump_storage(const Tensor& t) {
+  const auto* first = static_cast<const int64_t*>(t.storage().data());
+  return {first, first + t.storage().nbytes() / t.element_size()};
+}
+
+int64_t allocations_during(const auto& f) {
+  const int64_t before = Storage::allocation_count();
+  f();
+  return Storage::allocation_count() - before;
+}
+
+// "[[4, 6], [6, 8]]": a 2-d tensor's values on one line.
+std::string nested(const Tensor& t) {
+  std::string s = "[";
+  for (int64_t r = 0; r < t.size(0); ++r) {
+    s += r ? ", [" : "[";
+    for (int64_t k = 0; k < t.size(1); ++k)
+      s += (k ? ", " : "") + book::show(t.at({r, k}).to_int());
+    s += "]";
+  }
+  return s + "]";
+}
+
+std::string shape_text(const std::optional<Shape>& s) {
+  return s ? book::show(*s) : std::string("error");
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  book::Chapter ch("05_broadcasting", "Broadcasting and expand");
+
+  // ---- Stride 0 ------------------------------------------------------------------------------------------
+  ch.section("stride0", "Stride 0");
+
+  ch.claim("BC-01",
+           "t of shape (1,2,3,4) and strides (24,12,4,1), broadcast to (2,2,3,4), has strides "
+           "(0,12,4,1), is not contiguous and shares t's storage: nothing is allocated and the "
+           "storage still holds 0…23.",
+           [](book::Check& c) {
+             Tensor t = arange(24).reshape({1, 2, 3, 4});
+             Tensor b;
+             const int64_t made = allocations_during([&] {
+               //! [broadcast_to]
+               b = t.broadcast_to({2, 2, 3, 4});  // (2,2,3,4):(0,12,4,1)
+               //! [broadcast_to]
+             });
+             std::vector<int64_t> expected(24);
+             for (int64_t i = 0; i < 24; ++i) expected[i] = i;
+             c.equal("t strides", t.strides(), Shape{24, 12, 4, 1});
+             c.equal("b strides", b.strides(), Shape{0, 12, 4, 1});
+             c.equal("b shape", b.sizes(), Shape{2, 2, 3, 4});
+             c.equal("b contiguous", b.is_contiguous(), false);
+             c.equal("allocations made by broadcast_to", made, int64_t{0});
+             c.equal("shares t's storage", b.storage().is_same(t.storage()), true);
+             c.equal("storage, read from its base", dump_storage(b), expected);
+             c.value("t_strides", t.strides());
+             c.value("b_strides", b.strides());
+             c.value("b_allocations", made);
+             c.value("b_numel", b.numel());
+             c.value("storage_numel", static_cast<int64_t>(dump_storage(b).size()));
+           });
+
+  ch.claim("BC-02",
+           "A stride of 0 maps every index along its dim to one address: the data is read again, "
+           "never replicated, and the broadcast covers exactly its source's memory. For the same "
+           "reason an in-place op refuses to write through it.",
+           [](book::Check& c) {
+             Tensor t = arange(24).reshape({1, 2, 3, 4});
+             Tensor b = t.broadcast_to({2, 2, 3, 4});
+             int64_t pairs = 0, same = 0;
+             for (const Shape& i : all_indices(b.sizes())) {
+               if (i[0] != 0) continue;
+               Shape j = i;
+               j[0] = 1;
+               ++pairs;
+               same += b.offset_of(i) == b.offset_of(j);
+             }
+             c.equal("index pairs differing in dim 0 that share an address", same, pairs);
+             c.equal("memset(b) == memset(t)", memory_set_bytes(b) == memory_set_bytes(t), true);
+             int64_t uses = 0;
+             for (const MemoryUse& u : memory_uses(b)) uses = std::max(uses, u.uses);
+             c.equal("most uses of one storage cell", uses, int64_t{2});
+             //! [write_refused]
+             Tensor row = zeros({3});
+             Tensor grid = row.expand({2, 3});  // (2,3):(0,1)
+             // add_(grid, 1) would add 1 twice to each cell of row: refused.
+             //! [write_refused]
+             c.throws("add_(grid, 1)", [&] { add_(grid, Scalar(1.0)); },
+                      "unsupported operation: more than one element of the written-to tensor "
+                      "refers to a single memory location. Please clone() the tensor before "
+                      "performing the operation.");
+             c.throws("mul_(grid, 2)", [&] { mul_(grid, Scalar(2.0)); },
+                      "more than one element of the written-to tensor refers to a single memory "
+                      "location");
+             c.throws("grid.copy_(ones(2, 3))", [&] { grid.copy_(ones({2, 3})); },
+                      "more than one element of the written-to tensor refers to a single memory "
+                      "location");
+             c.equal("row unchanged", row.to_vector(), std::vector<double>{0, 0, 0});
+             Tensor owned = grid.clone();
+             add_(owned, Scalar(1.0));
+             c.equal("clone() then add_", owned.to_vector(), std::vector<double>{1, 1, 1, 1, 1, 1});
+             c.equal("the clone's strides", owned.strides(), Shape{3, 1});
+             // One element at a time is no conflict: grid[0, 2] = 9 writes one cell, which
+             // grid[1, 2] reads too.
+             grid.set({0, 2}, 9.0);
+             c.equal("row after grid[0, 2] = 9", row.to_vector(), std::vector<double>{0, 0, 9});
+             c.equal("grid[1, 2]", grid.at({1, 2}).to_double(), 9.0);
+             c.value("pairs", pairs);
+             c.value("uses", uses);
+             try {
+               add_(grid, Scalar(1.0));
+             } catch (const Error& e) {
+               c.text("write_refused", std::string("add_(grid, 1)\n") + e.what());
+             }
+             c.figure("reuse", views_svg({{t, "t"}, {b, "t.broadcast_to((2, 2, 3, 4))"}}),
+                      "t and its broadcast over one storage: each cell serves two elements of the "
+                      "broadcast (×2).");
+           });
+
+  ch.claim("BC-03",
+           "expand aligns from the right: a kept size keeps its stride, a size-1 dim grown to "
+           "more gets stride 0, a new leading dim gets stride 0 if longer than 1 and otherwise "
+           "size·stride of the dim to its right, and a 0-d source gets all-zero strides: "
+           "(1,3)→(1,3): (3,1); (1,3)→(2,3): (0,1); (3,)→(1,1,3): (3,3,1); (3,)→(2,1,3): (0,3,1); "
+           "(3,1)→(3,4): (1,0); ()→(2,3): (0,0). Changing a size other than 1 is an error.",
+           [](book::Check& c) {
+             struct Case {
+               Shape from, to, strides;
+             };
+             const std::vector<Case> cases = {
+                 {{1, 3}, {1, 3}, {3, 1}},    {{1, 3}, {2, 3}, {0, 1}},
+                 {{3}, {1, 1, 3}, {3, 3, 1}}, {{3}, {2, 1, 3}, {0, 3, 1}},
+                 {{3, 1}, {3, 4}, {1, 0}},    {{}, {2, 3}, {0, 0}},
+                 {{3, 1}, {1, 3, 4}, {3, 1, 0}}, {{}, {1, 1}, {0, 0}},
+             };
+             std::vector<std::vector<std::string>> rows;
+             int64_t as_said = 0, rule_agrees = 0;
+             for (const Case& k : cases) {
+               Tensor src = zeros(k.from);
+               const Shape got = src.expand(k.to).strides();
+               as_said += got == k.strides;
+               rule_agrees += expand_strides(src.sizes(), src.strides(), k.to) == got;
+               rows.push_back({book::show(k.from) + ":" + book::show(src.strides()),
+                               book::show(k.to), book::show(got)});
+             }
+             c.equal("table rows as stated", as_said, static_cast<int64_t>(cases.size()));
+             c.equal("table rows where expand_strides agrees", rule_agrees,
+                     static_cast<int64_t>(cases.size()));
+             c.throws("zeros(2, 3).expand(4, 3)", [] { zeros({2, 3}).expand({4, 3}); },
+                      "The expanded size of the tensor (4) must match the existing size (2) at "
+                      "non-singleton dimension 0.  Target sizes: [4, 3].  Tensor sizes: [2, 3]");
+             c.equal("expand_strides((2, 3), (3, 1), (4, 3))",
+                     expand_strides({2, 3}, {3, 1}, {4, 3}).has_value(), false);
+             // The rule as written against the library, over every pair of small shapes (and
+             // a transposed source, for strides that are not row-major).
+             int64_t pairs = 0, agree = 0, errors = 0;
+             for (const Shape& from : small_shapes(3, 3))
+               for (const Shape& to : small_shapes(4, 3)) {
+                 for (bool transposed : {false, true}) {
+                   if (transposed && from.size() < 2) continue;
+                   Tensor src = zeros(from);
+                   if (transposed) src = zeros(Shape(from.rbegin(), from.rend())).mT();
+                   std::optional<Shape> lib;
+                   try {
+                     lib = src.expand(to).strides();
+                   } catch (const Error&) {
+                     ++errors;
+                   }
+                   ++pairs;
+                   agree += expand_strides(src.sizes(), src.strides(), to) == lib;
+                 }
+               }
+             c.equal("pairs where expand_strides agrees with expand", agree, pairs);
+             c.that("both outcomes seen", errors > 0 && errors < pairs,
+                    std::to_string(errors) + " errors in " + std::to_string(pairs));
+             c.table("expand_table", {"source sizes:strides", "expanded to", "strides"}, rows);
+             c.value("expand_pairs", pairs);
+             c.value("expand_errors", errors);
+           });
+
+  ch.erratum("ER-17",
+             "Broadcasting sets stride[k] = 0 wherever the size was 1 before broadcasting "
+             "(martinlwx).",
+             "Only where a size-1 dim grows (or a new leading dim is longer than 1): a size-1 dim "
+             "that stays 1 keeps its stride, and a new size-1 leading dim gets size·stride of the "
+             "dim to its right.",
+             [](book::Check& c) {
+               Tensor x = zeros({2, 1, 3});  // strides (3, 3, 1)
+               c.equal("x.strides()", x.strides(), Shape{3, 3, 1});
+               c.equal("x.expand(2, 1, 3): the size-1 dim keeps its stride",
+                       x.expand({2, 1, 3}).strides(), Shape{3, 3, 1});
+               c.equal("x.expand(4, 2, 1, 3)", x.expand({4, 2, 1, 3}).strides(),
+                       Shape{0, 3, 3, 1});
+               c.equal("x.expand(1, 2, 1, 3): a new size-1 dim", x.expand({1, 2, 1, 3}).strides(),
+                       Shape{6, 3, 3, 1});
+               c.equal("x.expand(2, 5, 3): the size-1 dim grows",
+                       x.expand({2, 5, 3}).strides(), Shape{3, 0, 1});
+               c.value("keep", x.expand({2, 1, 3}).strides());
+               c.value("new_one", x.expand({1, 2, 1, 3}).strides());
+               c.value("grow", x.expand({2, 5, 3}).strides());
+             });
+
+  // ---- The shape rule --------------------------------------------------------------------------------
+  ch.section("shapes", "The shape rule");
+
+  ch.claim("BC-04",
+           "Two shapes broadcast by comparing sizes from the right: equal sizes stay, a 1 gives "
+           "way to the other size, a missing dim takes the present one, and anything else is an "
+           "error; the result has the larger rank. (1,2)&(2,2) → (2,2); (5,3,4,1)&(3,1,1) → "
+           "(5,3,4,1); (3,4)&(1,) → (3,4); ()&(3,) → (3,); (2,3)&(3,2) is an error naming dim 1.",
+           [](book::Check& c) {
+             struct Case {
+               Shape a, b;
+               std::optional<Shape> result;
+             };
+             const std::vector<Case> cases = {
+                 {{1, 2}, {2, 2}, Shape{2, 2}},
+                 {{5, 3, 4, 1}, {3, 1, 1}, Shape{5, 3, 4, 1}},
+                 {{3, 4}, {1}, Shape{3, 4}},
+                 {{}, {3}, Shape{3}},
+                 {{2, 3}, {3, 2}, std::nullopt},
+             };
+             std::vector<std::vector<std::string>> rows;
+             int64_t as_said = 0;
+             for (const Case& k : cases) {
+               std::optional<Shape> lib;
+               try {
+                 lib = broadcast_shapes(k.a, k.b);
+               } catch (const Error&) {
+               }
+               as_said += lib == k.result && broadcast_shape(k.a, k.b) == k.result;
+               rows.push_back({book::show(k.a), book::show(k.b), shape_text(lib)});
+             }
+             c.equal("cases as stated, by the library and by broadcast_shape", as_said,
+                     static_cast<int64_t>(cases.size()));
+             c.throws("zeros(2, 3) + zeros(3, 2)", [] { (void)(zeros({2, 3}) + zeros({3, 2})); },
+                      "The size of tensor a (3) must match the size of tensor b (2) at "
+                      "non-singleton dimension 1");
+             int64_t pairs = 0, agree = 0;
+             const int64_t max_rank = 3, max_size = 3;
+             for (const Shape& a : small_shapes(max_rank, max_size))
+               for (const Shape& b : small_shapes(max_rank, max_size)) {
+                 std::optional<Shape> lib;
+                 try {
+                   lib = broadcast_shapes(a, b);
+                 } catch (const Error&) {
+                 }
+                 ++pairs;
+                 agree += broadcast_shape(a, b) == lib;
+               }
+             c.equal("pairs of shapes (rank ≤ 3, sizes ≤ 3) where the rule agrees", agree, pairs);
+             c.table("shape_table", {"a", "b", "broadcast shape"}, rows);
+             c.value("shape_pairs", pairs);
+             c.value("shape_rank", max_rank);
+             c.value("shape_size", max_size);
+             try {
+               (void)(zeros({2, 3}) + zeros({3, 2}));
+             } catch (const Error& e) {
+               c.text("shape_error", std::string("zeros(2, 3) + zeros(3, 2)\n") + e.what());
+             }
+           });
+
+  ch.claim("BC-10",
+           "0-d tensors broadcast: tensor(1.) + ones(3) has shape (3,), and the broadcast of () "
+           "and (3,) is (3,).",
+           [](book::Check& c) {
+             //! [zero_d]
+             Tensor s = scalar_tensor(1.0);  // torch.tensor(1.), shape ()
+             Tensor sum = s + ones({3});
+             //! [zero_d]
+             c.equal("s.dim()", s.dim(), int64_t{0});
+             c.equal("(s + ones(3)).shape", sum.sizes(), Shape{3});
+             c.equal("values", sum.to_vector(), std::vector<double>{2, 2, 2});
+             c.equal("broadcast_shapes((), (3,))", broadcast_shapes(Shape{}, Shape{3}), Shape{3});
+             c.equal("s.expand(3) strides", s.expand({3}).strides(), Shape{0});
+             c.value("zero_d_shape", sum.sizes());
+             c.value("zero_d_strides", s.expand({2, 3}).strides());
+           });
+
+  ch.erratum("ER-30",
+             "Rule one of broadcasting: both tensors must have at least one dim (r-nn, Taking "
+             "PyTorch For Granted).",
+             "A 0-d tensor broadcasts with anything: its missing dims all count as 1. The rule "
+             "comes from older PyTorch documentation.",
+             [](book::Check& c) {
+               Tensor s = scalar_tensor(3.0);
+               c.equal("(s * ones(2, 2)).shape", (s * ones({2, 2})).sizes(), Shape{2, 2});
+               c.equal("(s + s).shape", (s + s).sizes(), Shape{});
+               c.equal("broadcast_shape((), (2, 2))", broadcast_shape({}, {2, 2}).value(),
+                       Shape{2, 2});
+             });
+
+  // ---- Broadcasting in an op -------------------------------------------------------------------------
+  ch.section("ops", "Broadcasting in an op");
+
+  ch.claim("BC-05",
+           "A broadcast operand's element at output index i is its element at i with the leading "
+           "coordinates it lacks dropped and its size-1 coordinates set to 0 — exactly what the "
+           "stride-0 view reads.",
+           [](book::Check& c) {
+             Tensor a = arange(6).view({2, 1, 3});
+             const Shape out = {4, 2, 5, 3};
+             Tensor view = a.expand(out);
+             Tensor sum = a + zeros(out, {DType::Int64});
+             int64_t agree = 0, total = 0;
+             for (const Shape& i : all_indices(out)) {
+               //! [zeroed_use]
+               const int64_t by_index = a.at(source_index(a.sizes(), i)).to_int();
+               const int64_t by_view = view.at(i).to_int();
+               //! [zeroed_use]
+               ++total;
+               agree += by_index == by_view && by_view == sum.at(i).to_int();
+             }
+             c.equal("output indices where index, view and a + zeros agree", agree, total);
+             c.equal("view strides", view.strides(), Shape{0, 3, 0, 1});
+             c.value("zeroed_total", total);
+             c.value("zeroed_strides", view.strides());
+           });
+
+  ch.claim("BC-06",
+           "For a = [[1,2]] and b = [[3,4],[5,6]], a + b = [[4,6],[6,8]], the same as filling "
+           "c[r][k] = a[0][k] + b[r][k]; a, expanded to (2,2), has strides (0,1).",
+           [](book::Check& c) {
+             //! [worked]
+             Tensor a = from_values({1, 2}, {1, 2}, {DType::Int64});
+             Tensor b = from_values({3, 4, 5, 6}, {2, 2}, {DType::Int64});
+             Tensor c_loop = zeros({2, 2}, {result_type(a, b)});
+             for (int64_t r = 0; r < 2; ++r)
+               for (int64_t k = 0; k < 2; ++k)
+                 c_loop.set({r, k}, a.at({0, k}).to_int() + b.at({r, k}).to_int());
+             Tensor sum = a + b;
+             //! [worked]
+             c.equal("a + b", sum.to_vector(), std::vector<double>{4, 6, 6, 8});
+             c.equal("a + b == the loop", sum.to_vector() == c_loop.to_vector(), true);
+             c.equal("a.expand_as(b) strides", a.expand_as(b).strides(), Shape{0, 1});
+             c.text("worked", "a + b =\n" + to_string(sum));
+             c.value("worked_sum", nested(sum));
+             c.value("worked_strides", a.expand_as(b).strides());
+             c.figure("worked_picture", views_svg({{a, "a"}, {a.expand_as(b), "a.expand_as(b)"}}),
+                      "a = [[1, 2]] and its expansion to b's shape: two rows, one storage row.");
+           });
+
+  ch.erratum("ER-31",
+             "The comments of the (1×2) + (2×2) example call a's broadcast dim shape[1] and "
+             "label the steps \"first/second dimension from the right\" out of step with the "
+             "code (r-nn, Taking PyTorch For Granted).",
+             "The broadcast dim is dim 0 (a.shape[0] = 1), the second from the right; dim 1, the "
+             "first from the right, has the same size 2 in a and b.",
+             [](book::Check& c) {
+               Tensor a = from_values({1, 2}, {1, 2}, {DType::Int64});
+               Tensor b = from_values({3, 4, 5, 6}, {2, 2}, {DType::Int64});
+               Tensor e = a.expand_as(b);
+               std::vector<int64_t> grown;
+               for (int64_t d = 0; d < a.dim(); ++d)
+                 if (a.size(d) != b.size(d)) grown.push_back(d);
+               c.equal("dims where a's size differs from the result's", grown,
+                       std::vector<int64_t>{0});
+               c.equal("a.shape[0]", a.size(0), int64_t{1});
+               c.equal("its place counted from the right (1 = first)", a.dim() - grown[0],
+                       int64_t{2});
+               c.equal("stride of that dim in the expansion", e.stride(0), int64_t{0});
+               c.equal("a.shape[1] == b.shape[1]", a.size(1) == b.size(1), true);
+               c.value("grown_dim", grown[0]);
+               c.value("grown_from_right", a.dim() - grown[0]);
+               c.value("last_size", b.size(1));
+             });
+
+  ch.claim("DT-08",
+           "Comparing an int64 tensor with a float32 one needs a rule; PyTorch 1.13's torch.equal "
+           "compares values after promotion, so int64 [[4,6],[6,8]] equals float32 "
+           "[[4,6],[6,8]].",
+           [](book::Check& c) {
+             Tensor a = from_values({1, 2}, {1, 2}, {DType::Int64});
+             Tensor b = from_values({3, 4, 5, 6}, {2, 2}, {DType::Int64});
+             //! [mixed]
+             Tensor sum = a + b;                                   // int64
+             Tensor c_float = from_values({4, 6, 6, 8}, {2, 2});   // float32, as torch.zeros
+             const bool same = equal_values(sum, c_float);         // True
+             //! [mixed]
+             c.equal("dtype of a + b", std::string(name(sum.dtype())), std::string("int64"));
+             c.equal("dtype of c", std::string(name(c_float.dtype())), std::string("float32"));
+             c.equal("promoted dtype", std::string(name(promote_types(sum.dtype(), c_float.dtype()))),
+                     std::string("float32"));
+             c.equal("equal_values(a + b, c)", same, true);
+             c.equal("equal_values with one value changed",
+                     equal_values(sum, from_values({4, 6, 6, 8.5}, {2, 2})), false);
+             c.equal("equal_values with another shape",
+                     equal_values(sum, from_values({4, 6, 6, 8}, {4})), false);
+             c.value("sum_dtype", std::string(name(sum.dtype())));
+             c.value("c_dtype", std::string(name(c_float.dtype())));
+           });
+
+  ch.erratum("ER-32",
+             "assert torch.equal(a + b, c) with c = torch.zeros((2, 2)) filled by the loop "
+             "(r-nn, Taking PyTorch For Granted).",
+             "a + b is int64 and c float32: the assertion holds only because torch.equal compares "
+             "values across dtypes (since August 2022; earlier CPU builds raised). Build c with "
+             "the result's dtype and the comparison is plain.",
+             [](book::Check& c) {
+               Tensor a = from_values({1, 2}, {1, 2}, {DType::Int64});
+               Tensor b = from_values({3, 4, 5, 6}, {2, 2}, {DType::Int64});
+               Tensor sum = a + b;
+               Tensor c_seed = zeros({2, 2});
+               Tensor c_typed = zeros({2, 2}, {result_type(a, b)});
+               for (Tensor* t : {&c_seed, &c_typed})
+                 for (int64_t r = 0; r < 2; ++r)
+                   for (int64_t k = 0; k < 2; ++k)
+                     t->set({r, k}, a.at({0, k}).to_int() + b.at({r, k}).to_int());
+               c.equal("dtypes differ", sum.dtype() != c_seed.dtype(), true);
+               c.equal("equal after promotion", equal_values(sum, c_seed), true);
+               c.equal("result dtype", std::string(name(result_type(a, b))), std::string("int64"));
+               c.equal("same dtype and values with c built in it",
+                       sum.dtype() == c_typed.dtype() && sum.to_vector() == c_typed.to_vector(),
+                       true);
+             });
+
+  ch.claim("BC-07",
+           "Broadcasting never copies the small operand: a + b allocates one buffer, the result's.",
+           [](book::Check& c) {
+             Generator gen(5);
+             Tensor row = rand({1, 1000}, gen);
+             Tensor big = rand({1000, 1000}, gen);
+             Tensor sum;
+             //! [one_buffer]
+             const int64_t before = Storage::allocation_count();
+             sum = row + big;  // row is read through a stride-0 dim
+             const int64_t buffers = Storage::allocation_count() - before;
+             //! [one_buffer]
+             c.equal("buffers allocated by row + big", buffers, int64_t{1});
+             c.equal("the buffer holds the result", sum.storage().nbytes(),
+                     sum.numel() * sum.element_size());
+             c.equal("first row", sum.at({0, 7}).to_double(),
+                     static_cast<double>(static_cast<float>(row.at({0, 7}).to_double() +
+                                                            big.at({0, 7}).to_double())));
+             c.equal("last row", sum.at({999, 7}).to_double(),
+                     static_cast<double>(static_cast<float>(row.at({0, 7}).to_double() +
+                                                            big.at({999, 7}).to_double())));
+             c.value("one_buffer", buffers);
+             c.value("result_bytes", sum.storage().nbytes());
+             c.value("row_bytes", row.storage().nbytes());
+             c.value("expanded_bytes", sum.numel() * row.element_size());
+           });
+
+  // ---- Memory order and the GPU ----------------------------------------------------------------------
+  ch.section("gpu", "Memory order and the GPU");
+
+  ch.claim("BC-08",
+           "With stride-0 dims a walk in stride order revisits addresses: the byte trace is "
+           "non-decreasing with repeats, not strictly increasing; it has numel − numel(source) "
+           "repeats.",
+           [](book::Check& c) {
+             Generator gen(3);
+             Tensor x = rand({3, 4}, gen);
+             Tensor e = x.view({3, 1, 4}).expand({3, 5, 4});  // (3,5,4):(4,0,1)
+             //! [stride_order]
+             // nikitaved's order: dims by decreasing stride (ties by dim), the last one fastest.
+             Shape order(e.dim());
+             for (int64_t d = 0; d < e.dim(); ++d) order[d] = d;
+             std::stable_sort(order.begin(), order.end(),
+                              [&](int64_t p, int64_t q) { return e.stride(p) > e.stride(q); });
+             models::Trace trace = models::logical_trace(e.permute(order));
+             //! [stride_order]
+             const std::set<int64_t> distinct(trace.bytes.begin(), trace.bytes.end());
+             c.equal("non-decreasing", models::is_sorted(trace), true);
+             c.equal("strictly increasing", models::is_sorted(trace, true), false);
+             c.equal("repeats", trace.size() - static_cast<int64_t>(distinct.size()),
+                     e.numel() - x.numel());
+             c.equal("the order", order, Shape{0, 2, 1});
+             c.value("trace_numel", e.numel());
+             c.value("trace_source", x.numel());
+             c.value("trace_repeats", trace.size() - static_cast<int64_t>(distinct.size()));
+             std::string head;
+             for (int64_t k = 0; k < 12; ++k) head += (k ? ", " : "") + std::to_string(trace.bytes[k]);
+             c.value("trace_head", head);
+           });
+
+  ch.claim("BC-09",
+           "A warp reading a broadcast operand along its stride-0 dim costs one 32-byte sector per "
+           "request: 32 lanes load one 4-byte address; 32 consecutive floats cost 4 sectors.",
+           [](book::Check& c) {
+             Generator gen(9);
+             Tensor x = rand({64}, gen);
+             //! [sectors]
+             Tensor column = x.view({64, 1}).expand({64, 32});  // lanes along the stride-0 dim
+             Tensor dense = rand({64, 32}, gen);                // lanes along a stride-1 dim
+             const int64_t lanes = 32, sector_bytes = 32;  // a warp; the unit memory serves
+             models::SectorCount broadcast =
+                 models::warp_sectors(models::logical_trace(column), lanes, sector_bytes);
+             models::SectorCount contiguous =
+                 models::warp_sectors(models::logical_trace(dense), lanes, sector_bytes);
+             //! [sectors]
+             c.equal("requests", broadcast.requests, int64_t{64});
+             c.equal("sectors per request, stride 0", broadcast.per_request(), 1.0);
+             c.equal("most sectors in one request, stride 0", broadcast.max_per_request, int64_t{1});
+             c.equal("sectors per request, stride 1", contiguous.per_request(), 4.0);
+             c.value("sectors_zero", broadcast.per_request());
+             c.value("sectors_dense", contiguous.per_request());
+             c.value("sector_requests", broadcast.requests);
+             c.value("lanes_per_warp", lanes);
+             c.value("sector_bytes", sector_bytes);
+           })
+      .model();
+
+  ch.erratum("ER-13",
+             "Hitting the same global memory address over and over is fine because all global "
+             "memory accesses are cached (nikitaved).",
+             "Loose: the lanes of one warp that load one address are served by one sector of "
+             "that one request, with no cache involved; L2 caches global loads, but whether L1 "
+             "does depends on the architecture and compiler flags.",
+             [](book::Check& c) {
+               // The count below uses no cache model at all: one request, its distinct sectors.
+               const int64_t lanes = 32, apart = 128;
+               models::Trace same;
+               same.width = 4;
+               same.bytes.assign(lanes, apart);  // every lane at one address
+               models::Trace spread;
+               spread.width = 4;
+               for (int64_t lane = 0; lane < lanes; ++lane) spread.bytes.push_back(lane * apart);
+               c.equal("sectors for 32 lanes at one address", models::warp_sectors(same).sectors,
+                       int64_t{1});
+               c.equal("sectors for 32 lanes 128 bytes apart", models::warp_sectors(spread).sectors,
+                       int64_t{32});
+               c.value("same_sectors", models::warp_sectors(same).sectors);
+               c.value("spread_sectors", models::warp_sectors(spread).sectors);
+               c.value("lanes", lanes);
+               c.value("apart", apart);
+             })
+      .model();
+
+  return ch.main(argc, argv);
+}
