@@ -10,6 +10,6 @@ set key top right
 set grid
 set xlabel "LRU capacity (KiB)"
 set ylabel "misses (64-byte lines)"
-plot datafile using 1:2 with linespoints lw 2 title "x * y", \
-     '' using 1:3 with linespoints lw 2 title "x * y.transpose(1, 2)", \
-     '' using 1:4 with linespoints lw 2 title "x * y.transpose(0, 2)"
+plot datafile using 1:2 with lines lw 2 title "x * y", \
+     '' using 1:3 with lines lw 2 title "x * y.transpose(1, 2)", \
+     '' using 1:4 with lines lw 2 title "x * y.transpose(0, 2)"
