@@ -64,9 +64,16 @@ Tensor arange(int64_t start, int64_t end, int64_t step, TensorOptions options) {
   STRIDED_CHECK((step > 0 && end >= start) || (step < 0 && end <= start),
                 "arange: upper bound and larger bound inconsistent with step sign (start=", start,
                 ", end=", end, ", step=", step, ")");
-  const int64_t n = step > 0 ? (end - start + step - 1) / step : (start - end - step - 1) / -step;
+  // ceil((end - start) / step) in 128 bits: end - start overflows int64 for arange(-2^63, 2^63-1),
+  // and so can i * step below, though start + i * step always lies in [start, end).
+  const __int128 span = static_cast<__int128>(end) - start;
+  const __int128 count = (span + step - (step > 0 ? 1 : -1)) / step;
+  STRIDED_CHECK(count <= INT64_MAX, "arange: invalid size, possible overflow? (start=", start,
+                ", end=", end, ", step=", step, ": more elements than int64 counts)");
+  const int64_t n = static_cast<int64_t>(count);
   Tensor t = empty({n}, options);
-  for (int64_t i = 0; i < n; ++i) t.set({i}, Scalar(start + i * step));
+  for (int64_t i = 0; i < n; ++i)
+    t.set({i}, Scalar(static_cast<int64_t>(start + static_cast<__int128>(i) * step)));
   return t;
 }
 

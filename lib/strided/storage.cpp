@@ -44,6 +44,10 @@ void register_allocator(Device::Type type, Allocator allocator) {
 
 Storage Storage::allocate(int64_t nbytes, Device device) {
   STRIDED_CHECK(nbytes >= 0, "Storage::allocate: negative byte size ", nbytes);
+  // The CPU allocator rounds up to 64 bytes; nothing this close to 2^63 can be allocated anyway,
+  // and the rounding must not overflow int64 (empty({2^63-1}, bool) asks for 2^63-1 bytes).
+  STRIDED_CHECK(nbytes <= INT64_MAX - 63, "Storage::allocate: ", nbytes,
+                " bytes is more than any ", device.str(), " allocation can hold");
   Allocator a;
   {
     std::lock_guard lock(g_registry_mutex);

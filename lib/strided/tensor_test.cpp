@@ -209,3 +209,21 @@ TEST_CASE("numel of sizes whose partial product overflows before a 0 (regression
   CHECK(t.nbytes() == 0);
   CHECK(t.to_vector().empty());
 }
+
+TEST_CASE("arange and allocation sizes near 2^63 are errors, not overflows (regression)") {
+  // torch 1.13: torch.arange(-2**63, 2**63-1) raises "invalid size, possible overflow?". The
+  // count (end - start + step - 1) / step once overflowed int64 here.
+  const int64_t lo = std::numeric_limits<int64_t>::min(), hi = std::numeric_limits<int64_t>::max();
+  CHECK(error_of([&] { arange(lo, hi); }) ==
+        "arange: invalid size, possible overflow? (start=-9223372036854775808, "
+        "end=9223372036854775807, step=1: more elements than int64 counts)");
+  // A count that fits, with i * step past int64 on the way: four values from -2^63.
+  const int64_t step = int64_t{1} << 62;
+  CHECK(arange(lo, hi, step).to_vector() ==
+        Values{-9223372036854775808.0, -4611686018427387904.0, 0.0, 4611686018427387904.0});
+  CHECK(arange(hi, lo, -step).numel() == 4);
+  // 2^63-1 bytes: the allocator's rounding to 64 bytes once overflowed int64.
+  CHECK(error_of([&] { empty({hi}, {DType::Bool}); }) ==
+        "Storage::allocate: 9223372036854775807 bytes is more than any cpu allocation can hold");
+  CHECK_THROWS_AS(Storage::allocate(hi - 62), Error);
+}
