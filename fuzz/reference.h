@@ -25,7 +25,7 @@ struct Reference {
 
 // Past this many elements the reference is not built (a view of 2^40 elements allocates nothing,
 // but its list of addresses would); the fuzzer then stops the chain.
-inline constexpr int64_t kMaxReferenceElements = int64_t{1} << 14;
+inline constexpr int64_t kMaxReferenceElements = int64_t{1} << 12;
 
 // The product of sizes, or nullopt when a size is negative or the product passes
 // kMaxReferenceElements (a zero size makes it 0 whatever comes after).

@@ -11,7 +11,7 @@ file(MAKE_DIRECTORY ${SCRATCH}/corpus)
 file(GLOB inputs ${CORPUS}/*)
 file(COPY ${inputs} DESTINATION ${SCRATCH}/corpus)
 execute_process(
-  COMMAND ${FUZZER} -seed=1 -max_total_time=${SECONDS} -timeout=10 -max_len=512
+  COMMAND ${FUZZER} -seed=1 -max_total_time=${SECONDS} -timeout=60 -max_len=512
           -print_final_stats=1 -artifact_prefix=${SCRATCH}/ ${SCRATCH}/corpus
   RESULT_VARIABLE rc)
 if(NOT rc EQUAL 0)
