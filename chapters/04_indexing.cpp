@@ -483,7 +483,8 @@ int main(int argc, char** argv) {
              c.equal("cases where split_runs agrees with view()", rule_agrees, cases);
              c.equal("cases where the definition agrees with view()", definition_agrees, cases);
              c.that("both outcomes seen", views > 0 && views < cases,
-                    std::to_string(views) + " views, " + std::to_string(cases - views) + " refusals");
+                    std::to_string(views) + " views, " + std::to_string(cases - views) +
+                        " refusals");
              c.value("rule_cases", cases);
              c.value("shape_dims", kShapeDims);
              c.value("rule_views", views);
@@ -534,7 +535,8 @@ int main(int argc, char** argv) {
              const int64_t col_copies = allocations_during([&] { (void)col.reshape({12}); });
              c.equal("allocations made by col.reshape(12)", col_copies, int64_t{1});
              c.table("more_views", {"tensor", "shape", "strides", "storage offset", "contiguous"},
-                     {layout_row("e2 = base[:, :, ::2]", e2), layout_row("e2.view(6, 2)", e2.view({6, 2})),
+                     {layout_row("e2 = base[:, :, ::2]", e2),
+                      layout_row("e2.view(6, 2)", e2.view({6, 2})),
                       layout_row("e2.view(2, 6)", e2.view({2, 6})),
                       layout_row("e2.view(12)", e2.view({12})),
                       layout_row("e3 = base[:, :, ::3]", e3),
@@ -548,7 +550,8 @@ int main(int argc, char** argv) {
              c.figure("strided_views",
                       views_svg({{e2, "base[:, :, ::2]"}, {e3, "base[:, :, ::3]"}}),
                       "base[:, :, ::2] (one run of step 2) and base[:, :, ::3] (two runs).");
-             c.figure("expanded_column", views_svg({{col, "col"}, {col.view({3, 2, 2}), "col.view(3, 2, 2)"}}),
+             c.figure("expanded_column",
+                      views_svg({{col, "col"}, {col.view({3, 2, 2}), "col.view(3, 2, 2)"}}),
                       "An expanded column and its split: each storage cell is used " +
                           std::to_string(col.size(1)) + " times.");
            });
@@ -595,10 +598,10 @@ int main(int argc, char** argv) {
            });
 
   ch.erratum("ER-34",
-             "reshape may copy \"if the shape is incompatible\", and a reshape only needs to change "
-             "the shape attribute (r-nn, Taking PyTorch For Granted).",
-             "What decides is the strides: the same request (3,3) → (1,9) is a view of x and a copy "
-             "of x.t(); and a view gets new strides along with its new shape.",
+             "reshape may copy \"if the shape is incompatible\", and a reshape only needs to "
+             "change the shape attribute (r-nn, Taking PyTorch For Granted).",
+             "What decides is the strides: the same request (3,3) → (1,9) is a view of x and a "
+             "copy of x.t(); and a view gets new strides along with its new shape.",
              [](book::Check& c) {
                Tensor x = arange(9).reshape({3, 3});
                Tensor a, b;

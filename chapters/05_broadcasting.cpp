@@ -1,5 +1,5 @@
-// Chapter 5, Broadcasting and expand: stride 0, the expand rule, the shape rule, and what an op does
-// with a broadcast operand. Claims BC-01…BC-10, DT-08 and the errata the catalogue gives this
+// Chapter 5, Broadcasting and expand: stride 0, the expand rule, the shape rule, and what an op
+// does with a broadcast operand. Claims BC-01…BC-10, DT-08 and the errata the catalogue gives this
 // chapter. The code between //! [name] markers is shown on the chapter's page
 // (docs/05_broadcasting.md).
 #include <algorithm>
@@ -503,8 +503,8 @@ int main(int argc, char** argv) {
              //! [mixed]
              c.equal("dtype of a + b", std::string(name(sum.dtype())), std::string("int64"));
              c.equal("dtype of c", std::string(name(c_float.dtype())), std::string("float32"));
-             c.equal("promoted dtype", std::string(name(promote_types(sum.dtype(), c_float.dtype()))),
-                     std::string("float32"));
+             const DType common = promote_types(sum.dtype(), c_float.dtype());
+             c.equal("promoted dtype", std::string(name(common)), std::string("float32"));
              c.equal("equal_values(a + b, c)", same, true);
              c.equal("equal_values with one value changed",
                      equal_values(sum, from_values({4, 6, 6, 8.5}, {2, 2})), false);
@@ -594,7 +594,9 @@ int main(int argc, char** argv) {
              c.value("trace_source", x.numel());
              c.value("trace_repeats", trace.size() - static_cast<int64_t>(distinct.size()));
              std::string head;
-             for (int64_t k = 0; k < 12; ++k) head += (k ? ", " : "") + std::to_string(trace.bytes[k]);
+             const int64_t shown = 12;  // enough to see each address repeat
+             for (int64_t k = 0; k < shown; ++k)
+               head += (k ? ", " : "") + std::to_string(trace.bytes[k]);
              c.value("trace_head", head);
            });
 
@@ -615,7 +617,8 @@ int main(int argc, char** argv) {
              //! [sectors]
              c.equal("requests", broadcast.requests, int64_t{64});
              c.equal("sectors per request, stride 0", broadcast.per_request(), 1.0);
-             c.equal("most sectors in one request, stride 0", broadcast.max_per_request, int64_t{1});
+             c.equal("most sectors in one request, stride 0", broadcast.max_per_request,
+                     int64_t{1});
              c.equal("sectors per request, stride 1", contiguous.per_request(), 4.0);
              c.value("sectors_zero", broadcast.per_request());
              c.value("sectors_dense", contiguous.per_request());
