@@ -1,6 +1,7 @@
 #include "strided/reduce.h"
 
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <type_traits>
 #include <vector>
@@ -89,6 +90,9 @@ bool is_nan(T v) {
     return false;
 }
 
+// The outer path's column chunk (NOTE: [Reduction paths]): its running results stay in L1.
+constexpr int64_t kColumns = 256;
+
 // ---- sums
 // -------------------------------------------------------------------------------------------
 // Pairwise (cascade) summation, as cpu/SumKernel.cpp: the error of a float sum grows with log(n).
@@ -148,9 +152,9 @@ void sum_rows(const char* p, int64_t rs, int64_t rows, int64_t w, SumAcc<T>* out
   if (rows > 16) {
     const int64_t half = rows / 2;
     sum_rows<T>(p, rs, half, w, out);
-    std::vector<A> tmp(static_cast<size_t>(w));
-    sum_rows<T>(p + half * rs, rs, rows - half, w, tmp.data());
-    for (int64_t j = 0; j < w; ++j) out[j] += tmp[static_cast<size_t>(j)];
+    A tmp[kColumns];  // w <= kColumns: the caller's column chunk
+    sum_rows<T>(p + half * rs, rs, rows - half, w, tmp);
+    for (int64_t j = 0; j < w; ++j) out[j] += tmp[j];
     return;
   }
   for (int64_t j = 0; j < w; ++j) out[j] = 0;
@@ -207,8 +211,19 @@ inline constexpr bool kVectorCompare = std::is_same_v<T, float> || std::is_same_
 template <class T>
 using Lane = std::conditional_t<sizeof(T) == 4, int32_t, int64_t>;
 
-// The first extreme of n >= 1 contiguous elements: the value in vectors (with a NaN flag per
-// lane), then the first index holding it.
+// Any lane of a comparison's result set?
+template <class M>
+bool any_lane(M m) {
+  uint64_t half[2];
+  static_assert(sizeof(M) == sizeof half);
+  std::memcpy(half, &m, sizeof half);
+  return (half[0] | half[1]) != 0;
+}
+
+// The first extreme of n >= 1 contiguous elements, in two vectorised passes over a row that
+// stays in cache: the extreme value (with a flag per lane that a NaN was seen), then the first
+// index holding it (the first NaN, when there is one). The value pass ignores NaN ordering, as
+// the flag decides.
 template <bool IsMax, class T>
 Best<T> extreme_contiguous(const char* p, int64_t n) {
   constexpr int64_t S = sizeof(T);
@@ -220,7 +235,7 @@ Best<T> extreme_contiguous(const char* p, int64_t n) {
   int64_t i = 0;
   if (n >= 2 * L) {
     V b0 = load<T>(p), b1 = load<T>(p + L * S);
-    M n0{}, n1{};
+    M n0 = b0 != b0, n1 = b1 != b1;
     for (i = 2 * L; i + 2 * L <= n; i += 2 * L) {
       const V v0 = load<T>(p + i * S), v1 = load<T>(p + (i + L) * S);
       if constexpr (IsMax) {
@@ -235,10 +250,7 @@ Best<T> extreme_contiguous(const char* p, int64_t n) {
         n1 |= v1 != v1;
       }
     }
-    if constexpr (std::is_floating_point_v<T>) {
-      const M nn = n0 | n1 | (b0 != b0) | (b1 != b1);
-      for (int64_t l = 0; l < L; ++l) nan |= nn[l] != 0;
-    }
+    if constexpr (std::is_floating_point_v<T>) nan |= any_lane(n0 | n1);
     for (int64_t l = 0; l < L; ++l) {
       if (better<IsMax>(b0[l], best)) best = b0[l];
       if (better<IsMax>(b1[l], best)) best = b1[l];
@@ -249,8 +261,13 @@ Best<T> extreme_contiguous(const char* p, int64_t n) {
     if (better<IsMax>(v, best)) best = v;
     nan |= is_nan(v);
   }
-  // The index pass reads a row the value pass has just brought into cache.
-  for (int64_t k = 0; k < n; ++k) {
+  int64_t k = 0;
+  if (!nan) {
+    const V target = vec::splat(best);
+    for (; k + L <= n; k += L)
+      if (any_lane(load<T>(p + k * S) == target)) break;
+  }
+  for (; k < n; ++k) {
     const T v = load1<T>(p + k * S);
     if (nan ? is_nan(v) : v == best) return {v, k};
   }
@@ -395,7 +412,6 @@ void for_outputs(const Geometry& g, const F& f) {
 
 // The outer path: for each index of the kept dims other than c, the block of rows; columns in
 // chunks of kColumns, so the partial results stay in L1.
-constexpr int64_t kColumns = 256;
 template <class F>
 void for_blocks(const Geometry& g, int64_t c, const F& f) {
   Shape sizes, in, out;
