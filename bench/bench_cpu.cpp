@@ -53,6 +53,18 @@ void in13_add_stride5(benchmark::State& state) {
   finish(state, "512x512x512 of 512x512x512x5[..., 0]");
 }
 
+// Not a seed cell: the same add written in place (t.add_(3)), which allocates nothing. Beside
+// in13_add_contiguous it separates the cost of the arithmetic from that of a fresh 512 MiB output
+// (its pages are faulted in on first touch, every call).
+void extra_add_inplace_contiguous(benchmark::State& state) {
+  Tensor t = random({kCube, kCube, kCube}, 1);
+  for (auto _ : state) {
+    add_(t, Scalar(int64_t{3}));
+    benchmark::ClobberMemory();
+  }
+  finish(state, "512x512x512", 2.0 * t.nbytes());
+}
+
 // ---- In[15]: x.max(-1) and x.max(-2) on 1024² float32 ------------------------------------------------
 void in15_max_last(benchmark::State& state) {
   Tensor x = random({1024, 1024}, 2);
@@ -155,6 +167,7 @@ STRIDED_BENCH(stream_triad, "stream_triad");
 STRIDED_BENCH(in13_add_contiguous, "in13_add_contiguous");
 STRIDED_BENCH(in13_add_permuted, "in13_add_permuted");
 STRIDED_BENCH(in13_add_stride5, "in13_add_stride5");
+STRIDED_BENCH(extra_add_inplace_contiguous, "extra_add_inplace_contiguous");
 STRIDED_BENCH(in15_max_last, "in15_max_dim_-1");
 STRIDED_BENCH(in15_max_first, "in15_max_dim_-2");
 STRIDED_BENCH((in16_mul<false, false>), "in16_mul_x_y");

@@ -176,11 +176,14 @@ std::string shape_text(const Shape& s) {
 
 [[maybe_unused]] std::string gpu_reason() { return book::gpu().reason; }
 
-// The recorded benchmark run committed beside the pages (tools/bench/run writes compare.json;
-// a maintainer copies it to docs/recorded/). Empty when none is committed.
+// The recorded benchmark run committed beside the pages: tools/bench/run writes compare.json, and
+// a copy is kept as docs/recorded/bench/bench-<machine>.json (a folder of its own, because the
+// files directly in docs/recorded/ are chapter reports). Empty when none is committed; the
+// newest name in sort order when several are.
 std::filesystem::path recorded_bench() {
   namespace fs = std::filesystem;
-  const fs::path dir = fs::path(__FILE__).parent_path().parent_path() / "docs" / "recorded";
+  const fs::path dir =
+      fs::path(__FILE__).parent_path().parent_path() / "docs" / "recorded" / "bench";
   if (!fs::exists(dir)) return {};
   std::vector<fs::path> found;
   for (const auto& e : fs::directory_iterator(dir)) {
@@ -188,7 +191,7 @@ std::filesystem::path recorded_bench() {
     if (name.starts_with("bench-") && name.ends_with(".json")) found.push_back(e.path());
   }
   std::sort(found.begin(), found.end());
-  return found.empty() ? fs::path{} : found.front();
+  return found.empty() ? fs::path{} : found.back();
 }
 
 }  // namespace
@@ -674,31 +677,42 @@ int main(int argc, char** argv) {
   ch.section("bench", "Benchmark notes");
 
   ch.exhibit([](book::Exhibit& e) {
-    // A recorded run of tools/bench/run, committed under docs/recorded/: shown as recorded, with
-    // its machine and commit, never as this build's measurement.
+    // A recorded run of tools/bench/run: shown as recorded, with its machine and commit, never as
+    // this build's measurement.
     const std::filesystem::path path = recorded_bench();
-    std::vector<std::vector<std::string>> rows;
+    std::vector<std::vector<std::string>> rows, goal_rows;
     std::string about = "no recorded benchmark run is committed";
     if (!path.empty()) {
       std::ifstream in(path);
       const nlohmann::json j = nlohmann::json::parse(in);
       for (const auto& x : j.at("experiments")) {
         const double s = x.at("strided_ms").get<double>();
-        const bool has_torch = x.contains("pytorch_ms") && x.at("pytorch_ms").is_number();
+        const bool has_torch = x.at("pytorch_ms").is_number();
         const double t = has_torch ? x.at("pytorch_ms").get<double>() : 0.0;
         rows.push_back({x.at("name").get<std::string>(), x.at("shape").get<std::string>(),
-                        fixed(s, 3), has_torch ? fixed(t, 3) : "—",
-                        has_torch ? fixed(s / t, 2) : "—"});
+                        fixed(s, 3), has_torch ? fixed(t, 3) : "",
+                        has_torch ? fixed(s / t, 2) : ""});
+      }
+      for (const auto& g : j.at("goals")) {
+        const bool met = g.at("met").get<bool>();
+        goal_rows.push_back({g.at("goal").get<std::string>(),
+                             fixed(g.at("measured").get<double>(), 3),
+                             g.at("comparison").get<std::string>() + " " +
+                                 fixed(g.at("limit").get<double>(), 2),
+                             met ? "met" : "missed by " + fixed(g.at("missed_by").get<double>(), 2) + "×"});
       }
       const auto& m = j.at("machine");
-      about = "recorded on " + m.at("cpu").get<std::string>() + ", " +
-              std::to_string(j.at("threads").get<int>()) + " thread(s), at commit " +
-              j.at("commit").get<std::string>() + "; STREAM copy " +
+      about = "recorded on " + m.at("cpu").get<std::string>() + " with " +
+              std::to_string(j.at("threads").get<int>()) + " threads, at commit " +
+              j.at("commit").get<std::string>() + " on " + j.at("date").get<std::string>() +
+              " (PyTorch " + j.at("pytorch").get<std::string>() + "); STREAM copy " +
               fixed(j.at("stream").at("copy_gbs").get<double>(), 1) + " GB/s, triad " +
               fixed(j.at("stream").at("triad_gbs").get<double>(), 1) + " GB/s";
     }
     e.value("bench_recorded", about);
-    e.table("bench_recorded", {"experiment", "shape", "strided ms", "PyTorch ms", "ratio"}, rows);
+    e.table("bench_recorded", {"experiment", "shape", "strided ms", "PyTorch ms", "strided / PyTorch"},
+            rows);
+    e.table("bench_goals", {"goal", "measured ratio", "goal", "verdict"}, goal_rows);
   });
 
   return ch.main(argc, argv);
