@@ -1,0 +1,50 @@
+// Bad input, part 6: dtypes an op cannot take or cannot write.
+#include "expect_error.h"
+#include "strided/ops.h"
+#include "strided/tensor.h"
+
+using namespace strided;
+
+TEST_CASE("typed data access with the wrong C++ type") {
+  CHECK_ERROR(arange(3).data<float>(), "data", "expected dtype int64 but got float32");
+}
+
+TEST_CASE("an in-place add whose float result cannot be stored in int32") {
+  // torch: "result type Float can't be cast to the desired output type Int"
+  CHECK_ERROR(add_(ones({3}, {DType::Int32}), ones({3})), "add: ",
+              "result type Float can't be cast to the desired output type Int");
+}
+
+TEST_CASE("an in-place add of a float scalar to int64") {
+  // torch: "result type Float can't be cast to the desired output type Long"
+  CHECK_ERROR(add_(ones({3}, {DType::Int64}), Scalar(1.5)), "add: ",
+              "result type Float can't be cast to the desired output type Long");
+}
+
+TEST_CASE("in-place true division of an integer tensor") {
+  CHECK_ERROR(div_(ones({3}, {DType::Int32}), Scalar(int64_t{2})), "div: ",
+              "result type Float can't be cast to the desired output type Int");
+}
+
+TEST_CASE("in-place exp of an integer tensor") {
+  CHECK_ERROR(exp_(ones({3}, {DType::Int32})), "exp: ",
+              "result type Float can't be cast to the desired output type Int");
+}
+
+TEST_CASE("negation of a bool tensor") {
+  // torch: "Negation, the `-` operator, on a bool tensor is not supported. If you are trying to
+  // invert a mask, use the `~` or `logical_not()` operator instead."
+  CHECK_ERROR(neg(ones({3}, {DType::Bool})), "neg",
+              "Negation, the `-` operator, on a bool tensor is not supported.");
+}
+
+TEST_CASE("fill_ with a value the dtype cannot hold") {
+  // torch: "value cannot be converted to type int without overflow"
+  CHECK_ERROR(ones({3}, {DType::Int32}).fill_(Scalar(int64_t{1} << 40)), "fill_()",
+              "value 1099511627776 cannot be converted to type int32 without overflow");
+}
+
+TEST_CASE("rand of an integer dtype") {
+  Generator gen(1);
+  CHECK_ERROR(rand({3}, gen, {DType::Int32}), "rand", "floating-point dtype", "int32");
+}
