@@ -28,8 +28,8 @@ bool RunResult::any_failed() const {
   return false;
 }
 
-Chapter::Chapter(std::string id, std::string title, std::source_location where)
-    : id_(std::move(id)), title_(std::move(title)), source_(where.file_name()) {
+Chapter::Chapter(std::string id, std::string title, const char* source_file)
+    : id_(std::move(id)), title_(std::move(title)), source_(source_file) {
   sections_.push_back({"", ""});  // claims declared before any section()
 }
 

@@ -10,7 +10,6 @@
 #include <functional>
 #include <iosfwd>
 #include <optional>
-#include <source_location>
 #include <string>
 #include <deque>
 #include <vector>
@@ -72,9 +71,10 @@ bool valid_claim_id(const std::string& id);
 
 class Chapter {
  public:
-  // id is the program's and the output folder's name ("01_memory_topology").
-  Chapter(std::string id, std::string title,
-          std::source_location where = std::source_location::current());
+  // id is the program's and the output folder's name ("01_memory_topology"). source_file is the
+  // chapter's own source, for the staleness check; __builtin_FILE() rather than
+  // std::source_location, which clang 14 with libstdc++ 12 (the sanitizer build) lacks.
+  Chapter(std::string id, std::string title, const char* source_file = __builtin_FILE());
 
   void section(std::string id, std::string title);
   ClaimDef& claim(std::string id, std::string statement, std::function<void(Check&)> check);
