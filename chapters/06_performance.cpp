@@ -54,6 +54,27 @@ bool full_run() {
 // 128 for ctest (8 MiB per tensor: the ratios keep their direction, the run stays short).
 int64_t cube() { return full_run() ? 512 : 128; }
 
+// A sanitizer build (tools/book test) runs every claim for memory errors; its instrumented loops
+// would time the instrumentation, not the walk, so timing claims are not run there.
+constexpr bool sanitized() {
+#if defined(__SANITIZE_ADDRESS__)
+  return true;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(undefined_behavior_sanitizer)
+  return true;
+#else
+  return false;
+#endif
+#else
+  return false;
+#endif
+}
+bool skip_timing(book::Check& c) {
+  if (!sanitized()) return false;
+  c.not_run("a sanitizer build: its timings would measure the instrumentation, not the walk");
+  return true;
+}
+
 // ---- plots ---------------------------------------------------------------------------------------------
 // Set by main when --emit is given: figures are drawn (by gnuplot) only for the book.
 std::string emit_dir;
@@ -674,6 +695,7 @@ int main(int argc, char** argv) {
            "stride-5 slice it costs more; walking the permuted cube in logical order costs much "
            "more.",
            [](book::Check& c) {
+             if (skip_timing(c)) return;
              OneThread one;
              const int64_t n = cube();
              Generator gen(8);
@@ -866,6 +888,7 @@ int main(int argc, char** argv) {
            "whole rows into the output instead, the same sum over dim −2 is at least 1.5 times faster "
            "than the column walk.",
            [](book::Check& c) {
+             if (skip_timing(c)) return;
              OneThread one;
              const int64_t n = 1024;  // the seed's In[15] size
              Generator gen(12);
@@ -1023,6 +1046,7 @@ int main(int argc, char** argv) {
            "times the matched x·y; with both transposed the plan is x·y's, and x·yᵀ costs at "
            "least 1.5 times it too.",
            [](book::Check& c) {
+             if (skip_timing(c)) return;
              OneThread one;
              const int64_t n = cube();
              Generator gen(15);
@@ -1247,6 +1271,7 @@ int main(int argc, char** argv) {
            "When a layout hurts repeatedly, one copy into a friendly layout pays: eight products "
            "x·yᵀ take at least 1.15 times as long as copying yᵀ once and computing eight x·y.",
            [](book::Check& c) {
+             if (skip_timing(c)) return;
              OneThread one;
              // Eight products per measurement: a smaller cube than the other timings keeps ctest short.
              const int64_t n = full_run() ? cube() : 96;
