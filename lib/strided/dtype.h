@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <limits>
 #include <string>
 #include <string_view>
 
@@ -72,12 +73,21 @@ class Scalar {
   Kind kind() const { return kind_; }
   bool is_floating_point() const { return kind_ == Kind::Float; }
   double to_double() const { return d_; }
-  int64_t to_int() const { return kind_ == Kind::Float ? static_cast<int64_t>(d_) : i_; }
+  int64_t to_int() const { return kind_ == Kind::Float ? truncate<int64_t>(d_) : i_; }
   bool to_bool() const { return kind_ == Kind::Float ? d_ != 0.0 : i_ != 0; }
   // The value converted to the C++ type T (with PyTorch's casts: float→int truncates).
   template <class T>
   T to() const;
   std::string to_string() const;
+
+  // Floating point to integer as PyTorch's static_cast gives it on x86 (cvttsd2si): truncation
+  // toward zero, and the type's lowest value for NaN and for values out of range, where a C++
+  // cast would be undefined behaviour (torch.tensor([2.0**63], dtype=torch.int64) holds -2^63).
+  template <class T>
+  static T truncate(double d) {
+    constexpr double lo = static_cast<double>(std::numeric_limits<T>::min());  // -2^31 or -2^63
+    return d >= lo && d < -lo ? static_cast<T>(d) : std::numeric_limits<T>::min();
+  }
 
  private:
   Kind kind_ = Kind::Int;
@@ -98,7 +108,7 @@ T Scalar::to() const {
   } else if constexpr (std::is_same_v<T, BFloat16>) {
     return float_to_bfloat16(static_cast<float>(to_double()));
   } else if constexpr (std::is_integral_v<T>) {
-    return kind_ == Kind::Float ? static_cast<T>(d_) : static_cast<T>(i_);
+    return kind_ == Kind::Float ? truncate<T>(d_) : static_cast<T>(i_);
   } else {
     return static_cast<T>(kind_ == Kind::Float ? d_ : static_cast<double>(i_));
   }

@@ -85,11 +85,18 @@ Tensor from_values(const std::vector<double>& values, IntList sizes, TensorOptio
   STRIDED_CHECK(t.device().is_cpu(), "from_values: only CPU tensors can be filled from values");
   char* p = static_cast<char*>(t.data_ptr());
   const int64_t item = t.element_size();
-  const bool integral = !is_floating_point(options.dtype);
+  // As torch.tensor(values, dtype=...): an integer dtype refuses NaN and values past its range
+  // (c10's checked_convert, which compares with the type's max converted to double, so 2^63 is
+  // let through for int64 and becomes -2^63); the floating types round and overflow to inf.
+  const bool integral = is_integral(options.dtype);
+  const bool int32 = options.dtype == DType::Int32;
+  const double lowest = int32 ? static_cast<double>(INT32_MIN) : static_cast<double>(INT64_MIN);
+  const double max = int32 ? static_cast<double>(INT32_MAX) : static_cast<double>(INT64_MAX);
   for (int64_t i = 0; i < n; ++i) {
     const double v = values[static_cast<size_t>(i)];
-    store_scalar(p + i * item, options.dtype,
-                 integral ? Scalar(static_cast<int64_t>(v)) : Scalar(v));
+    STRIDED_CHECK(!integral || (v >= lowest && v <= max), "from_values: value ", v,
+                  " cannot be converted to type ", name(options.dtype), " without overflow");
+    store_scalar(p + i * item, options.dtype, Scalar(v));
   }
   return t;
 }

@@ -227,3 +227,23 @@ TEST_CASE("arange and allocation sizes near 2^63 are errors, not overflows (regr
         "Storage::allocate: 9223372036854775807 bytes is more than any cpu allocation can hold");
   CHECK_THROWS_AS(Storage::allocate(hi - 62), Error);
 }
+
+TEST_CASE("from_values refuses what an integer dtype cannot hold; casts never overflow (regression)") {
+  // torch 1.13: torch.tensor([1e30], dtype=torch.int64) raises "value cannot be converted to type
+  // int64 without overflow"; the cast of 1e30 to int64 was once undefined behaviour here (and
+  // reachable from strided-explore's tensor([1e30], dtype=int64)).
+  CHECK(error_of([] { from_values({1e30}, {1}, {DType::Int64}); }) ==
+        "from_values: value 1e+30 cannot be converted to type int64 without overflow");
+  CHECK_THROWS_AS(from_values({std::nan("")}, {1}, {DType::Int32}), Error);
+  CHECK_THROWS_AS(from_values({2147483648.0}, {1}, {DType::Int32}), Error);
+  // What torch.tensor keeps: 2.7 -> 2, 2^63 -> -2^63 in int64, 1e300 -> inf, 5 -> True.
+  CHECK(from_values({2.7, -2.7}, {2}, {DType::Int32}).to_vector() == Values{2, -2});
+  CHECK(from_values({9223372036854775808.0}, {1}, {DType::Int64}).at({0}).to_int() ==
+        std::numeric_limits<int64_t>::min());
+  CHECK(std::isinf(from_values({1e300}, {1}, {DType::Float32}).to_vector()[0]));
+  CHECK(from_values({5}, {1}, {DType::Bool}).to_vector() == Values{1});
+  // Scalar's own casts: NaN and out-of-range values give the lowest integer, never UB.
+  CHECK(Scalar(1e30).to_int() == std::numeric_limits<int64_t>::min());
+  CHECK(Scalar(std::nan("")).to<int32_t>() == std::numeric_limits<int32_t>::min());
+  CHECK(Scalar(-7.9).to<int32_t>() == -7);
+}
