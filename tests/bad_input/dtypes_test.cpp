@@ -1,4 +1,6 @@
 // Bad input, part 6: dtypes an op cannot take or cannot write.
+#include <cmath>
+
 #include "expect_error.h"
 #include "strided/ops.h"
 #include "strided/tensor.h"
@@ -47,4 +49,15 @@ TEST_CASE("fill_ with a value the dtype cannot hold") {
 TEST_CASE("rand of an integer dtype") {
   Generator gen(1);
   CHECK_ERROR(rand({3}, gen, {DType::Int32}), "rand", "floating-point dtype", "int32");
+}
+
+TEST_CASE("from_values with a value the integer dtype cannot hold") {
+  // torch: "value cannot be converted to type int32 without overflow"
+  CHECK_ERROR(from_values({1.0, 3e9}, {2}, {DType::Int32}), "from_values", "value 3e+09",
+              "cannot be converted to type int32 without overflow");
+}
+
+TEST_CASE("from_values with NaN for an integer dtype") {
+  CHECK_ERROR(from_values({std::nan("")}, {1}, {DType::Int64}), "from_values", "value nan",
+              "int64");
 }

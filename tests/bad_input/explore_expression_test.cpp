@@ -99,3 +99,10 @@ TEST_CASE("a ragged tensor literal") {
 TEST_CASE("an unknown dtype") {
   CHECK_ERROR(run("arange(3, dtype=int8)"), "unknown dtype 'int8'", "float64");
 }
+
+TEST_CASE("a tensor literal an integer dtype cannot hold") {
+  // torch: torch.tensor([1e30], dtype=torch.int64) raises "value cannot be converted to type int64
+  // without overflow".
+  CHECK_ERROR(run("tensor([1e30], dtype=int64)"), "from_values", "value 1e+30",
+              "cannot be converted to type int64 without overflow");
+}
