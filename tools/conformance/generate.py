@@ -4,6 +4,8 @@
 Run by a maintainer, never by the build (the build and the tests need neither torch nor numpy):
 
     /usr/bin/python3 tools/conformance/generate.py > tests/conformance/cases.jsonl
+    /usr/bin/python3 tools/conformance/generate.py --engine 1200 \
+        > tests/conformance/engine_cases.jsonl
 
 It needs PyTorch 1.13 (Debian's python3-torch) and is deterministic: a fixed seed, and the same
 torch gives byte-identical output. --seed and --cases draw a different or larger set, for a
@@ -17,6 +19,13 @@ The answer has, per op, shape, stride, storage_offset, is_contiguous, shares_sto
 start tensor), shares_prev (with the step before), numel and values (row-major, when numel <= 256),
 or {"error": true, "message": ...} after which the chain stops. tests/conformance/check.cpp feeds
 the requests to the explorer and compares every field (for errors, only that both raise).
+
+With --engine N it writes N engine cases instead: unary (neg, x + 1, clone, empty_like,
+contiguous), binary (add, sub, mul, div over every dtype pair) and matmul requests, whose operands
+take every layout that decides an output's strides (permuted, sliced, expanded, size-1 dims with
+odd strides, overlapping windows, 0-d, empty). Their answer is the engine form: shape, stride,
+storage_offset, dtype, is_contiguous, numel and values, or an error. The explorer's test
+explore.engine (tools/explore/engine_requests_test.cpp) runs them.
 
 PyTorch 1.13 accepts a few calls that produce a negative size (expand(-2, 0) of a 1x1 tensor,
 as_strided((0, -1), ...)); the library refuses them, so cases whose answer holds a negative size
