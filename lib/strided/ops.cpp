@@ -247,6 +247,15 @@ void binary_run(char* o, const char* a, const char* b, int64_t so, int64_t sa, i
       store<C>(o + (i + L) * S, op(av, b1));
     }
   }
+  // Strided runs: a broadcast operand is read once, since the compiler cannot prove that the
+  // stores leave it unchanged (the seed's stride-5 add, In[13], is this loop).
+  if (sb == 0) {
+    const C bv = load1<C>(b);
+    for (; i < n; ++i) store1<C>(o + i * so, op(load1<C>(a + i * sa), bv));
+  } else if (sa == 0) {
+    const C av = load1<C>(a);
+    for (; i < n; ++i) store1<C>(o + i * so, op(av, load1<C>(b + i * sb)));
+  }
   for (; i < n; ++i) store1<C>(o + i * so, op(load1<C>(a + i * sa), load1<C>(b + i * sb)));
 }
 

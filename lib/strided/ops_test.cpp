@@ -169,6 +169,9 @@ TEST_CASE("every layout and broadcast gives the values of the index-wise definit
   const std::vector<double> sv = vals(s);
   const std::vector<double> got = vals(s + 1.5);
   for (size_t k = 0; k < sv.size(); ++k) CHECK(got[k] == static_cast<float>(sv[k] + 1.5));
+  // The broadcast operand first: a 0-d tensor (stride 0) times the strided slice.
+  const std::vector<double> twice = vals(mul(scalar_tensor(2.0, {DType::Float32}), s));
+  for (size_t k = 0; k < sv.size(); ++k) CHECK(twice[k] == static_cast<float>(2 * sv[k]));
 }
 
 TEST_CASE("threads give the same bits as one thread") {
