@@ -133,14 +133,18 @@ TEST_CASE("broadcast_shapes") {
         std::string::npos);
 }
 
-TEST_CASE("the engine's requests say the engine is missing") {
-  for (const char* line :
-       {R"({"unary":"neg","x":{"start":{"shape":[2]},"ops":[]}})",
-        R"({"binary":"mul","x":{"start":{"shape":[2]}},"y":{"start":{"shape":[2]}}})",
-        R"({"matmul":{"a_shape":[3,4,1,2],"b_shape":[1,2,3],"dtype":"float32"}})"}) {
-    const std::string m = message_of(line);
-    CHECK(m.find("needs the compute engine, not available in this build") != std::string::npos);
-  }
+TEST_CASE("the engine's requests answer with the result's layout") {
+  // Output strides follow the inputs' layout (a transposed operand gives a transposed result).
+  const Json b = ask(
+      R"({"binary":"mul","x":{"start":{"shape":[2,3]},"ops":[{"op":"t"}]},"y":{"start":{"shape":[3,2]}}})");
+  CHECK(b["shape"] == Json::parse("[3,2]"));
+  CHECK(b["stride"] == Json::parse("[1,3]"));
+  const Json u = ask(R"({"unary":"neg","x":{"start":{"shape":[2]},"ops":[]}})");
+  CHECK(u["values"] == Json::parse("[-0.0,-1.0]"));
+  const Json m = ask(R"({"matmul":{"a_shape":[3,4,1,2],"b_shape":[1,2,3],"dtype":"float32"}})");
+  CHECK(m["shape"] == Json::parse("[3,4,1,3]"));
+  CHECK(message_of(R"({"binary":"pow","x":{"start":{"shape":[2]}},"y":{"start":{"shape":[2]}}})")
+            .find("pow") != std::string::npos);
 }
 
 TEST_CASE("malformed lines are answered as bad input") {

@@ -64,9 +64,12 @@ in order, flushing each:
          only when numel <= 256; integers, booleans or numbers by dtype)}
       or {"error":true,"message":...}, after which the chain stops.
   {"broadcast_shapes":[[3,1],[1,4]]}  ->  {"result":[3,4]} or an error
-  {"unary":"neg","x":<chain>}, {"binary":"mul","x":<chain>,"y":<chain>},
+  {"unary":"neg","x":<chain>}       unary: neg, add_scalar (x + 1), clone, empty_like, contiguous
+  {"binary":"mul","x":<chain>,"y":<chain>}   binary: add, sub, mul, div, with broadcasting
+      where a chain is {"start":...,"ops":[...]}; the answer is the result's
+      {"shape","stride","storage_offset","values"}, its strides by PyTorch's output-layout rule
   {"matmul":{"a_shape":[3,4,1,2],"b_shape":[1,2,3],"dtype":"float32"}}
-      need the compute engine; this build answers an error saying so.
+      operands are arange(numel) reshaped; batched dims broadcast as in torch.matmul
   A line that is not a request is answered {"error":true,"message":"bad input: ..."} and the
   program goes on with the next line.
 )";
