@@ -297,6 +297,9 @@ TensorIterator TensorIteratorConfig::build() const {
     std::optional<Shape> out_strides;
     if (contiguous) {
       out_strides = contiguous_strides(shape);
+    } else if (enforce_linear_iteration_) {
+      // compute_fast_setup_type: under linear iteration only contiguous operands take the fast
+      // path; any other shared layout would change the walk's order.
     } else if (channels_last) {
       out_strides = channels_last_strides(shape);
     } else if (dense) {

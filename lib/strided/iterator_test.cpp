@@ -201,6 +201,14 @@ TEST_CASE("plans coalesce what memory allows and keep the rest") {
     CHECK(it.operand(1).stride_bytes == Shape{48, 16, 4});
     CHECK(it.output().layout() == "(4,3,2):(6,2,1)");  // the output is contiguous then
   }
+  SUBCASE("logical order refuses the fast path for a dense but permuted operand") {
+    // compute_fast_setup_type: under enforce_linear_iteration only contiguous operands are fast.
+    const Tensor x = random({2, 3, 4}).permute({2, 1, 0});
+    const TensorIterator it = unary_plan(UnaryOp::Neg, Tensor(), x, true);
+    CHECK_FALSE(it.perm().empty());
+    CHECK(it.iteration_order() == Shape{0, 1, 2});
+    CHECK(it.operand(1).stride_bytes == Shape{48, 16, 4});
+  }
   SUBCASE("the fast path: one shape, one dense layout") {
     const Tensor x = random({2, 3, 4}).permute({1, 2, 0});
     const TensorIterator it = unary_plan(UnaryOp::Neg, Tensor(), x);
