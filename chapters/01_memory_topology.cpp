@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "book/book.h"
+#include "book/plumbing.h"
 #include "strided/memory.h"
 #include "strided/picture.h"
 #include "strided/strided.h"
@@ -51,22 +52,6 @@ struct Counted {
 //! [counting]
 
 // ---- plumbing: not shown ------------------------------------------------------------------------------
-
-// Every index of a shape in row-major order.
-std::vector<Shape> all_indices(const Shape& sizes) {
-  std::vector<Shape> out;
-  Shape i(sizes.size(), 0);
-  int64_t n = 1;
-  for (int64_t s : sizes) n *= s;
-  for (int64_t k = 0; k < n; ++k) {
-    out.push_back(i);
-    for (int64_t d = static_cast<int64_t>(sizes.size()) - 1; d >= 0; --d) {
-      if (++i[d] < sizes[d]) break;
-      i[d] = 0;
-    }
-  }
-  return out;
-}
 
 // "{4..7, 16..19}": a set of byte offsets as runs, as the catalogue writes them.
 std::string runs_text(const std::vector<int64_t>& set) {
@@ -218,7 +203,7 @@ int main(int argc, char** argv) {
              Tensor p = t.permute({2, 0, 1});
              const auto* pdata = static_cast<const std::byte*>(p.data_ptr());
              int64_t pequal = 0;
-             for (const Shape& idx : all_indices(p.sizes())) {
+             for (const Shape& idx : book::all_indices(p.sizes())) {
                int64_t steps = 0;
                for (size_t d = 0; d < idx.size(); ++d) steps += idx[d] * p.strides()[d];
                const float expected = static_cast<float>(values[(idx[1] * 3 + idx[2]) * 4 + idx[0]]);
@@ -243,7 +228,7 @@ int main(int argc, char** argv) {
              for (const Tensor& v : views) {
                ptr_ok += static_cast<const std::byte*>(v.data_ptr()) - base ==
                          v.storage_offset() * v.element_size();
-               for (const Shape& idx : all_indices(v.sizes())) {
+               for (const Shape& idx : book::all_indices(v.sizes())) {
                  //! [index_formula]
                  int64_t steps = 0;
                  for (size_t k = 0; k < idx.size(); ++k) steps += idx[k] * v.strides()[k];
@@ -273,7 +258,7 @@ int main(int argc, char** argv) {
                                                   t.index({Slice(), Slice(None, None, 3)}),
                                                   t.index({Slice(), Slice(None, 1)}).expand({3, 4, 5})};
              for (const Tensor& v : layouts) {
-               for (const Shape& i : all_indices(v.sizes()))
+               for (const Shape& i : book::all_indices(v.sizes()))
                  for (size_t k = 0; k < i.size(); ++k) {
                    if (i[k] + 1 >= v.sizes()[k]) continue;
                    Shape next = i;

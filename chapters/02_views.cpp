@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "book/book.h"
+#include "book/plumbing.h"
 #include "strided/layout.h"
 #include "strided/memory.h"
 #include "strided/ops.h"
@@ -60,22 +61,6 @@ class Untouchable {
 //! [untouchable]
 
 // ---- plumbing: not shown ------------------------------------------------------------------------------
-
-// Every index of a shape in row-major order.
-std::vector<Shape> all_indices(const Shape& sizes) {
-  std::vector<Shape> out;
-  int64_t n = 1;
-  for (int64_t s : sizes) n *= s;
-  Shape i(sizes.size(), 0);
-  for (int64_t k = 0; k < n; ++k) {
-    out.push_back(i);
-    for (int64_t d = static_cast<int64_t>(sizes.size()) - 1; d >= 0; --d) {
-      if (++i[d] < sizes[d]) break;
-      i[d] = 0;
-    }
-  }
-  return out;
-}
 
 std::vector<std::string> layout_row(const std::string& name, const Tensor& t) {
   return {name, book::show(t.sizes()), book::show(t.strides()), book::show(t.storage_offset())};
@@ -372,7 +357,7 @@ int main(int argc, char** argv) {
                c.equal("size of the sliced dim" + on, y.size(d), int64_t{5});
                // Values against a gather through x's own indices.
                int64_t agree = 0, n = 0;
-               for (const Shape& i : all_indices(y.sizes())) {
+               for (const Shape& i : book::all_indices(y.sizes())) {
                  Shape j = i;
                  j[d] = start + i[d] * step;
                  agree += y.at(i).to_double() == x.at(j).to_double();
@@ -434,7 +419,7 @@ int main(int argc, char** argv) {
                c.equal("strides" + on, y.strides(), strides);
                // y[i] is x[j] with j[p[k]] = i[k].
                int64_t agree = 0;
-               for (const Shape& i : all_indices(y.sizes())) {
+               for (const Shape& i : book::all_indices(y.sizes())) {
                  Shape j(3);
                  for (int64_t k = 0; k < 3; ++k) j[p[k]] = i[k];
                  agree += y.at(i).to_int() == x.at(j).to_int();
@@ -487,7 +472,7 @@ int main(int argc, char** argv) {
                Shape sizes(3);
                for (int64_t k = 0; k < 3; ++k) sizes[pi[k]] = t.size(k);
                Tensor res = empty(sizes, {t.dtype()});
-               for (const Shape& i : all_indices(sizes))
+               for (const Shape& i : book::all_indices(sizes))
                  res.set(i, t.at({i[pi[0]], i[pi[1]], i[pi[2]]}));
                //! [seed_formula]
                Tensor by_pi = t.permute(pi);
@@ -587,7 +572,7 @@ int main(int argc, char** argv) {
              //! [transpose_write]
              c.equal("a", a.to_vector(), std::vector<double>{9999, 1, 2, 7777, 4, 5, 6, 7, 8});
              Shape landed;
-             for (const Shape& i : all_indices(a.sizes()))
+             for (const Shape& i : book::all_indices(a.sizes()))
                if (a.at(i).to_int() == 7777) landed = i;
              c.equal("where 7777 landed in a", landed, Shape{1, 0});
              c.value("landed", landed);

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "book/book.h"
+#include "book/plumbing.h"
 #include "strided/memory.h"
 #include "strided/picture.h"
 #include "strided/strided.h"
@@ -201,12 +202,6 @@ std::vector<std::string> layout_row(const std::string& name, const Tensor& t) {
 // len(range(start, stop, step)) in Python, for step > 0: what the seed's formula counts.
 int64_t python_range_len(int64_t start, int64_t stop, int64_t step) {
   return stop > start ? (stop - start + step - 1) / step : 0;
-}
-
-int64_t allocations_during(const auto& f) {
-  const int64_t before = Storage::allocation_count();
-  f();
-  return Storage::allocation_count() - before;
 }
 
 }  // namespace
@@ -520,7 +515,7 @@ int main(int argc, char** argv) {
              c.throws("e3.view(12)", [&] { e3.view({12}); },
                       "view size is not compatible with input tensor's size and stride");
              Tensor flat;
-             const int64_t copies = allocations_during([&] { flat = e3.reshape({12}); });
+             const int64_t copies = book::allocations_during([&] { flat = e3.reshape({12}); });
              c.equal("allocations made by e3.reshape(12)", copies, int64_t{1});
              c.equal("e3.reshape(12) shares e3's storage", flat.storage().is_same(e3.storage()),
                      false);
@@ -532,7 +527,7 @@ int main(int argc, char** argv) {
              c.equal("col.view(3, 2, 2)", col.view({3, 2, 2}).strides(), Shape{1, 0, 0});
              c.throws("col.view(12)", [&] { col.view({12}); },
                       "view size is not compatible with input tensor's size and stride");
-             const int64_t col_copies = allocations_during([&] { (void)col.reshape({12}); });
+             const int64_t col_copies = book::allocations_during([&] { (void)col.reshape({12}); });
              c.equal("allocations made by col.reshape(12)", col_copies, int64_t{1});
              c.table("more_views", {"tensor", "shape", "strides", "storage offset", "contiguous"},
                      {layout_row("e2 = base[:, :, ::2]", e2),
@@ -579,7 +574,7 @@ int main(int argc, char** argv) {
                      false);
              Tensor again;
              c.equal("allocations made by x.t().reshape(1, -1)",
-                     allocations_during([&] { again = xt.reshape({1, -1}); }), int64_t{1});
+                     book::allocations_during([&] { again = xt.reshape({1, -1}); }), int64_t{1});
              c.equal("values", flat.to_vector(), std::vector<double>{0, 3, 6, 1, 4, 7, 2, 5, 8});
              c.equal("shape", flat.sizes(), Shape{1, 9});
              c.equal("new storage", flat.storage().is_same(x.storage()), false);
@@ -606,9 +601,9 @@ int main(int argc, char** argv) {
                Tensor x = arange(9).reshape({3, 3});
                Tensor a, b;
                c.equal("allocations made by x.reshape(1, -1)",
-                       allocations_during([&] { a = x.reshape({1, -1}); }), int64_t{0});
+                       book::allocations_during([&] { a = x.reshape({1, -1}); }), int64_t{0});
                c.equal("allocations made by x.t().reshape(1, -1)",
-                       allocations_during([&] { b = x.t().reshape({1, -1}); }), int64_t{1});
+                       book::allocations_during([&] { b = x.t().reshape({1, -1}); }), int64_t{1});
                c.equal("same sizes before", x.sizes(), x.t().sizes());
                c.equal("different strides before", x.strides() != x.t().strides(), true);
                c.equal("x.reshape(1, -1) strides", a.strides(), Shape{9, 1});
@@ -687,9 +682,9 @@ int main(int argc, char** argv) {
              [](book::Check& c) {
                Tensor x = arange(8000).view({20, 20, 20});
                c.equal("allocations made by x[0:5]",
-                       allocations_during([&] { (void)x.index({Slice(0, 5)}); }), int64_t{0});
+                       book::allocations_during([&] { (void)x.index({Slice(0, 5)}); }), int64_t{0});
                c.equal("allocations made by x[range(0, 5)]",
-                       allocations_during(
+                       book::allocations_during(
                            [&] { (void)x.index({std::vector<int64_t>{0, 1, 2, 3, 4}}); }),
                        int64_t{1});
                c.equal("same values",
@@ -728,7 +723,7 @@ int main(int argc, char** argv) {
              int64_t as_said = 0;
              for (const Case& k : cases) {
                Tensor r;
-               const int64_t made = allocations_during([&] { r = x.index(k.index); });
+               const int64_t made = book::allocations_during([&] { r = x.index(k.index); });
                const bool shares = r.storage().is_same(x.storage());
                as_said += shares == k.view && made == (k.view ? 0 : 1);
                rows.push_back({k.python, k.kind, k.view ? "basic" : "advanced",
@@ -751,7 +746,7 @@ int main(int argc, char** argv) {
              [](book::Check& c) {
                Tensor T = from_values({1, 2, 3, 4, 5, 6}, {2, 3});
                Tensor row, col;
-               c.equal("allocations made by T[1, :] and T[:, 1]", allocations_during([&] {
+               c.equal("allocations made by T[1, :] and T[:, 1]", book::allocations_during([&] {
                          row = T.index({1, Slice()});
                          col = T.index({Slice(), 1});
                        }),

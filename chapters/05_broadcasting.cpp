@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "book/book.h"
+#include "book/plumbing.h"
 #include "strided/memory.h"
 #include "strided/models.h"
 #include "strided/ops.h"
@@ -87,21 +88,6 @@ bool equal_values(const Tensor& a, const Tensor& b) {
 
 // ---- plumbing: not shown ------------------------------------------------------------------------------
 
-std::vector<Shape> all_indices(const Shape& sizes) {
-  std::vector<Shape> out;
-  int64_t n = 1;
-  for (int64_t s : sizes) n *= s;
-  Shape i(sizes.size(), 0);
-  for (int64_t k = 0; k < n; ++k) {
-    out.push_back(i);
-    for (int64_t d = static_cast<int64_t>(sizes.size()) - 1; d >= 0; --d) {
-      if (++i[d] < sizes[d]) break;
-      i[d] = 0;
-    }
-  }
-  return out;
-}
-
 // Every shape of rank 0 to max_rank with sizes in 1..max_size.
 std::vector<Shape> small_shapes(int64_t max_rank, int64_t max_size) {
   std::vector<Shape> out = {{}};
@@ -124,12 +110,6 @@ std::vector<Shape> small_shapes(int64_t max_rank, int64_t max_size) {
 std::vector<int64_t> dump_storage(const Tensor& t) {
   const auto* first = static_cast<const int64_t*>(t.storage().data());
   return {first, first + t.storage().nbytes() / t.element_size()};
-}
-
-int64_t allocations_during(const auto& f) {
-  const int64_t before = Storage::allocation_count();
-  f();
-  return Storage::allocation_count() - before;
 }
 
 // "[[4, 6], [6, 8]]": a 2-d tensor's values on one line.
@@ -163,7 +143,7 @@ int main(int argc, char** argv) {
            [](book::Check& c) {
              Tensor t = arange(24).reshape({1, 2, 3, 4});
              Tensor b;
-             const int64_t made = allocations_during([&] {
+             const int64_t made = book::allocations_during([&] {
                //! [broadcast_to]
                b = t.broadcast_to({2, 2, 3, 4});  // (2,2,3,4):(0,12,4,1)
                //! [broadcast_to]
@@ -192,7 +172,7 @@ int main(int argc, char** argv) {
              Tensor t = arange(24).reshape({1, 2, 3, 4});
              Tensor b = t.broadcast_to({2, 2, 3, 4});
              int64_t pairs = 0, same = 0;
-             for (const Shape& i : all_indices(b.sizes())) {
+             for (const Shape& i : book::all_indices(b.sizes())) {
                if (i[0] != 0) continue;
                Shape j = i;
                j[0] = 1;
@@ -427,7 +407,7 @@ int main(int argc, char** argv) {
              Tensor view = a.expand(out);
              Tensor sum = a + zeros(out, {DType::Int64});
              int64_t agree = 0, total = 0;
-             for (const Shape& i : all_indices(out)) {
+             for (const Shape& i : book::all_indices(out)) {
                //! [zeroed_use]
                const int64_t by_index = a.at(source_index(a.sizes(), i)).to_int();
                const int64_t by_view = view.at(i).to_int();
