@@ -76,6 +76,11 @@ RatioResult time_ratio(Check& check, const std::string& what, const std::functio
                        const std::function<double()>& clock) {
   const std::function<double()> now = clock ? clock : steady_seconds;
   RatioResult r;
+  if (sanitizer_build() && !clock) {
+    check.not_run("a sanitizer build: its timings would measure the instrumentation");
+    r.status = Status::NotRun;
+    return r;
+  }
   for (int attempt = 1; attempt <= std::max(1, band.attempts); ++attempt) {
     r = measure_once(a, b, band, now);
     r.attempts = attempt;

@@ -30,9 +30,26 @@ struct RatioResult {
   Status status = Status::Failed;
 };
 
+// True in a sanitizer build (the asan preset of tools/book test). Its instrumented loops would time
+// the instrumentation, not the walk, so time_ratio reports its claims *not run* there.
+constexpr bool sanitizer_build() {
+#if defined(__SANITIZE_ADDRESS__)
+  return true;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(undefined_behavior_sanitizer)
+  return true;
+#else
+  return false;
+#endif
+#else
+  return false;
+#endif
+}
+
 // Times a and b (each call is one measurement), records ratio, noise, spread and median times in
 // `check` under `what`, and sets the verdict: inconclusive when noise > tolerance, else the band.
-// `clock` returns seconds; tests pass a fake clock, chapters leave the steady clock.
+// `clock` returns seconds; tests pass a fake clock, chapters leave the steady clock. In a
+// sanitizer build with the steady clock it times nothing and marks the check not run.
 RatioResult time_ratio(Check& check, const std::string& what, const std::function<void()>& a,
                        const std::function<void()>& b, const RatioBand& band,
                        const std::function<double()>& clock = {});
