@@ -201,9 +201,11 @@ SVG_ATTRS = {
     "text-anchor", "dominant-baseline", "alignment-baseline", "class", "id", "role", "aria-label",
     "aria-labelledby", "aria-describedby", "marker-start", "marker-mid", "marker-end", "markerWidth",
     "markerHeight", "refX", "refY", "orient", "markerUnits", "clip-path", "offset", "stop-color",
-    "stop-opacity", "gradientUnits", "letter-spacing", "textLength", "lengthAdjust", "style",
+    "stop-opacity", "gradientUnits", "letter-spacing", "textLength", "lengthAdjust",
     "vector-effect", "shape-rendering", "version", "visibility", "display",
 }
+# No "style": CSS escapes (\\75 rl() and functions such as image-set('...') can reach outside the
+# page, and the book's figures need none of it.
 DATA_ATTR_RE = re.compile(r"^data-[a-z][a-z0-9-]*$")  # inert: no browser acts on data-* attributes
 URL_RE = re.compile(r"url\(\s*([^)]*)\)", re.I)
 
@@ -214,6 +216,10 @@ def sanitize_svg(text, where, problems):
     Writing the parsed tree escapes every text and attribute; anything not on the list is refused
     (a problem), never passed through.
     """
+    if re.search(r"<!(DOCTYPE|ENTITY)", text, re.I):
+        # Entities expand before the allowlist sees the text; the figures never need them.
+        problems.add(where, "figure has a DOCTYPE or entity declaration")
+        return None
     try:
         root = ET.fromstring(text)
     except ET.ParseError as e:
@@ -243,7 +249,7 @@ def sanitize_svg(text, where, problems):
                 if not target.strip(" '\"").startswith("#"):
                     problems.add(where, f"figure refers outside itself: {value!r}")
                     ok = False
-            if "javascript:" in low or "expression(" in low or "@import" in low:
+            if "javascript:" in low or "expression(" in low or "@import" in low or "\\" in value:
                 problems.add(where, f"figure attribute {name!r} holds {value!r}")
                 ok = False
     if not ok:
@@ -270,6 +276,12 @@ def fragment_html(chapter, output, problems, root):
             t = json.loads(body)
         except ValueError as e:
             problems.add(where, f"table is not JSON: {e}")
+            return None
+        if (not isinstance(t, dict) or not isinstance(t.get("header", []), list)
+                or not isinstance(t.get("rows", []), list)
+                or not all(isinstance(r, list) for r in t.get("rows", []))):
+            problems.add(where, "table is not an object with a list \"header\" and a list of "
+                                "lists \"rows\"")
             return None
         head = "".join(f"<th>{esc(h)}</th>" for h in t.get("header", []))
         rows = "\n".join("<tr>" + "".join(f"<td>{esc(c)}</td>" for c in r) + "</tr>"
@@ -358,11 +370,17 @@ def claim_title(c):
     return " \u2014 ".join(parts)
 
 
+def doxygen_safe(text):
+    """HTML-escaped text that Doxygen cannot read as a command either: inside \\htmlonly a
+    backslash or at-sign from chapter output (\\endhtmlonly) would end the raw block early."""
+    return esc(text).replace("\\", "&#92;").replace("@", "&#64;")
+
+
 def claim_mark(c):
     status = c["status"]
     cls = "claim-" + status.replace(" ", "-")
     return (f'\\htmlonly<a class="claim-mark {cls}" href="claims.html#{esc(c["id"])}" '
-            f'title="{esc(claim_title(c))}">{MARKS[status]}&#160;{esc(c["id"])}</a>\\endhtmlonly')
+            f'title="{doxygen_safe(claim_title(c))}">{MARKS[status]}&#160;{esc(c["id"])}</a>\\endhtmlonly')
 
 
 def base_id(cid):

@@ -223,6 +223,34 @@ class EmbedTest(unittest.TestCase):
         err = self.assertFails("grid.svg", "onclick")
         self.assertIn("refers outside itself", err)
 
+    def test_css_and_entities_in_a_figure_are_refused(self):
+        for evil, expected in [
+                ('<rect style="background-image:\\75 rl(https://e.x/a.png)" ', "'style'"),
+                ('<rect clip-path="\\75 rl(https://e.x/a.png)" ', "holds"),
+        ]:
+            self.write(os.path.join(self.chout, "grid.svg"), SVG.replace("<rect ", evil, 1))
+            self.assertFails("grid.svg", expected)
+        self.write(os.path.join(self.chout, "grid.svg"),
+                   '<!DOCTYPE svg [<!ENTITY a "b">]>' + SVG)
+        self.assertFails("grid.svg", "DOCTYPE or entity")
+
+    def test_a_table_that_is_not_an_object_of_lists_is_a_problem_not_a_crash(self):
+        for body in ("[1, 2]", '{"rows": [1]}', '{"header": "h"}'):
+            problems = embed.Problems()
+            path = os.path.join(self.chout, "bad_table.json")
+            self.write(path, body)
+            out = embed.fragment_html({"out": self.chout},
+                                      {"file": "bad_table.json", "kind": "table", "name": "t"},
+                                      problems, self.root)
+            self.assertIsNone(out)
+
+    def test_a_claim_mark_cannot_close_its_raw_block(self):
+        mark = embed.claim_mark({"id": "MT-01", "status": "not run", "statement": "s",
+                                 "reason": "\\endhtmlonly [x](javascript:alert(1)) @endhtmlonly",
+                                 "measured": [], "recorded": []})
+        self.assertEqual(mark.count("\\endhtmlonly"), 1)
+        self.assertNotIn("@endhtmlonly", mark)
+
     # ---- try it --------------------------------------------------------------------------------------
 
     def fake_explore(self, body):
