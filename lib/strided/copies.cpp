@@ -255,8 +255,8 @@ Tensor& Tensor::fill_(const Scalar& value) {
   check_cpu(*this, "fill_()");
   dispatch(dtype_, [&](auto tag) { check_fits<decltype(tag)>(value, dtype_); });
   if (numel() == 0) return *this;
-  // One element holds the value; a stride-0 view of it is the source of an ordinary copy.
-  Tensor one = empty({}, {dtype_, device()});
+  // The value, converted once, is the source of the strided loop with every stride 0: like
+  // PyTorch's fill kernel, filling allocates nothing.
   dispatch(dtype_, [&](auto tag) {
     using T = decltype(tag);
     T x{};
@@ -271,9 +271,9 @@ Tensor& Tensor::fill_(const Scalar& value) {
         x = convert<T>(value.to_double());
         break;
     }
-    *static_cast<T*>(one.data_ptr()) = x;
+    const Plan p = make_plan(sizes_, strides_, Shape(sizes_.size(), 0));
+    copy_loop(static_cast<T*>(storage().data()), storage_offset(), &x, 0, p);
   });
-  strided_copy(*this, one, Shape(sizes_.size(), 0), 0);
   return *this;
 }
 

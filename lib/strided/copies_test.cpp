@@ -197,6 +197,16 @@ TEST_CASE("fill_ checks that the value fits, as c10's checked_convert") {
   CHECK_THROWS_AS(zeros({2}, {DType::BFloat16}).fill_(Scalar(1e300)), Error);
 }
 
+TEST_CASE("fill_ allocates nothing; zeros allocates one storage (regression)") {
+  Tensor x = empty({3, 4}).t();
+  const int64_t before = Storage::allocation_count();
+  x.fill_(Scalar(2.5));
+  CHECK(Storage::allocation_count() == before);
+  CHECK(x.to_vector() == Values(12, 2.5));
+  (void)zeros({3});
+  CHECK(Storage::allocation_count() == before + 1);
+}
+
 TEST_CASE("fill_ writes through an expanded tensor, as PyTorch's (regression)") {
   // torch 1.13: torch.zeros(1, 3).expand(4, 3).fill_(2) succeeds (Fill.cpp does not check memory
   // overlap: one value written twice is still that value). It was once refused here.
