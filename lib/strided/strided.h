@@ -1,4 +1,6 @@
-// The whole library in one include.
+// The core of the library in one include: dtypes, devices, storage, the layout algebra and Tensor
+// with its views and copies. The engine (ops.h, reduce.h, matmul.h), memory sets (memory.h),
+// pictures (picture.h) and the access models (models.h) are included where they are used.
 #pragma once
 
 #include "strided/device.h"
