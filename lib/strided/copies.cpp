@@ -24,19 +24,6 @@ void check_cpu(const Tensor& t, const char* op) {
 // Floating → integer truncates toward zero; NaN and out-of-range values give the type's lowest
 // value, as torch 1.13 does on x86 (cvttsd2si), without the undefined behaviour of a plain cast.
 // Anything → bool is "!= 0" (NaN is true). Half and bfloat16 go through float.
-template <class T>
-using wide_t = std::conditional_t<std::is_same_v<T, Half> || std::is_same_v<T, BFloat16>, float, T>;
-
-template <class T>
-wide_t<T> widen(T x) {
-  if constexpr (std::is_same_v<T, Half>)
-    return half_to_float(x);
-  else if constexpr (std::is_same_v<T, BFloat16>)
-    return bfloat16_to_float(x);
-  else
-    return x;
-}
-
 template <class D, class S>
 D convert(S x) {
   if constexpr (std::is_same_v<D, S>) {

@@ -6,6 +6,7 @@
 #include <limits>
 #include <string>
 #include <string_view>
+#include <type_traits>
 
 namespace strided {
 
@@ -33,6 +34,29 @@ float half_to_float(Half h);
 Half float_to_half(float f);
 float bfloat16_to_float(BFloat16 b);
 BFloat16 float_to_bfloat16(float f);
+
+// The type an element computes in: float16 and bfloat16 in float32 (ATen's acc_type), every other
+// type as itself; widen and narrow_to convert to it and back (narrow_to rounds to nearest even).
+template <class T>
+using wide_t = std::conditional_t<std::is_same_v<T, Half> || std::is_same_v<T, BFloat16>, float, T>;
+template <class T>
+wide_t<T> widen(T x) {
+  if constexpr (std::is_same_v<T, Half>)
+    return half_to_float(x);
+  else if constexpr (std::is_same_v<T, BFloat16>)
+    return bfloat16_to_float(x);
+  else
+    return x;
+}
+template <class T>
+T narrow_to(wide_t<T> x) {
+  if constexpr (std::is_same_v<T, Half>)
+    return float_to_half(x);
+  else if constexpr (std::is_same_v<T, BFloat16>)
+    return float_to_bfloat16(x);
+  else
+    return x;
+}
 
 // Maps a C++ type to its DType.
 template <class T>

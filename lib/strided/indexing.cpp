@@ -33,18 +33,6 @@ struct Operand {
   Shape sizes, strides;
 };
 
-bool is_channels_last_4d(IntList sizes, IntList strides) {
-  // c10/core/Contiguity.h, _compute_channels_last_contiguous_2d: dims in the order C, W, H, N.
-  if (sizes.size() != 4) return false;
-  int64_t expected = 1;
-  for (int d : {1, 3, 2, 0}) {
-    if (sizes[d] == 1) continue;
-    if (strides[d] != expected) return false;
-    expected *= sizes[d];
-  }
-  return true;
-}
-
 Shape iterator_output_strides(IntList shape, const std::vector<Operand>& ops) {
   const size_t n = shape.size();
   const bool same_shape = std::all_of(ops.begin(), ops.end(), [&](const Operand& o) {
@@ -54,7 +42,7 @@ Shape iterator_output_strides(IntList shape, const std::vector<Operand>& ops) {
     bool contiguous = true, channels_last = true, dense = true;
     for (const Operand& o : ops) {
       contiguous &= is_contiguous(o.sizes, o.strides);
-      channels_last &= is_channels_last_4d(o.sizes, o.strides);
+      channels_last &= is_channels_last_contiguous(o.sizes, o.strides);
       dense &= is_non_overlapping_and_dense(o.sizes, o.strides);
     }
     if (contiguous) return contiguous_strides(shape);

@@ -32,19 +32,6 @@ namespace strided {
 
 namespace {
 
-// c10's is_contiguous(MemoryFormat::ChannelsLast) for 4-d tensors
-// (c10/core/TensorImpl.cpp, compute_channels_last_contiguous_2d).
-bool is_channels_last_contiguous(IntList sizes, IntList strides) {
-  if (sizes.size() != 4) return false;
-  int64_t expected = 1;
-  for (int d : {1, 3, 2, 0}) {
-    if (sizes[d] == 1) continue;
-    if (strides[d] != expected) return false;
-    expected *= sizes[d];
-  }
-  return true;
-}
-
 // c10/core/MemoryFormat.h, get_channels_last_strides_2d.
 Shape channels_last_strides(IntList sizes) {
   Shape s(4);

@@ -61,6 +61,17 @@ bool is_contiguous_strict(IntList sizes, IntList strides) {
   return true;
 }
 
+bool is_channels_last_contiguous(IntList sizes, IntList strides) {
+  if (sizes.size() != 4) return false;
+  int64_t expected = 1;
+  for (int d : {1, 3, 2, 0}) {
+    if (sizes[d] == 1) continue;
+    if (strides[d] != expected) return false;
+    expected *= sizes[d];
+  }
+  return true;
+}
+
 bool is_non_overlapping_and_dense(IntList sizes, IntList strides) {
   // c10/core/TensorImpl: the flag is is_contiguous || compute_non_overlapping_and_dense, so every
   // empty tensor counts as dense. compute_non_overlapping_and_dense sorts dims by stride (size-1

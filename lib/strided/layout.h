@@ -28,6 +28,9 @@ bool is_contiguous(IntList sizes, IntList strides);
 bool is_contiguous_strict(IntList sizes, IntList strides);
 // PyTorch's is_non_overlapping_and_dense: some permutation of the dims is contiguous.
 bool is_non_overlapping_and_dense(IntList sizes, IntList strides);
+// c10's is_contiguous(MemoryFormat::ChannelsLast) for 4-d layouts (c10/core/Contiguity.h,
+// _compute_channels_last_contiguous_2d): dense in the dim order C, W, H, N, size-1 dims ignored.
+bool is_channels_last_contiguous(IntList sizes, IntList strides);
 
 // Smallest and largest element offsets a layout reaches from offset (min == max+1 means empty).
 struct Extent {

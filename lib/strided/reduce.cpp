@@ -38,28 +38,9 @@ using vec::Vec;
 
 // ---- element types ------------------------------------------------------------------------------
 
-// The type an element is compared or summed in: float16 and bfloat16 in float32 (ATen's
-// acc_type), every other dtype as itself.
+// The type an element is compared or summed in: wide_t (dtype.h), float32 for 16-bit floats.
 template <class T>
-using Wide = std::conditional_t<std::is_same_v<T, Half> || std::is_same_v<T, BFloat16>, float, T>;
-template <class T>
-Wide<T> widen(T x) {
-  if constexpr (std::is_same_v<T, Half>)
-    return half_to_float(x);
-  else if constexpr (std::is_same_v<T, BFloat16>)
-    return bfloat16_to_float(x);
-  else
-    return x;
-}
-template <class T>
-T narrow_to(Wide<T> x) {
-  if constexpr (std::is_same_v<T, Half>)
-    return float_to_half(x);
-  else if constexpr (std::is_same_v<T, BFloat16>)
-    return float_to_bfloat16(x);
-  else
-    return x;
-}
+using Wide = wide_t<T>;
 
 // Sums accumulate floats in their wide type and everything else in int64, as PyTorch's sum of an
 // integral or bool tensor gives int64; integer sums wrap (two's complement), so they run in
