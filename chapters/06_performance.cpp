@@ -68,7 +68,7 @@ bool skip_timing(book::Check& c) {
 std::string emit_dir;
 
 std::string plots_dir() {
-  return std::filesystem::path(__FILE__).parent_path().append("plots").string();
+  return (std::filesystem::path(book::source_dir()) / "chapters" / "plots").string();
 }
 
 // gnuplot's SVG in the plain subset the book's pages accept (the embed tool's allowlist): its <defs>

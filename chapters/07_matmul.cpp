@@ -184,7 +184,7 @@ std::string shape_text(const Shape& s) {
 std::filesystem::path recorded_bench() {
   namespace fs = std::filesystem;
   const fs::path dir =
-      fs::path(__FILE__).parent_path().parent_path() / "docs" / "recorded" / "bench";
+      fs::path(book::source_dir()) / "docs" / "recorded" / "bench";
   if (!fs::exists(dir)) return {};
   std::vector<fs::path> found;
   for (const auto& e : fs::directory_iterator(dir)) {

@@ -5,6 +5,7 @@
 #include "book/check.h"
 #include "book/gpu.h"
 #include "book/outputs.h"
+#include "book/provenance.h"
 #include "book/show.h"
 #include "book/status.h"
 #include "book/timing.h"

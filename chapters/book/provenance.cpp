@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "book/gpu.h"
+#include "strided/matmul.h"
 
 // Set by chapters/CMakeLists.txt; the fallbacks keep the runtime compilable anywhere.
 #ifndef BOOK_CXX_FLAGS
@@ -85,6 +86,8 @@ std::string cpu_model_from_cpuinfo(const std::string& cpuinfo) {
   return {};
 }
 
+std::string source_dir() { return BOOK_SOURCE_DIR; }
+
 Provenance collect_provenance() {
   Provenance p;
   p.compiler = trim(compiler());
@@ -99,6 +102,7 @@ Provenance collect_provenance() {
   p.gpu = g.available ? g.name : "no GPU";
   p.gpu_reason = g.available ? "" : g.reason;
   p.cuda_runtime = g.runtime.empty() ? "none" : g.runtime;
+  p.blas = strided::blas_description();
   p.commit = commit();
   p.date = utc_now();
   return p;

@@ -13,6 +13,7 @@ struct Provenance {
   std::string gpu;       // the device name, or "no GPU"
   std::string gpu_reason;    // why "no GPU", when it is so
   std::string cuda_runtime;  // "none" without CUDA
+  std::string blas;      // strided::blas_description(): the BLAS and its core type for this CPU
   std::string commit;    // short hash, "+modified" when the work tree differs; "unknown" outside git
   std::string date;      // UTC, ISO 8601
 };
@@ -20,6 +21,10 @@ struct Provenance {
 // Collected at run time (the commit too, so that a rebuilt chapter never reports a stale one);
 // never fails: whatever cannot be found is "unknown".
 Provenance collect_provenance();
+
+// The checkout the chapter was built from (absolute): chapters find the files they read beside
+// their source through it (plots, recorded runs), which the build lists as the chapter run's inputs.
+std::string source_dir();
 
 // The first "model name" line of a /proc/cpuinfo text, trimmed; empty when there is none.
 std::string cpu_model_from_cpuinfo(const std::string& cpuinfo);

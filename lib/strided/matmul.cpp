@@ -300,6 +300,14 @@ const char* to_string(MatmulKernel kernel) {
 
 int64_t matmul_block_size() { return kBlock; }
 
+std::string blas_description() {
+  // OpenBLAS's own answers (cblas.h of libopenblas-dev): its build configuration, and the kernel
+  // set its DYNAMIC_ARCH dispatch chose for this CPU (OPENBLAS_CORETYPE can force another).
+  const char* config = openblas_get_config();
+  const char* core = openblas_get_corename();
+  return std::string(config ? config : "OpenBLAS") + "; core " + (core ? core : "unknown");
+}
+
 BlasOperand blas_operand(const Tensor& t) {
   STRIDED_CHECK(t.dim() == 2, "blas_operand: expected a 2-D tensor, but got ", t.dim(), "-D");
   const int64_t rows = t.size(0), cols = t.size(1);

@@ -66,4 +66,9 @@ struct BlasOperand {
 };
 BlasOperand blas_operand(const Tensor& m);  // m is 2-D
 
+// The BLAS behind the Blas kernel, in its own words, and the core type it chose for this processor
+// at run time: "OpenBLAS 0.3.21 DYNAMIC_ARCH NO_AFFINITY Zen MAX_THREADS=64; core Zen". The
+// provenance of every chapter names it, since matmul timings depend on it.
+std::string blas_description();
+
 }  // namespace strided

@@ -603,6 +603,7 @@ def footer_provenance(chapters):
             f'{esc(p.get("compiler", ""))} <code>{esc(p.get("flags", ""))}</code> on '
             f'{esc(p.get("cpu", "unknown CPU"))} ({esc(p.get("cpu_threads", "?"))} threads), '
             f'{esc(p.get("gpu", "no GPU"))}; CUDA runtime: {esc(p.get("cuda_runtime", "none"))}; '
+            f'BLAS: {esc(p.get("blas", "unknown"))}; '
             f'{esc(p.get("date", ""))}.')
     return "<br/>".join(parts) if parts else "No chapter has run."
 
