@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # tools/book decides what to install by asking dpkg, never by probing files. A fake dpkg-query on
 # PATH answers for a machine where libopenblas-dev was removed (apt-get remove leaves its status
-# "deinstall ok config-files") while Debian's reference BLAS still provides a cblas.h: the one
-# package tools/book must install is libopenblas-dev.
+# "deinstall ok config-files") while Debian's reference BLAS still provides a cblas.h, and
+# libbenchmark-dev was removed too: tools/book must install libopenblas-dev, and `build` must
+# install libbenchmark-dev as well, since the build it configures is the one `test` compiles the
+# benchmarks in.
 set -euo pipefail
 book="$(cd "$(dirname "$0")" && pwd)/book"
 fake="$(mktemp -d)"
@@ -13,7 +15,7 @@ cat >"$fake/dpkg-query" <<'FAKE'
 # dpkg-query -W -f='${Status}' PACKAGE (the last argument is the package)
 for pkg; do :; done
 case "$pkg" in
-  libopenblas-dev) printf 'deinstall ok config-files' ;;
+  libopenblas-dev|libbenchmark-dev) printf 'deinstall ok config-files' ;;
   python3-torch) echo "dpkg-query: no packages found matching $pkg" >&2; exit 1 ;;
   *) printf 'install ok installed' ;;
 esac
@@ -35,9 +37,9 @@ expect() {  # COMMAND EXPECTED-MISSING...
     fail=1
   fi
 }
-expect build libopenblas-dev
-expect test libopenblas-dev
-expect bench libopenblas-dev python3-torch
+expect build libopenblas-dev libbenchmark-dev
+expect test libopenblas-dev libbenchmark-dev
+expect bench libopenblas-dev libbenchmark-dev python3-torch
 
 # Every package of the list is one Debian knows by that exact name (when apt-cache can say).
 if command -v apt-cache >/dev/null 2>&1 && apt-cache show cmake >/dev/null 2>&1; then
