@@ -154,6 +154,7 @@ json provenance_json(const Provenance& p) {
   return {{"compiler", p.compiler},     {"flags", p.flags},
           {"cpu", p.cpu},               {"cpu_threads", p.cpu_threads},
           {"gpu", p.gpu},               {"gpu_reason", p.gpu_reason},
+          {"gpu_plain", p.gpu_plain},   {"caches", p.caches}, {"os", p.os},
           {"cuda_runtime", p.cuda_runtime}, {"blas", p.blas},
           {"commit", p.commit},
           {"date", p.date}};

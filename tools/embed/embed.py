@@ -6,7 +6,7 @@ Markdown pages of docs/, and writes into --pages:
   *.md            the pages, with claim marks, output inclusions and the chapter list filled in
   fragments/      every chapter output as an HTML fragment, escaped (chapter output is untrusted)
   values.doxy     ALIASES for the values sentences quote: \\ch01_name in a page becomes the value
-  footer.html     the page footer, with the machine the chapters ran on
+  footer.html     the page footer (a copy of docs/footer.html)
   sources/        each chapter's source, every //! [name] block shifted left to its own margin
                   (what \\snippet shows: Doxygen 1.9.4 cannot trim indentation itself)
   claims.json     every claim with its status, measured values and the pages that cite it
@@ -254,8 +254,42 @@ def sanitize_svg(text, where, problems):
                 ok = False
     if not ok:
         return None
+    theme_classes(root)
     ET.register_namespace("", SVG_NS)
     return ET.tostring(root, encoding="unicode")
+
+
+# Colours that mean "the page's background" and "the page's ink" in a figure drawn for paper
+# (gnuplot's charts, say): in the page they take the theme's colours through these classes (see
+# book.css), so a chart follows dark mode like the text around it. Any other colour is data.
+THEME_FILL = {"#ffffff": "bg", "white": "bg", "black": "ink", "#000000": "ink", "gray": "muted"}
+THEME_STROKE = {"black": "ink-line", "#000000": "ink-line", "gray": "muted-line"}
+
+
+def theme_classes(root):
+    for el in root.iter():
+        classes = el.get("class", "").split()
+        if classes:
+            continue  # the figure chose its own classes (the library's pictures do)
+        fill = el.get("fill", "").lower()
+        stroke = el.get("stroke", "").lower()
+        # Only a white *rectangle* is a background: white text on a dark bar is data.
+        if fill in THEME_FILL and (THEME_FILL[fill] != "bg" or el.tag.endswith("}rect")):
+            classes.append(THEME_FILL[fill])
+        if stroke in THEME_STROKE:
+            classes.append(THEME_STROKE[stroke])
+        if classes:
+            el.set("class", " ".join(classes))
+
+
+def svg_width(svg):
+    """The width a figure is drawn for, in px: its width attribute, else its viewBox's."""
+    head = svg[:svg.find(">") + 1]
+    m = re.search(r'\swidth="([0-9.]+)(px)?"', head)
+    if m:
+        return float(m.group(1))
+    m = re.search(r'\sviewBox="[-0-9.]+[ ,]+[-0-9.]+[ ,]+([0-9.]+)', head)
+    return float(m.group(1)) if m else None
 
 
 def fragment_html(chapter, output, problems, root):
@@ -294,7 +328,12 @@ def fragment_html(chapter, output, problems, root):
         if svg is None:
             return None
         cap = f"<figcaption>{esc(caption)}</figcaption>" if caption else ""
-        return f'<figure class="book-figure">{svg}{cap}</figure>\n'
+        # The drawn width, for book.css: a figure shrinks to the text column down to a legible
+        # fraction of it, and scrolls (with a cue) past that.
+        width = svg_width(svg)
+        style = f' style="--figure-width: {width:g}px"' if width else ""
+        return (f'<figure class="book-figure"{style}><div class="book-scroll">{svg}</div>'
+                f'{cap}</figure>\n')
     problems.add(where, f"output {output.get('name')!r} has an unknown kind {kind!r}")
     return None
 
@@ -589,23 +628,35 @@ def errata_html(chapters, claims, page_ids):
             "</thead>\n<tbody>\n" + "\n".join(rows) + "\n</tbody></table></div>\n")
 
 
-def footer_provenance(chapters):
-    provs = []
-    for ch in chapters:
-        p = ch["report"].get("provenance", {})
-        key = (p.get("commit"), p.get("compiler"), p.get("flags"), p.get("cpu"), p.get("gpu"))
-        if key not in [k for k, _ in provs]:
-            provs.append((key, p))
-    parts = []
-    for _, p in provs:
-        parts.append(
-            f'Checked at commit <code>{esc(p.get("commit", "unknown"))}</code> with '
-            f'{esc(p.get("compiler", ""))} <code>{esc(p.get("flags", ""))}</code> on '
-            f'{esc(p.get("cpu", "unknown CPU"))} ({esc(p.get("cpu_threads", "?"))} threads), '
-            f'{esc(p.get("gpu", "no GPU"))}; CUDA runtime: {esc(p.get("cuda_runtime", "none"))}; '
-            f'BLAS: {esc(p.get("blas", "unknown"))}; '
-            f'{esc(p.get("date", ""))}.')
-    return "<br/>".join(parts) if parts else "No chapter has run."
+def machine_note_html(prov):
+    """The machine a chapter ran on, said for a reader, at the end of the chapter's page.
+
+    Every number on the page came from this run; a reader comparing with their own machine needs
+    the processor, its caches, the system, the compiler and its flags, the BLAS, the GPU (or why
+    there was none, plainly first and in the CUDA runtime's words as detail) and the commit.
+    """
+    p = prov
+    gpu = p.get("gpu", "no GPU")
+    if gpu == "no GPU":
+        plain = p.get("gpu_plain") or "no usable CUDA device"
+        detail = p.get("gpu_reason", "")
+        gpu_html = (f"none: {esc(plain)}; its GPU claims are <em>not run</em>"
+                    + (f' <span class="book-machine-detail">({esc(detail)})</span>' if detail else ""))
+    else:
+        gpu_html = f'{esc(gpu)}, {esc(p.get("cuda_runtime", ""))}'
+    caches = p.get("caches", "")
+    rows = [
+        ("Processor", f'{esc(p.get("cpu", "unknown CPU"))}, {esc(p.get("cpu_threads", "?"))} '
+                      "hardware threads" + (f"; caches {esc(caches)}" if caches else "")),
+        ("System", esc(p.get("os", "unknown"))),
+        ("Compiler", f'{esc(p.get("compiler", ""))}, flags <code>{esc(p.get("flags", ""))}</code>'),
+        ("BLAS", esc(p.get("blas", "unknown"))),
+        ("GPU", gpu_html),
+        ("Commit", f'<code>{esc(p.get("commit", "unknown"))}</code>, run {esc(p.get("date", ""))}'),
+    ]
+    items = "".join(f"<dt>{k}</dt><dd>{v}</dd>" for k, v in rows)
+    return ('<div class="book-machine" id="machine"><p class="book-machine-title">Every claim and '
+            f'number on this page was checked on this machine:</p><dl>{items}</dl></div>\n')
 
 
 # ---- main ------------------------------------------------------------------------------------------
@@ -618,7 +669,7 @@ def main(argv=None):
     ap.add_argument("--chapter", action="append", default=[], metavar="NAME=SOURCE",
                     help="a chapter and its source file (repeat)")
     ap.add_argument("--recorded", help="a folder of recorded runs (report.json files)")
-    ap.add_argument("--footer", help="the footer template (its <!--book:provenance--> is filled)")
+    ap.add_argument("--footer", help="the page footer, copied beside the pages")
     ap.add_argument("--explore", help="the strided-explore program, for \\tryit blocks")
     ap.add_argument("--root", default=os.getcwd(), help="paths in messages are relative to this")
     args = ap.parse_args(argv)
@@ -698,6 +749,11 @@ def main(argv=None):
             path = os.path.join(args.docs, fname)
             pages[fname] = process_page(path, chapters_by_name, claims, values, fragments, problems,
                                         args, book_blocks, snippets, tryits)
+            own = chapters_by_name.get(fname[:-3])
+            if own is not None:  # a chapter page ends on the machine its claims were checked on
+                pages[fname] += ("\n\\htmlonly[block]\n"
+                                 + machine_note_html(own["report"].get("provenance", {}))
+                                 + "\\endhtmlonly\n")
 
     for cid, c in claims.items():
         if not c["cited_in"]:
@@ -742,12 +798,8 @@ def main(argv=None):
         f.write("# Values quoted in sentences, from the chapters' runs (generated by tools/embed).\n")
         for alias in sorted(values):
             f.write(f'ALIASES += "{alias}={values[alias]}"\n')
-    footer = "<!--book:provenance-->"
     if args.footer:
-        with open(args.footer, encoding="utf-8") as f:
-            footer = f.read()
-    with open(os.path.join(args.pages, "footer.html"), "w", encoding="utf-8") as f:
-        f.write(footer.replace("<!--book:provenance-->", footer_provenance(chapters)))
+        shutil.copy(args.footer, os.path.join(args.pages, "footer.html"))
 
     provenance = [ch["report"].get("provenance", {}) | {"chapter": ch["name"]} for ch in chapters]
     ledger = {

@@ -63,6 +63,7 @@ class EmbedTest(unittest.TestCase):
             "format": 1, "chapter": "99_demo", "title": "Demo", "source": self.src,
             "provenance": {"compiler": "GCC 12", "flags": "-O2", "cpu": "Test CPU <x>", "cpu_threads": 2,
                            "gpu": "no GPU", "gpu_reason": "no CUDA", "cuda_runtime": "none",
+                           "gpu_plain": "no CUDA device on this machine",
                            "commit": "abc123", "date": "2025-01-01T00:00:00Z"},
             "sections": [{"id": "s", "title": "S"}],
             "claims": [claim("MT-01"), claim("MT-03"),
@@ -132,9 +133,13 @@ class EmbedTest(unittest.TestCase):
         self.assertIn("a&lt;b", grid)
         values = self.read("values.doxy")
         self.assertIn('ALIASES += "ch99_strides=(3, 1)"', values)
-        footer = self.read("footer.html")
-        self.assertIn("Test CPU &lt;x&gt;", footer)
-        self.assertIn("abc123", footer)
+        page = self.read("99_demo.md")
+        machine = page[page.index('<div class="book-machine"'):]
+        self.assertIn("Test CPU &lt;x&gt;", machine)
+        self.assertIn("abc123", machine)
+        self.assertIn("none: no CUDA device on this machine", machine)
+        self.assertIn("(no CUDA)", machine)  # the runtime's own words, as detail
+        self.assertTrue(page.rstrip().endswith("\\endhtmlonly"))  # the note ends the page
         index = self.read("index.md")
         self.assertIn("\\subpage ch99", index)
         data = json.loads(self.read("claims.json"))
