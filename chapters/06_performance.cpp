@@ -1186,7 +1186,9 @@ int main(int argc, char** argv) {
                      rows);
              if (!emit_dir.empty())
                c.figure("lru_sweep", gnuplot("lru_sweep", "lru_sweep", data),
-                        "LRU misses of mul on 64×64×64 float32 against the cache's capacity.");
+                        "LRU misses of mul on " + std::to_string(n) + "×" + std::to_string(n) +
+                            "×" + std::to_string(n) +
+                            " float32 against the cache's capacity.");
            }).model();
 
   // ---- Output layouts ---------------------------------------------------------------------------------------

@@ -507,6 +507,15 @@ def process_page(path, chapters_by_name, claims, values, fragments, problems, ar
             fragments[key]["used"] = True
             return f"\\htmlinclude[block] {key}.html"
 
+        # A number value that starts a line and is followed by "." or ")" becomes, once Doxygen
+        # has put it in, a Markdown list item ("2. The last dim…" renders as a numbered
+        # list that says 1): the line must start with a word instead.
+        lead = re.match(r"\s*\\([A-Za-z_][A-Za-z0-9_]*)[.)](\s|$)", line)
+        if lead and re.fullmatch(r"[0-9]{1,9}", str(values.get(lead.group(1), ""))):
+            problems.add(at, f"\\{lead.group(1)} starts the line and is followed by "
+                             f"{line.strip()[len(lead.group(1)) + 1]!r}: Markdown reads it as a "
+                             "numbered list item; reflow the paragraph")
+
         def value_sub(m):
             alias = m.group(1)
             if alias not in values:

@@ -212,6 +212,14 @@ class EmbedTest(unittest.TestCase):
         self.write(os.path.join(self.docs, "99_demo.md"), PAGE + "\nIt is \\ch99_nothing.\n")
         self.assertFails("99_demo.md", "value \\ch99_nothing")
 
+    def test_a_value_starting_a_line_before_a_full_stop_is_refused(self):
+        # "\\ch99_count. Next" would render as "2. Next", a numbered list item.
+        self.report["values"]["count"] = "2"
+        self.save_report()
+        self.write(os.path.join(self.docs, "99_demo.md"),
+                   PAGE + "\nThe count is\n\\ch99_count. That is all.\n")
+        self.assertFails("99_demo.md", "\\ch99_count starts the line", "numbered list")
+
     def test_a_value_that_could_inject_markup_is_refused(self):
         self.report["values"]["evil"] = "\\htmlonly<script>"
         self.save_report()
