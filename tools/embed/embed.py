@@ -614,7 +614,8 @@ def ledger_html(chapters, claims, page_ids):
                 f"<td>{status_html(c['status'], c.get('reason', ''))}{recorded_html(c)}</td>"
                 f"<td>{measured_html(c)}</td><td>{esc(machine_text(prov))}</td></tr>")
     counts = {s: sum(1 for c in claims.values() if c["status"] == s) for s in STATUSES}
-    summary = ", ".join(f"{counts[s]} {s}" for s in STATUSES)
+    # "failed" never reaches a built ledger (a failure stops the build): count what can be shown.
+    summary = ", ".join(f"{counts[s]} {s}" for s in STATUSES if counts[s] or s != "failed")
     return (f'<p class="ledger-summary">{len(claims)} claims: {esc(summary)}.</p>\n'
             '<div class="book-table-wrap"><table class="book-table ledger">\n<thead><tr><th>ID</th><th>Claim</th><th>Chapter</th>'
             "<th>Kind</th><th>Status</th><th>Measured</th><th>Machine</th></tr></thead>\n<tbody>\n"
