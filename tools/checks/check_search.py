@@ -205,6 +205,10 @@ def main(argv=None):
                 failures.append(f"{q!r} gives no result ({res['note'] or 'list hidden'})")
             elif not res["items"][0]["marks"]:
                 failures.append(f"{q!r}: the first result marks no match")
+            # A claim ID leads first to the claim itself, not to every claim of its prefix.
+            if re.fullmatch(r"[A-Z]{2}-[0-9]{2}", q) and res["items"] and \
+                    not res["items"][0]["href"].endswith("#" + q):
+                failures.append(f"{q!r}: the first result is {res['items'][0]['href']}, not the claim")
 
         words = distinctive_words(texts, chapters)
         for page in chapters:
