@@ -84,8 +84,8 @@ class Reader:
         self.b.send("Page.navigate", {"url": self.url(page)})
         self.b.wait_event("Page.loadEventFired", self.timeout)
 
-    def wait(self, condition, what):
-        deadline = time.monotonic() + self.timeout
+    def wait(self, condition, what, timeout=None):
+        deadline = time.monotonic() + (timeout or self.timeout)
         while time.monotonic() < deadline:
             try:
                 value = self.js(condition)
@@ -127,11 +127,10 @@ class Reader:
         anchor = urllib.parse.urlsplit(href).fragment
         return not anchor or self.js(f"!!document.getElementById({json.dumps(anchor)})")
 
-    def shot(self, path, width, dark):
+    def shot(self, path, page, width, dark):
         self.b.send("Emulation.setDeviceMetricsOverride",
                     {"width": width, "height": 760, "deviceScaleFactor": 1, "mobile": False})
-        self.open("ch03.html" if os.path.exists(os.path.join(self.site, "ch03.html"))
-                  else "index.html")
+        self.open(page)
         if dark:
             self.js("document.documentElement.classList.add('dark-mode')")
         results = self.type("contiguous")
@@ -187,7 +186,7 @@ def main(argv=None):
             r.open(page)
             try:  # the theme adds its toggle on jQuery's ready, which may come after the load
                 r.wait("!!document.querySelector('#book-search doxygen-awesome-dark-mode-toggle')",
-                       "the dark-mode toggle")
+                       "the dark-mode toggle", timeout=5)
             except TimeoutError:
                 pass  # reported below
             header = json.loads(r.js(HEADER))
@@ -257,7 +256,7 @@ def main(argv=None):
             for width in (1400, 420):
                 for mode in ("light", "dark"):
                     path = os.path.join(args.screenshots, f"search-{width}-{mode}.png")
-                    res = r.shot(path, width, mode == "dark")
+                    res = r.shot(path, (chapters or ["index.html"])[0], width, mode == "dark")
                     if not res["items"]:
                         failures.append(f"{path}: no results shown")
         r.collect()

@@ -20,7 +20,6 @@ import html.parser
 import json
 import os
 import re
-import shutil
 import sys
 
 # A claim ID (MT-03; a sub-claim's suffix is a word of its own), else a run of letters, digits and
@@ -65,7 +64,7 @@ def shorten(text):
 def tokens(text):
     """The words lunr indexes: claim IDs whole; identifiers whole and by their parts, so that
     `contiguous` finds is_contiguous_strict; no single characters (t, s, i: every section has them)
-    and no bare numbers (the measured values: a quarter of the index, and nobody searches for 24)."""
+    and no bare numbers (the measured values: many terms, and a reader searches for words)."""
     out = []
     for tok in TOKEN_RE.findall(text):
         if len(tok) < 2 or tok.isdigit():
@@ -135,9 +134,7 @@ class PageParser(html.parser.HTMLParser):
             self.claim_mark = True
             self.add(" ")  # the mark follows its sentence's full stop; CSS gives it the gap
         elif tag == "tr" and a.get("id"):
-            row = Section(a["id"], a["id"])
-            if CLAIM_ID_RE.match(a["id"]):
-                row.ids.append(a["id"])
+            row = Section(a["id"], a["id"])  # the title holds the claim ID
             self.sections.append(row)
             self.stack.append(row)
         if tag in BLOCKS:
@@ -219,7 +216,8 @@ def build(site):
             # The page title is a title only for the section that opens the page; a heading
             # repeats it on every section otherwise and drowns the sections' own titles.
             section_title = s.title if s.anchor else ""
-            # A claim ID is a word of the body already; as a key it also ranks its section first.
+            # The claim IDs of a section's marks are words of its body already; in its title too,
+            # they rank the sentences that make the claim above those that mention it.
             docs.append({"ref": ref, "title": tokens(s.title) + s.ids, "body": tokens(text)})
             store.append([name, s.anchor, title, section_title, shorten(text)])
     if not docs:
