@@ -128,7 +128,7 @@
       head.append(where);
     }
     a.append(head, snippet(text, matched));
-    a.addEventListener('mousemove', () => select(i));
+    a.addEventListener('mousemove', () => select(i, false));
     a.addEventListener('click', close);  // a result on this page only scrolls: close the list
     return a;
   }
@@ -159,17 +159,20 @@
       return;
     }
     list.replaceChildren(...results.map(item));
-    select(0);
+    list.scrollTop = 0;
+    select(0, false);
     open();
   }
 
-  function select(i) {
+  // Marks result i as the one Enter opens; the arrow keys also scroll it into the list's view
+  // (not the mouse, which would make the list jump under the pointer).
+  function select(i, scroll) {
     const items = list.querySelectorAll('.book-search-result');
     if (!items.length) return;
     active = (i + items.length) % items.length;
     items.forEach((el, k) => el.classList.toggle('active', k === active));
     field.setAttribute('aria-activedescendant', items[active].id);
-    items[active].scrollIntoView({ block: 'nearest' });
+    if (scroll) items[active].scrollIntoView({ block: 'nearest' });
   }
 
   function open() {
@@ -187,7 +190,7 @@
     const items = list.querySelectorAll('.book-search-result');
     if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
       if (list.hidden) update();
-      else select(active + (e.key === 'ArrowDown' ? 1 : -1));
+      else select(active + (e.key === 'ArrowDown' ? 1 : -1), true);
       e.preventDefault();
     } else if (e.key === 'Enter') {
       if (!list.hidden && items.length) {
