@@ -26,6 +26,11 @@ Directives in docs/*.md (nothing else is touched):
   \\tryit ARGS          (a line of its own) runs `strided-explore ARGS` now and shows the command
                        with its real output (text, or an SVG drawing); a failing command fails
 
+Navigation, made here so that no page carries it by hand: a chapter page's title gets its number
+from the file's prefix ("Chapter 4 · Title" for 04_*.md); every page the front page lists with
+\\subpage (in that order, after the front page itself) gets previous/next links at its top and
+bottom; and a \\ref to a chapter's anchor whose text names a chapter number must name that one.
+
 Standard library only.
 """
 
@@ -49,7 +54,9 @@ MARKER_RE = re.compile(r"^\s*//!\s*\[([^\]]+)\]\s*$")
 TRYIT_RE = re.compile(r"^\\tryit\s+(.+?)\s*$")
 VALUE_RE = re.compile(r"\\(ch[0-9]{2}_[a-z0-9_]+)")
 BARE_ID_RE = re.compile(r"(?<![\w{#-])(" + ID + r")(?![\w-])")
-PAGE_ID_RE = re.compile(r"^#\s+.*\{#([A-Za-z0-9_]+)\}\s*$")
+PAGE_ID_RE = re.compile(r"^#\s+(.*?)\s*\{#([A-Za-z0-9_]+)\}\s*$")
+SUBPAGE_RE = re.compile(r"\\subpage\s+([A-Za-z0-9_]+)")
+CHAPTER_REF_RE = re.compile(r'\\ref\s+ch([0-9]{2})\w*\s+"[Cc]hapter\s+([0-9]+)"')
 NAME_RE = re.compile(r"^[a-z0-9_]+$")
 STATUSES = ("passed", "failed", "not run", "inconclusive")
 MARKS = {"passed": "\u2713", "failed": "\u2717", "not run": "\u25cb", "inconclusive": "~"}
@@ -345,12 +352,13 @@ def alias_value(text):
 
 # ---- the pages ---------------------------------------------------------------------------------------
 
-def page_id(path):
+def page_heading(path):
+    """(title, page ID) of a page's first line, '# Title {#id}'; None when it has none."""
     with open(path, encoding="utf-8") as f:
         for line in f:
             m = PAGE_ID_RE.match(line.strip())
             if m:
-                return m.group(1)
+                return m.group(1), m.group(2)
             if line.strip():
                 break
     return None
@@ -495,6 +503,10 @@ def process_page(path, chapters_by_name, claims, values, fragments, problems, ar
             cid = m.group(1)
             if cid not in claims and cid not in bases:
                 problems.add(at, f"claim {cid} is mentioned but no chapter checks it")
+        for m in CHAPTER_REF_RE.finditer(line):
+            if int(m.group(1)) != int(m.group(2)):
+                problems.add(at, f"{m.group(0)} names chapter {int(m.group(2))}, but ch{m.group(1)} "
+                                 f"is chapter {int(m.group(1))}")
         m = TRYIT_RE.match(line.strip())
         if m:
             line = tryit(m.group(1), at, name, n, args, problems, tryits)
@@ -512,7 +524,7 @@ def process_page(path, chapters_by_name, claims, values, fragments, problems, ar
 
 def chapter_link(ch, page_ids):
     pid = page_ids.get(ch["name"])
-    title = ch["report"].get("title", ch["name"])
+    title = ch.get("title") or ch["report"].get("title", ch["name"])
     return f'<a href="{esc(pid)}.html">{esc(title)}</a>' if pid else esc(title)
 
 
@@ -608,6 +620,63 @@ def footer_provenance(chapters):
     return "<br/>".join(parts) if parts else "No chapter has run."
 
 
+# ---- navigation: chapter numbers, previous/next links ------------------------------------------
+
+def chapter_title(title, name):
+    """How a chapter is named wherever the site names it: its number is its file's prefix, so
+    renaming 04_indexing.md to 05_indexing.md renumbers it everywhere at once."""
+    return f"Chapter {int(name[:2])} \u00b7 {title}"
+
+
+def number_title(text, name):
+    """A chapter page with its number in its title (docs/*.md keep their plain titles)."""
+    first, sep, rest = text.partition("\n")
+    m = PAGE_ID_RE.match(first.strip())
+    if not m:
+        return text
+    return f"# {chapter_title(m.group(1), name)} {{#{m.group(2)}}}{sep}{rest}"
+
+
+def html_name(pid):
+    """The file Doxygen writes for a page: the main page is index.html."""
+    return "index.html" if pid == "mainpage" else pid + ".html"
+
+
+def nav_bar(prev, nxt, where):
+    """Previous/next links of one page; rel= is what docs/nav.js follows on an arrow key."""
+    links = []
+    for target, rel_, cls, label in ((prev, "prev", "book-nav-prev", "\u2190 Previous"),
+                                     (nxt, "next", "book-nav-next", "Next \u2192")):
+        if target:
+            pid, title = target
+            links.append(f'<a class="{cls}" rel="{rel_}" href="{html_name(pid)}">'
+                         f'<span class="book-nav-dir">{label}</span>'
+                         f'<span class="book-nav-title">{doxygen_safe(title)}</span></a>')
+    return (f'\\htmlonly[block]<nav class="book-nav book-nav-{where}" aria-label="Previous and '
+            f'next page">{"".join(links)}</nav>\\endhtmlonly')
+
+
+def add_navigation(pages, problems):
+    """Previous/next links at the top and bottom of the front page and of every page it lists
+    with \\subpage, in the order it lists them: the tree view's order, so the two never disagree."""
+    heads = {}
+    for fname, text in pages.items():
+        m = PAGE_ID_RE.match(text.partition("\n")[0].strip())
+        if m:
+            heads[m.group(2)] = (fname, m.group(1))
+    if "mainpage" not in heads:
+        return
+    order = ["mainpage"] + [pid for pid in SUBPAGE_RE.findall(pages[heads["mainpage"][0]])
+                            if pid in heads]
+    for i, pid in enumerate(order):
+        prev = (order[i - 1], heads[order[i - 1]][1]) if i > 0 else None
+        nxt = (order[i + 1], heads[order[i + 1]][1]) if i + 1 < len(order) else None
+        fname = heads[pid][0]
+        first, _, rest = pages[fname].partition("\n")
+        pages[fname] = (f"{first}\n\n{nav_bar(prev, nxt, 'top')}\n{rest.rstrip()}\n\n"
+                        f"{nav_bar(prev, nxt, 'bottom')}\n")
+
+
 # ---- main ------------------------------------------------------------------------------------------
 
 def main(argv=None):
@@ -636,10 +705,12 @@ def main(argv=None):
         if not os.path.exists(ch["page"]):
             problems.add(rel(ch["source"], args.root), f"chapter {ch['name']} has no page {ch['page']}")
             continue
-        pid = page_id(ch["page"])
-        if not pid:
+        heading = page_heading(ch["page"])
+        if not heading:
             problems.add(rel(ch["page"], args.root), "the first line must be '# Title {#page_id}'")
-        page_ids[ch["name"]] = pid
+            continue
+        ch["title"] = chapter_title(heading[0], ch["name"])
+        page_ids[ch["name"]] = heading[1]
 
     # Fragments, escaped, and the values as aliases.
     fragments = {}
@@ -698,6 +769,12 @@ def main(argv=None):
             path = os.path.join(args.docs, fname)
             pages[fname] = process_page(path, chapters_by_name, claims, values, fragments, problems,
                                         args, book_blocks, snippets, tryits)
+
+    for ch in chapters:
+        fname = ch["name"] + ".md"
+        if fname in pages:
+            pages[fname] = number_title(pages[fname], ch["name"])
+    add_navigation(pages, problems)
 
     for cid, c in claims.items():
         if not c["cited_in"]:

@@ -8,6 +8,7 @@ import contextlib
 import io
 import json
 import os
+import re
 import shutil
 import sys
 import tempfile
@@ -287,6 +288,44 @@ class EmbedTest(unittest.TestCase):
         self.assertEqual(rc, 0, err)
         errata = self.read("fragments", "book.errata.html")
         self.assertLess(errata.index("ER-03.memset"), errata.index("ER-14"))
+
+    # ---- navigation: numbers, previous/next -----------------------------------------------------
+
+    GLOSSARY = "# Glossary {#glossary}\n\nWords.\n"
+
+    def with_glossary(self, page):
+        self.write(os.path.join(self.docs, "glossary.md"), self.GLOSSARY)
+        self.write(os.path.join(self.docs, "index.md"),
+                   "# Book {#mainpage}\n\n\\book{chapters}\n- \\subpage glossary\n")
+        self.write(os.path.join(self.docs, "99_demo.md"), page)
+        rc, err = self.run_embed()
+        self.assertEqual(rc, 0, err)
+        return self.read("99_demo.md")
+
+    def test_a_chapter_is_numbered_from_its_file_name_wherever_it_is_named(self):
+        rc, err = self.run_embed()
+        self.assertEqual(rc, 0, err)
+        self.assertTrue(self.read("99_demo.md").startswith("# Chapter 99 \u00b7 Demo {#ch99}\n"))
+        self.assertIn(">Chapter 99 \u00b7 Demo</a>", self.read("fragments", "book.ledger.html"))
+        self.assertTrue(self.read("index.md").startswith("# Book {#mainpage}"))  # not a chapter
+
+    def test_previous_and_next_follow_the_front_pages_order_at_top_and_bottom(self):
+        page = self.with_glossary(PAGE)
+        bars = re.findall(r'<nav class="book-nav book-nav-(top|bottom)".*?</nav>', page)
+        self.assertEqual(bars, ["top", "bottom"])
+        self.assertIn('rel="prev" href="index.html"', page)
+        self.assertIn('rel="next" href="glossary.html"', page)
+        self.assertIn("Chapter 99 \u00b7 Demo", self.read("glossary.md"))  # the glossary's "previous"
+        self.assertEqual(page.split("\n")[2][:len("\\htmlonly[block]<nav")], "\\htmlonly[block]<nav")
+        self.assertTrue(page.rstrip().endswith("</nav>\\endhtmlonly"))
+        index = self.read("index.md")
+        self.assertIn('rel="next" href="ch99.html"', index)
+        self.assertNotIn('rel="prev"', index)
+        self.assertNotIn('rel="next"', self.read("glossary.md"))
+
+    def test_a_reference_naming_the_wrong_chapter_number_fails(self):
+        self.write(os.path.join(self.docs, "99_demo.md"), PAGE + '\nAs \\ref ch99 "chapter 98" says.\n')
+        self.assertFails("99_demo.md:17", "names chapter 98, but ch99 is chapter 99")
 
     # ---- recorded runs ------------------------------------------------------------------------------
 
