@@ -25,6 +25,8 @@ Directives in docs/*.md (nothing else is touched):
   \\chNN_name           a value of chapter NN (a Doxygen alias, checked here first)
   \\tryit ARGS          (a line of its own) runs `strided-explore ARGS` now and shows the command
                        with its real output (text, or an SVG drawing); a failing command fails
+  \\terms FORM, ...    (a line of its own, under a heading with an {#anchor}) makes that heading a
+                       glossary entry: the first use of any FORM on a chapter page links to it
 
 Navigation, made here so that no page carries it by hand: a chapter page's title gets its number
 from the file's prefix ("Chapter 4 · Title" for 04_*.md); every page the front page lists with
@@ -55,6 +57,8 @@ TRYIT_RE = re.compile(r"^\\tryit\s+(.+?)\s*$")
 VALUE_RE = re.compile(r"\\(ch[0-9]{2}_[a-z0-9_]+)")
 BARE_ID_RE = re.compile(r"(?<![\w{#-])(" + ID + r")(?![\w-])")
 PAGE_ID_RE = re.compile(r"^#\s+(.*?)\s*\{#([A-Za-z0-9_]+)\}\s*$")
+HEADING_ID_RE = re.compile(r"^#+\s+(.*?)\s*\{#([A-Za-z0-9_]+)\}\s*$")
+TERMS_RE = re.compile(r"^\\terms\s+(.+?)\s*$")
 SUBPAGE_RE = re.compile(r"\\subpage\s+([A-Za-z0-9_]+)")
 CHAPTER_REF_RE = re.compile(r'\\ref\s+ch([0-9]{2})\w*\s+"[Cc]hapter\s+([0-9]+)"')
 NAME_RE = re.compile(r"^[a-z0-9_]+$")
@@ -507,6 +511,8 @@ def process_page(path, chapters_by_name, claims, values, fragments, problems, ar
             if int(m.group(1)) != int(m.group(2)):
                 problems.add(at, f"{m.group(0)} names chapter {int(m.group(2))}, but ch{m.group(1)} "
                                  f"is chapter {int(m.group(1))}")
+        if TERMS_RE.match(line.strip()):
+            continue  # read by glossary_terms; the entry's heading is what the reader sees
         m = TRYIT_RE.match(line.strip())
         if m:
             line = tryit(m.group(1), at, name, n, args, problems, tryits)
@@ -620,7 +626,7 @@ def footer_provenance(chapters):
     return "<br/>".join(parts) if parts else "No chapter has run."
 
 
-# ---- navigation: chapter numbers, previous/next links ------------------------------------------
+# ---- navigation: chapter numbers, previous/next, glossary links --------------------------------
 
 def chapter_title(title, name):
     """How a chapter is named wherever the site names it: its number is its file's prefix, so
@@ -675,6 +681,91 @@ def add_navigation(pages, problems):
         first, _, rest = pages[fname].partition("\n")
         pages[fname] = (f"{first}\n\n{nav_bar(prev, nxt, 'top')}\n{rest.rstrip()}\n\n"
                         f"{nav_bar(prev, nxt, 'bottom')}\n")
+
+
+def glossary_terms(docs, problems, root):
+    """The glossary's entries, from every '\\terms form, form' line of docs/*.md: each form maps
+    to the heading above its line (its text and {#anchor}) and that page's file."""
+    terms = {}
+    for fname in sorted(os.listdir(docs)):
+        if not fname.endswith(".md"):
+            continue
+        path = os.path.join(docs, fname)
+        page = page_heading(path)
+        heading = None
+        with open(path, encoding="utf-8") as f:
+            for n, line in enumerate(f, 1):
+                h = HEADING_ID_RE.match(line.strip())
+                if h:
+                    heading = h.groups()
+                m = TERMS_RE.match(line.strip())
+                if not m:
+                    continue
+                at = f"{rel(path, root)}:{n}"
+                if not page or not heading or heading[1] == page[1]:
+                    problems.add(at, "\\terms must follow a heading with an {#anchor}, below the title")
+                    continue
+                for form in (x.strip() for x in m.group(1).split(",")):
+                    if form in terms:
+                        problems.add(at, f"glossary form {form!r} belongs to {terms[form]['name']!r} "
+                                         "already")
+                    elif form:
+                        terms[form] = {"name": heading[0], "anchor": heading[1],
+                                       "href": f"{html_name(page[1])}#{heading[1]}"}
+    return terms
+
+
+# Where a glossary link never goes: fenced code, headings, table rows, block commands (a snippet's
+# block names are words too), raw HTML (claim marks, figures, <details>), math, inline code,
+# Markdown links, \ref with its text, any other command (a value such as \ch05_lanes_per_warp),
+# HTML tags, and emphasis of several words (Doxygen drops an emphasis that holds a tag, and such
+# a span is often a title: *Demystifying PyTorch's Strides Format*). A protected span is matched
+# where it starts, so a term inside it is never seen. The pattern runs with DOTALL for the spans of
+# several lines: the rest of a line is [^\n]*, never .*
+PROTECTED = "|".join([
+    r"^[ \t]*(?:```|~~~).*?^[ \t]*(?:```|~~~)[ \t]*$",
+    r"^[ \t]*#[^\n]*",
+    r"^[ \t]*\|[^\n]*",
+    r"^[ \t]*\\(?:snippet|htmlinclude|include|verbinclude|dontinclude|image)\b[^\n]*",
+    r"\\htmlonly.*?\\endhtmlonly",
+    r"\\f\$.*?\\f\$", r"\\f\[.*?\\f\]", r"\\f\{.*?\\f\}",
+    r"`[^`]*`",
+    r"\[[^\]]*\]\([^)]*\)",
+    r'\\ref\s+\S+(?:\s+"[^"]*")?',
+    r"\\\w+",
+    r"<[^>]*>",
+    r"(?<![\w*])\*(?=\S)[^*]*?\s[^*]*?(?<=\S)\*(?![\w*])",
+])
+
+
+def link_terms(text, terms):
+    """The first use of each glossary entry on the page, in any of its forms, linked to it.
+
+    Forms are matched whole-word and as written (lower case stays lower case), the longest first,
+    so "storage offset" is one use of its own entry, not a use of "storage"; a form may run over a
+    line break. An emphasised term, *dense*, is linked with its stars inside the link, where
+    Doxygen still reads them. The link is plain HTML, which Doxygen passes through as written."""
+    if not terms:
+        return text
+    forms = sorted(terms, key=len, reverse=True)
+    alt = "|".join(r"\s+".join(map(re.escape, f.split())) for f in forms)
+    # The term comes first: it starts with a letter or a star, where no protected span but a
+    # several-word emphasis can start, and a term that is exactly an emphasis must win over it.
+    pattern = re.compile(rf"(?P<term>(?P<em>\*)?(?<![\w\\-])(?P<form>{alt})(?![\w-])(?(em)\*))"
+                         rf"|(?P<skip>{PROTECTED})", re.M | re.S)
+    used = set()
+
+    def sub(m):
+        if m.group("term") is None:
+            return m.group(0)
+        entry = terms[" ".join(m.group("form").split())]
+        if entry["anchor"] in used:
+            return m.group(0)
+        used.add(entry["anchor"])
+        return (f'<a class="book-term" href="{esc(entry["href"])}" '
+                f'title="{doxygen_safe(entry["name"])}: see the glossary">{m.group("term")}</a>')
+
+    return pattern.sub(sub, text)
 
 
 # ---- main ------------------------------------------------------------------------------------------
@@ -770,10 +861,11 @@ def main(argv=None):
             pages[fname] = process_page(path, chapters_by_name, claims, values, fragments, problems,
                                         args, book_blocks, snippets, tryits)
 
+    terms = glossary_terms(args.docs, problems, args.root)
     for ch in chapters:
         fname = ch["name"] + ".md"
         if fname in pages:
-            pages[fname] = number_title(pages[fname], ch["name"])
+            pages[fname] = link_terms(number_title(pages[fname], ch["name"]), terms)
     add_navigation(pages, problems)
 
     for cid, c in claims.items():

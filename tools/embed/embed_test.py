@@ -289,9 +289,10 @@ class EmbedTest(unittest.TestCase):
         errata = self.read("fragments", "book.errata.html")
         self.assertLess(errata.index("ER-03.memset"), errata.index("ER-14"))
 
-    # ---- navigation: numbers, previous/next -----------------------------------------------------
+    # ---- navigation: numbers, previous/next, glossary -------------------------------------------
 
-    GLOSSARY = "# Glossary {#glossary}\n\nWords.\n"
+    GLOSSARY = ("# Glossary {#glossary}\n\n## Stride {#gl_stride}\n\\terms stride, strides\n\n"
+                "One step.\n\n## Storage offset {#gl_offset}\n\\terms storage offset\n\nWhere.\n")
 
     def with_glossary(self, page):
         self.write(os.path.join(self.docs, "glossary.md"), self.GLOSSARY)
@@ -322,6 +323,30 @@ class EmbedTest(unittest.TestCase):
         self.assertIn('rel="next" href="ch99.html"', index)
         self.assertNotIn('rel="prev"', index)
         self.assertNotIn('rel="next"', self.read("glossary.md"))
+
+    def test_the_first_use_of_a_term_in_prose_links_to_the_glossary_and_no_other(self):
+        page = self.with_glossary(
+            "# Demo {#ch99}\n\n## Strides first {#ch99_s}\n\n`strides` and \\f$stride\\f$ and "
+            "[stride](x.html) and \\ref ch99_s \"stride\" and *a stride title* come first.\n\n"
+            "A tensor is a storage and a layout.\\claim{MT-01} Its strides are \\ch99_strides, its\n"
+            "storage\noffset too; a stride is a step.\\claim{MT-03}\n\n\\snippet 99_demo.cpp shown\n\n"
+            "\\output{listing}\n\\output{grid}\n\\output{layout}\n\n"
+            "A GPU sentence.\\claim{PF-10} Then *strides* again.\\claim{ER-14}\n")
+        links = re.findall(r'<a class="book-term" href="([^"]*)"[^>]*>(.*?)</a>', page, re.S)
+        self.assertEqual(links, [("glossary.html#gl_stride", "strides"),
+                                 ("glossary.html#gl_offset", "storage\noffset")])
+        self.assertIn("`strides` and \\f$stride\\f$ and [stride](x.html)", page)
+        self.assertIn("## Strides first {#ch99_s}", page)
+        self.assertNotIn("\\terms", self.read("glossary.md"))
+        self.assertIn("## Stride {#gl_stride}", self.read("glossary.md"))
+
+    def test_an_emphasised_term_is_linked_with_its_stars_inside(self):
+        page = self.with_glossary(PAGE.replace("Its strides are", "Its *strides* are"))
+        self.assertIn('title="Stride: see the glossary">*strides*</a>', page)
+
+    def test_a_term_outside_a_heading_with_an_anchor_fails(self):
+        self.write(os.path.join(self.docs, "glossary.md"), "# Glossary {#glossary}\n\\terms x\n")
+        self.assertFails("glossary.md:2", "\\terms must follow a heading")
 
     def test_a_reference_naming_the_wrong_chapter_number_fails(self):
         self.write(os.path.join(self.docs, "99_demo.md"), PAGE + '\nAs \\ref ch99 "chapter 98" says.\n')
