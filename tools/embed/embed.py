@@ -444,6 +444,11 @@ def process_page(path, chapters_by_name, claims, values, fragments, problems, ar
         lines = f.read().split("\n")
     out_lines = []
     bases = {base_id(cid) for cid in claims}
+    last = next((l.strip() for l in reversed(lines) if l.strip()), "")
+    if own and re.match(r"\\(?:output|tryit|snippet|htmlinclude|htmlonly)\b", last):
+        problems.add(f"{where}:{len(lines)}", "a chapter ends on prose, not on an output, a snippet "
+                     "or a try-it block: close it with a paragraph (what it established, what comes "
+                     "next)")
     for n, line in enumerate(lines, 1):
         at = f"{where}:{n}"
 
@@ -626,7 +631,7 @@ def footer_provenance(chapters):
     return "<br/>".join(parts) if parts else "No chapter has run."
 
 
-# ---- navigation: chapter numbers, previous/next, glossary links --------------------------------
+# ---- navigation: chapter numbers, previous/next, glossary links ----------------------------------
 
 def chapter_title(title, name):
     """How a chapter is named wherever the site names it: its number is its file's prefix, so

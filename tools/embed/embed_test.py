@@ -262,7 +262,7 @@ class EmbedTest(unittest.TestCase):
 
     def test_a_tryit_block_shows_the_real_output_escaped(self):
         explore = self.fake_explore('echo "ran: $1 <$2>"\n')
-        self.write(os.path.join(self.docs, "99_demo.md"), PAGE + '\n\\tryit "x.t()" --strides\n')
+        self.write(os.path.join(self.docs, "99_demo.md"), PAGE + '\n\\tryit "x.t()" --strides\n\nDone.\n')
         rc, err = self.run_embed("--explore", explore)
         self.assertEqual(rc, 0, err)
         page = self.read("99_demo.md")
@@ -289,7 +289,7 @@ class EmbedTest(unittest.TestCase):
         errata = self.read("fragments", "book.errata.html")
         self.assertLess(errata.index("ER-03.memset"), errata.index("ER-14"))
 
-    # ---- navigation: numbers, previous/next, glossary -------------------------------------------
+    # ---- navigation: numbers, previous/next, glossary --------------------------------------------
 
     GLOSSARY = ("# Glossary {#glossary}\n\n## Stride {#gl_stride}\n\\terms stride, strides\n\n"
                 "One step.\n\n## Storage offset {#gl_offset}\n\\terms storage offset\n\nWhere.\n")
@@ -351,6 +351,10 @@ class EmbedTest(unittest.TestCase):
     def test_a_reference_naming_the_wrong_chapter_number_fails(self):
         self.write(os.path.join(self.docs, "99_demo.md"), PAGE + '\nAs \\ref ch99 "chapter 98" says.\n')
         self.assertFails("99_demo.md:17", "names chapter 98, but ch99 is chapter 99")
+
+    def test_a_chapter_that_ends_on_an_output_fails(self):
+        self.write(os.path.join(self.docs, "99_demo.md"), PAGE + "\n\\output{listing}\n")
+        self.assertFails("99_demo.md", "a chapter ends on prose")
 
     # ---- recorded runs ------------------------------------------------------------------------------
 
