@@ -218,13 +218,16 @@ int main(int argc, char** argv) {
              c.equal("the transpose's transpose is contiguous", col.t().is_contiguous(), true);
              c.value("row_strides", row.strides());
              c.value("col_strides", col.strides());
-             // Figures: the same 3×4 logical matrix, stored both ways.
+             // Figures: one 3×4 matrix, stored both ways (the column-major one is a copy of
+             // the row-major one laid out column by column, as Fortran or BLAS would keep it).
              Tensor r = arange(12).view({3, 4});
-             Tensor f = arange(12).view({4, 3}).t();
-             c.figure("row_major", tensor_svg(r, "a"),
-                      "A 3×4 row-major matrix: a row is a run of the storage.");
-             c.figure("column_major", tensor_svg(f, "a"),
-                      "A 3×4 column-major matrix: a column is a run of the storage.");
+             Tensor f = r.t().contiguous().t();
+             c.equal("the column-major copy holds the same matrix", f.to_vector(), r.to_vector());
+             c.equal("the column-major copy's strides", f.strides(), Shape{1, 3});
+             c.figure("row_major", tensor_svg(r, "a, row-major"),
+                      "A 3×4 matrix stored row-major: a row is a run of the storage.");
+             c.figure("column_major", tensor_svg(f, "a, column-major"),
+                      "The same 3×4 matrix stored column-major: a column is a run of the storage.");
            });
 
   ch.claim("MM-02",

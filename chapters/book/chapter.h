@@ -83,7 +83,9 @@ class Chapter {
   void exhibit(std::function<void(Exhibit&)> show);
 
   // Runs every claim (or only `only`) and, for a full run, every exhibit.
-  RunResult run(const std::optional<std::string>& only = std::nullopt) const;
+  // Runs every claim, or only the one named, or (kinds non-empty) only claims of those kinds.
+  RunResult run(const std::optional<std::string>& only = std::nullopt,
+                const std::vector<Kind>& kinds = {}) const;
   void print(std::ostream& out, const RunResult& r) const;
   // Writes report.json, values.json and the output files into dir (created; stale files of ours
   // removed first, so an output the chapter stopped making cannot linger).

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "book/gpu.h"
+#include "book/provenance.h"
 
 namespace fs = std::filesystem;
 
@@ -120,4 +121,23 @@ TEST_CASE("the CPU model comes from /proc/cpuinfo's model name") {
   CHECK(book::cpu_model_from_cpuinfo("processor\t: 0\nmodel name\t: Intel(R) Xeon(R)  \nflags: x\n") ==
         "Intel(R) Xeon(R)");
   CHECK(book::cpu_model_from_cpuinfo("processor : 0\n").empty());
+}
+
+TEST_CASE("the caches come from sysfs: data and unified caches by level, instruction caches left out") {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / "book_caches_test";
+  fs::remove_all(dir);
+  auto index = [&](int i, const char* level, const char* type, const char* size) {
+    const fs::path d = dir / ("index" + std::to_string(i));
+    fs::create_directories(d);
+    std::ofstream(d / "level") << level << "\n";
+    std::ofstream(d / "type") << type << "\n";
+    std::ofstream(d / "size") << size << "\n";
+  };
+  index(0, "1", "Data", "48K");
+  index(1, "1", "Instruction", "32K");
+  index(2, "2", "Unified", "2048K");
+  CHECK(book::caches_from_sysfs(dir.string()) == "L1d 48K, L2 2048K");
+  CHECK(book::caches_from_sysfs((dir / "missing").string()).empty());
+  fs::remove_all(dir);
 }

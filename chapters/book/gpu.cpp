@@ -21,6 +21,7 @@ const GpuInfo& gpu() {
     if (GpuProbe probe = probe_slot()) return probe();
     GpuInfo none;
     none.reason = "this build has no CUDA support (no CUDA compiler, or STRIDED_ENABLE_CUDA=OFF)";
+    none.plain = "this build has no CUDA support";
     return none;
   }();
   return info;

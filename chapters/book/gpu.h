@@ -13,6 +13,7 @@ struct GpuInfo {
   std::string name;     // "NVIDIA H100 80GB HBM3", empty without a device
   std::string runtime;  // "CUDA runtime 12.4, driver 12.6", empty without CUDA
   std::string reason;   // why not available: the CUDA runtime's own words when it has any
+  std::string plain;    // the same for a reader: "no CUDA device on this machine"
 };
 
 using GpuProbe = GpuInfo (*)();

@@ -11,6 +11,7 @@ book::GpuInfo probe_cuda() {
     info.name = strided::cuda::device_name();
   } else {
     info.reason = strided::cuda::unavailable_reason();
+    info.plain = strided::cuda::plain_reason(info.reason);
   }
   const std::string runtime = strided::cuda::runtime_version();
   if (runtime != "none")

@@ -88,6 +88,37 @@ std::string cpu_model_from_cpuinfo(const std::string& cpuinfo) {
 
 std::string source_dir() { return BOOK_SOURCE_DIR; }
 
+std::string caches_from_sysfs(const std::string& cache_dir) {
+  auto read = [](const std::string& path) {
+    std::ifstream in(path);
+    std::string s;
+    std::getline(in, s);
+    return trim(s);
+  };
+  std::string out;
+  for (int i = 0; i < 8; ++i) {
+    const std::string dir = cache_dir + "/index" + std::to_string(i) + "/";
+    const std::string level = read(dir + "level"), type = read(dir + "type");
+    const std::string size = read(dir + "size");
+    if (level.empty() || size.empty() || type == "Instruction") continue;
+    out += (out.empty() ? "" : ", ") + std::string("L") + level + (type == "Data" ? "d " : " ") + size;
+  }
+  return out;
+}
+
+namespace {
+std::string os_name() {
+  std::ifstream in("/etc/os-release");
+  std::string line, name;
+  while (std::getline(in, line))
+    if (line.rfind("PRETTY_NAME=", 0) == 0) name = line.substr(12);
+  if (name.size() >= 2 && name.front() == '"') name = name.substr(1, name.size() - 2);
+  const std::string kernel = run("uname -sr");
+  if (name.empty()) return kernel.empty() ? "unknown OS" : kernel;
+  return kernel.empty() ? name : name + ", " + kernel;
+}
+}  // namespace
+
 Provenance collect_provenance() {
   Provenance p;
   p.compiler = trim(compiler());
@@ -101,6 +132,9 @@ Provenance collect_provenance() {
   const GpuInfo& g = gpu();
   p.gpu = g.available ? g.name : "no GPU";
   p.gpu_reason = g.available ? "" : g.reason;
+  p.gpu_plain = g.available ? "" : g.plain;
+  p.caches = caches_from_sysfs("/sys/devices/system/cpu/cpu0/cache");
+  p.os = os_name();
   p.cuda_runtime = g.runtime.empty() ? "none" : g.runtime;
   p.blas = strided::blas_description();
   p.commit = commit();

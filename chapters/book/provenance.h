@@ -11,7 +11,10 @@ struct Provenance {
   std::string cpu;       // "model name" of /proc/cpuinfo, or "unknown CPU"
   int cpu_threads = 0;   // std::thread::hardware_concurrency()
   std::string gpu;       // the device name, or "no GPU"
-  std::string gpu_reason;    // why "no GPU", when it is so
+  std::string gpu_reason;    // why "no GPU", when it is so, in the CUDA runtime's words
+  std::string gpu_plain;     // the same in a reader's words: "no CUDA device on this machine"
+  std::string caches;    // "L1d 32 KiB, L2 1 MiB, L3 32 MiB" (per core where private), from sysfs
+  std::string os;        // "Debian GNU/Linux 12 (bookworm), Linux 6.1.0"
   std::string cuda_runtime;  // "none" without CUDA
   std::string blas;      // strided::blas_description(): the BLAS and its core type for this CPU
   std::string commit;    // short hash, "+modified" when the work tree differs; "unknown" outside git
@@ -25,6 +28,10 @@ Provenance collect_provenance();
 // The checkout the chapter was built from (absolute): chapters find the files they read beside
 // their source through it (plots, recorded runs), which the build lists as the chapter run's inputs.
 std::string source_dir();
+
+// The data and unified caches of the CPU the chapter runs on, from a sysfs cache folder such as
+// /sys/devices/system/cpu/cpu0/cache: "L1d 32K, L2 1024K, L3 32768K" as the kernel writes sizes.
+std::string caches_from_sysfs(const std::string& cache_dir);
 
 // The first "model name" line of a /proc/cpuinfo text, trimmed; empty when there is none.
 std::string cpu_model_from_cpuinfo(const std::string& cpuinfo);

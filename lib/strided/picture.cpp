@@ -136,6 +136,18 @@ Scalar storage_value(const Model& m, int64_t offset) {
   return load_scalar(base + offset * t.element_size(), m.dtype);
 }
 
+// The value a logical cell shows. It is read from the storage cell the address formula gives
+// (the same read the storage row draws), and checked against the element as Tensor::at reads it
+// through its own index arithmetic: a figure that drew anything but the tensor's values would be
+// a figure contradicting the text beside it.
+std::string drawn_value(const Model& m, const LayerModel& l, const LogicalCell& cell) {
+  const std::string drawn = short_value(storage_value(m, cell.offset));
+  const std::string element = short_value(l.tensor.at(cell.index));
+  STRIDED_CHECK(drawn == element, "picture: internal error: '", l.name, "' cell at offset ",
+                cell.offset, " would show ", drawn, " but the element is ", element);
+  return drawn;
+}
+
 std::string tuple(IntList v) {
   std::string out = "(";
   for (size_t i = 0; i < v.size(); ++i) out += (i ? "," : "") + std::to_string(v[i]);
@@ -200,7 +212,9 @@ constexpr int kIndexBand = 14;    // room for index labels left of and above a g
 class Svg {
  public:
   // cls and offset annotate the element (class="storage" data-offset="5") so that tests and
-  // readers of the source can tell cells apart; nothing styles them.
+  // readers of the source can tell cells apart. The classes bg, ink, muted and blank mark what a
+  // page may recolour to its theme (the book's dark mode does); the attributes are the colours a
+  // standalone SVG keeps.
   void rect(int x, int y, int w, int h, const char* fill, const char* stroke, double stroke_width,
             int rx = 0, const char* cls = nullptr, int64_t offset = -1) {
     out_ << "<rect";
@@ -214,8 +228,10 @@ class Svg {
     out_ << "/>\n";
   }
   void text(int x, int y, const std::string& s, int size, const char* fill,
-            const char* anchor = "middle", bool bold = false) {
-    out_ << "<text x=\"" << x << "\" y=\"" << y << "\" font-size=\"" << size << "\" fill=\""
+            const char* anchor = "middle", bool bold = false, const char* cls = nullptr) {
+    out_ << "<text";
+    if (cls) out_ << " class=\"" << cls << "\"";
+    out_ << " x=\"" << x << "\" y=\"" << y << "\" font-size=\"" << size << "\" fill=\""
          << fill << "\" text-anchor=\"" << anchor << "\"";
     if (bold) out_ << " font-weight=\"bold\"";
     out_ << ">" << escape(s) << "</text>\n";
@@ -364,8 +380,10 @@ std::string render_svg(const Model& m, const PictureOptions& options, bool stora
                         std::string(name(m.dtype));
   if (clipped_left || clipped_right)
     caption += " (offsets " + std::to_string(m.first) + "–" + std::to_string(m.last) + " shown)";
-  caption += "; each cell shows its offset";
-  if (m.values) caption += " and value";
+  // One convention for every cell, logical or storage: the large number is the element's value,
+  // the small one in the corner its storage offset (without values: the offset alone).
+  caption += m.values ? "; each cell shows its value, its storage offset in the corner"
+                      : "; each cell shows its storage offset";
   const int width = kMargin * 2 + std::max({layers_w, storage_w, text_width(title, 15),
                                             text_width(caption, 12), 240});
   // The caption goes under the storage, out of the way of the lines coming down to it.
@@ -385,8 +403,8 @@ std::string render_svg(const Model& m, const PictureOptions& options, bool stora
         "\" role=\"img\" font-family=\"DejaVu Sans Mono, Menlo, Consolas, monospace\">\n");
   s.raw("<title>" + escape(title) + "</title>\n");
   s.raw("<desc>" + escape(desc) + "</desc>\n");
-  s.rect(0, 0, width, height, "#ffffff", nullptr, 0);
-  s.text(kMargin, kMargin + 14, title, 15, kText, "start", true);
+  s.rect(0, 0, width, height, "#ffffff", nullptr, 0, 0, "bg");
+  s.text(kMargin, kMargin + 14, title, 15, kText, "start", true, "ink");
 
   // Links first, so that cells are drawn over them.
   int64_t logical_total = 0;
@@ -422,39 +440,54 @@ std::string render_svg(const Model& m, const PictureOptions& options, bool stora
     const LayerPlacement& p = placed[li];
     const Colour& c = colour(li);
     s.rect(p.x, p.y + 4, 10, 10, c.strong, nullptr, 0, 2);
-    s.text(p.x + 16, p.y + 13, l.name, 13, kText, "start", true);
-    s.text(p.x, p.y + 29, layer_summary(l), 11, kMuted, "start");
+    s.text(p.x + 16, p.y + 13, l.name, 13, kText, "start", true, "ink");
+    s.text(p.x, p.y + 29, layer_summary(l), 11, kMuted, "start", false, "muted");
     if (l.cells.empty()) {
-      s.text(p.x, p.y + 50, "no elements: shape " + tuple(l.tensor.sizes()), 11, kMuted, "start");
+      s.text(p.x, p.y + 50, "no elements: shape " + tuple(l.tensor.sizes()), 11, kMuted, "start",
+             false, "muted");
       continue;
     }
     const int64_t nd = l.tensor.dim();
     for (size_t si = 0; si < p.slices.size(); ++si) {
       const GridPlacement& g = p.slices[si];
-      if (nd >= 3) s.text(g.x, g.y - kIndexBand - 4, p.slice_titles[si], 11, kMuted, "start");
+      if (nd >= 3)
+        s.text(g.x, g.y - kIndexBand - 4, p.slice_titles[si], 11, kMuted, "start", false, "muted");
       if (nd >= 1)  // column indices above, row indices to the left
         for (int64_t j = 0; j < g.cols; ++j)
           s.text(g.x + static_cast<int>(j) * kCell + kCell / 2, g.y - 4, std::to_string(j), 9,
-                 kGrid);
+                 kGrid, "middle", false, "muted");
       if (nd >= 2)
         for (int64_t i = 0; i < g.rows; ++i)
           s.text(g.x - 4, g.y + static_cast<int>(i) * kCell + kCell / 2 + 3, std::to_string(i), 9,
-                 kGrid, "end");
+                 kGrid, "end", false, "muted");
       const int64_t per_slice = g.rows * g.cols;
       for (int64_t k = 0; k < per_slice; ++k) {
         const LogicalCell& cell = l.cells[si * static_cast<size_t>(per_slice) + static_cast<size_t>(k)];
         const int x = g.x + static_cast<int>(k % g.cols) * kCell;
         const int yy = g.y + static_cast<int>(k / g.cols) * kCell;
-        s.rect(x, yy, kCell, kCell, c.tint, c.strong, 1.2, 0, "logical", cell.offset);
-        const std::string label = std::to_string(cell.offset);
-        s.text(x + kCell / 2, yy + kCell / 2 + 5, label, fit(label.size(), kCell, 14), kText);
+        s.raw("<g class=\"logical\" data-offset=\"" + std::to_string(cell.offset) + "\">\n");
+        s.rect(x, yy, kCell, kCell, c.tint, c.strong, 1.2);
+        if (m.values) {
+          const std::string value = drawn_value(m, l, cell);
+          const std::string off = std::to_string(cell.offset);
+          s.text(x + 2, yy + 9, off, fit(off.size(), kCell / 2, 8), kMuted, "start", false,
+                 "offset");
+          s.text(x + kCell / 2, yy + kCell / 2 + 9, value, fit(value.size(), kCell, 13), kText,
+                 "middle", false, "value");
+        } else {
+          const std::string off = std::to_string(cell.offset);
+          s.text(x + kCell / 2, yy + kCell / 2 + 5, off, fit(off.size(), kCell, 14), kText,
+                 "middle", false, "offset");
+        }
+        s.raw("</g>\n");
       }
     }
   }
 
   // The storage.
-  s.text(kMargin, caption_y, caption, 12, kText, "start", true);
-  if (clipped_left) s.text(kMargin + 10, store_y + kStore / 2 + 5, "…", 14, kMuted);
+  s.text(kMargin, caption_y, caption, 12, kText, "start", true, "ink");
+  if (clipped_left)
+    s.text(kMargin + 10, store_y + kStore / 2 + 5, "…", 14, kMuted, "middle", false, "muted");
   for (int64_t off = m.first; off <= m.last; ++off) {
     int x, yy;
     store_cell_xy(off, x, yy);
@@ -462,18 +495,22 @@ std::string render_svg(const Model& m, const PictureOptions& options, bool stora
     for (size_t li = 0; li < m.layers.size(); ++li)
       if (m.layers[li].uses.count(off)) touching.push_back(li);
     const bool used = !touching.empty();
+    s.raw(std::string("<g class=\"") + (used ? "storage used" : "storage") + "\" data-offset=\"" +
+          std::to_string(off) + "\">\n");
     s.rect(x, yy, kStore, kStore, used ? colour(touching[0]).tint : "#ffffff",
-           used ? kText : kGrid, used ? 1.2 : 0.8, 0, used ? "storage used" : "storage", off);
+           used ? kText : kGrid, used ? 1.2 : 0.8, 0, used ? nullptr : "blank");
     // One bar per tensor that uses the cell, along its bottom edge.
     for (size_t k = 0; k < touching.size(); ++k) {
       const int w = kStore / static_cast<int>(touching.size());
       s.rect(x + static_cast<int>(k) * w, yy + kStore - 5, w, 5, colour(touching[k]).strong,
              nullptr, 0);
     }
-    s.text(x + 3, yy + 10, std::to_string(off), 8, used ? kText : kMuted, "start");
+    s.text(x + 3, yy + 10, std::to_string(off), 8, used ? kText : kMuted, "start", false,
+           used ? "offset" : "offset muted");
     if (m.values) {
       const std::string v = short_value(storage_value(m, off));
-      s.text(x + kStore / 2, yy + 29, v, fit(v.size(), kStore, 13), used ? kText : kMuted);
+      s.text(x + kStore / 2, yy + 29, v, fit(v.size(), kStore, 13), used ? kText : kMuted,
+             "middle", false, used ? "value" : "value muted");
     }
     // A "×k" badge for each tensor that reuses the cell: the stride-0 dims made visible.
     int badge = 0;
@@ -487,11 +524,12 @@ std::string render_svg(const Model& m, const PictureOptions& options, bool stora
       s.text(bx + bw / 2, yy + 4, label, 9, "#ffffff", "middle", true);
       ++badge;
     }
+    s.raw("</g>\n");
   }
   if (clipped_right) {
     int x, yy;
     store_cell_xy(m.last, x, yy);
-    s.text(x + kStore + 12, yy + kStore / 2 + 5, "…", 14, kMuted);
+    s.text(x + kStore + 12, yy + kStore / 2 + 5, "…", 14, kMuted, "middle", false, "muted");
   }
   s.raw("</svg>\n");
   return s.str();

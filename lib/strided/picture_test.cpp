@@ -116,6 +116,58 @@ TEST_CASE("a contiguous matrix: one logical cell and one storage cell per elemen
   CHECK(svg == tensor_svg(x, "x"));
 }
 
+// The text with class cls inside each <g class="group" ...> cell, in document order.
+std::vector<std::string> texts_of(const std::string& svg, const std::string& group,
+                                  const std::string& cls) {
+  std::vector<std::string> out;
+  const std::string open = "<g class=\"" + group + "\" data-offset=\"";
+  for (size_t at = svg.find(open); at != std::string::npos; at = svg.find(open, at + 1)) {
+    const size_t end = svg.find("</g>", at);
+    const size_t t = svg.find("class=\"" + cls + "\"", at);
+    if (t == std::string::npos || t > end) {
+      out.push_back("(none)");
+      continue;
+    }
+    const size_t b = svg.find('>', t) + 1;
+    out.push_back(svg.substr(b, svg.find("</text>", b) - b));
+  }
+  return out;
+}
+
+TEST_CASE("every cell shows the element's value, its storage offset in the corner") {
+  // Values unlike their offsets, so that a grid of offsets cannot pass for a grid of values.
+  const Tensor x = from_values({5, 7, 9, 11, 13, 15}, {2, 3});
+  const std::string svg = tensor_svg(x.t(), "x.t()");
+  CHECK(offsets_of(svg, "logical") == std::vector<int64_t>{0, 3, 1, 4, 2, 5});
+  CHECK(texts_of(svg, "logical", "value") ==
+        std::vector<std::string>{"5", "11", "7", "13", "9", "15"});
+  CHECK(texts_of(svg, "logical", "offset") ==
+        std::vector<std::string>{"0", "3", "1", "4", "2", "5"});
+  CHECK(texts_of(svg, "storage used", "value") ==
+        std::vector<std::string>{"5", "7", "9", "11", "13", "15"});
+  CHECK(count(svg, "each cell shows its value, its storage offset in the corner") == 1);
+  // A write through a view shows in every figure drawn after it.
+  Tensor y = from_values({5, 7, 9, 11, 13, 15}, {2, 3});
+  y.t().select(0, 0).select(0, 1).fill_(Scalar(int64_t{99}));  // y.t()[0, 1] is y[1, 0]
+  CHECK(texts_of(tensor_svg(y), "logical", "value") ==
+        std::vector<std::string>{"5", "7", "9", "99", "13", "15"});
+  // Without values (show_values off) a cell shows its offset alone, and the caption says so.
+  PictureOptions no_values;
+  no_values.show_values = false;
+  const std::string bare = tensor_svg(x.t(), "x.t()", no_values);
+  CHECK(texts_of(bare, "logical", "offset") ==
+        std::vector<std::string>{"0", "3", "1", "4", "2", "5"});
+  CHECK(texts_of(bare, "logical", "value") == std::vector<std::string>(6, "(none)"));
+  CHECK(count(bare, "each cell shows its storage offset") == 1);
+}
+
+TEST_CASE("the page may recolour a figure: background, text and blank cells carry classes") {
+  const std::string svg = tensor_svg(over(arange(12), {3}, {4}, 1), "x[:, 1]");
+  CHECK(count(svg, "class=\"bg\"") == 1);
+  CHECK(count(svg, "class=\"ink\"") >= 2);  // title, name, caption
+  CHECK(count(svg, "class=\"blank\"") == 9);  // the storage cells x[:, 1] does not use
+}
+
 TEST_CASE("each logical cell is labelled with the offset the address formula gives") {
   const Tensor base = arange(12);
   // x.t() of a 2x3: the logical order visits storage 0,3,1,4,2,5.

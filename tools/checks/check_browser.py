@@ -7,7 +7,17 @@ For each top-level .html page of the site:
   - MathJax has typeset every formula: after its queue has drained, each TeX source Doxygen wrote
     became an SVG (class MathJax_SVG), no MathJax error is shown, and no raw TeX delimiter
     (\\( \\[ \\f$ \\f[) is left in the visible text;
-  - a screenshot is saved (--screenshots DIR/<page>.png) for a human to look at.
+  - what a reader sees is laid out right (LAYOUT below): every table's header cells stand over
+    their columns; no figure, table or code block reaches past the text column unless it scrolls
+    inside its own box; every figure's grid shows the values its storage row holds at the same
+    offsets; the window never scrolls as a whole (the header and search box stay), and a chapter
+    ends on its machine note, visible once its text is scrolled to the end;
+  - in dark mode (a second pass), figures take the page's colours: no white box, and their text
+    keeps a contrast of at least 4.5 against the page;
+  - a screenshot is saved (--screenshots DIR/<page>-<width>[-dark].png) for a human to look at.
+
+Every page is checked at each --widths (1400 and 420 px: a desktop and a phone), and once more in
+dark mode at the first width.
 
 Chromium is driven through the DevTools protocol over a pipe (--remote-debugging-pipe: commands on
 fd 3, replies on fd 4, NUL-terminated JSON), so console messages and requests are caught as events
@@ -46,6 +56,143 @@ INSPECT = r"""
     title: document.title,
     hasContents: !!document.querySelector('div.contents'),
   });
+})()"""
+
+
+# What a reader would see wrong in the layout, as a list of sentences. Run after MathJax.
+LAYOUT = r"""
+(() => {
+  const problems = [];
+  const say = (el, what) => {
+    const id = el.closest('[id]') ? '#' + el.closest('[id]').id : '';
+    const cap = el.querySelector && el.querySelector('caption, figcaption, title');
+    problems.push(what + (cap ? ' ("' + cap.textContent.trim().slice(0, 50) + '")' : '') +
+                  (id ? ' near ' + id : ''));
+  };
+  const block = document.querySelector('div.contents div.textblock') ||
+                document.querySelector('div.contents');
+  if (!block) return JSON.stringify(problems);
+  // The column: the text block and the page padding around it (the theme lets code blocks use
+  // that padding on a phone), never the table of contents beside it.
+  const pad = getComputedStyle(document.querySelector('div.contents') || block);
+  const colRight = block.getBoundingClientRect().right + parseFloat(pad.paddingRight);
+  const colLeft = block.getBoundingClientRect().left - parseFloat(pad.paddingLeft);
+
+  // 1. Header cells over their columns (rows without spans).
+  for (const t of block.querySelectorAll('table')) {
+    const rows = [...t.rows].filter(r => r.offsetParent !== null);
+    if (rows.length < 2) continue;
+    const head = rows[0];
+    if ([...head.cells].some(c => c.colSpan > 1)) continue;
+    for (const r of rows.slice(1)) {
+      if (r.cells.length !== head.cells.length || [...r.cells].some(c => c.colSpan > 1)) continue;
+      for (let i = 0; i < r.cells.length; i++) {
+        const dh = head.cells[i].getBoundingClientRect(), db = r.cells[i].getBoundingClientRect();
+        if (Math.abs(dh.left - db.left) > 1 || Math.abs(dh.width - db.width) > 1) {
+          say(t, 'table header "' + head.cells[i].textContent.trim() + '" is not over its column ' +
+                 '(header ' + Math.round(dh.left) + '+' + Math.round(dh.width) + ' px, column ' +
+                 Math.round(db.left) + '+' + Math.round(db.width) + ' px)');
+          i = r.cells.length; break;
+        }
+      }
+      if (problems.length) break;
+    }
+  }
+
+  // 2. Nothing past the text column, unless a box of its own scrolls it.
+  const scrolls = (el) => {
+    for (let a = el; a && a !== block; a = a.parentElement) {
+      const ox = getComputedStyle(a).overflowX;
+      if ((ox === 'auto' || ox === 'scroll') && a.getBoundingClientRect().right <= colRight + 1 &&
+          a.getBoundingClientRect().left >= colLeft - 1)
+        return true;
+    }
+    return false;
+  };
+  for (const el of block.querySelectorAll('figure, svg, table, pre, div.fragment, img, .book-output')) {
+    if (el.closest('.MathJax_SVG, .MathJax_SVG_Display')) continue;
+    const r = el.getBoundingClientRect();
+    if (r.width === 0) continue;
+    if ((r.right > colRight + 1 || r.left < colLeft - 1) && !scrolls(el))
+      say(el, el.tagName.toLowerCase() + ' reaches ' + Math.round(r.right - colRight) +
+              ' px past the text column and does not scroll');
+  }
+
+  // 3. A figure's grid shows the values its storage row holds at the same offsets.
+  for (const svg of block.querySelectorAll('figure svg')) {
+    const stored = {};
+    for (const g of svg.querySelectorAll('g.storage[data-offset]')) {
+      const v = g.querySelector('text.value');
+      if (v) stored[g.dataset.offset] = v.textContent;
+    }
+    for (const g of svg.querySelectorAll('g.logical[data-offset]')) {
+      const v = g.querySelector('text.value');
+      const s = stored[g.dataset.offset];
+      if (v && s !== undefined && v.textContent !== s) {
+        say(svg.closest('figure') || svg, 'a figure draws ' + v.textContent +
+            ' for the element at storage offset ' + g.dataset.offset + ', whose storage cell holds ' + s);
+        break;
+      }
+    }
+  }
+
+  // 4. The window itself never scrolls; a chapter's text ends on its machine note.
+  const page = document.scrollingElement;
+  // The one-page edition (print.html) is one long document: there the window does scroll.
+  if (!document.body.classList.contains('book-print') && page.scrollHeight > window.innerHeight + 1)
+    problems.push('the page is ' + (page.scrollHeight - window.innerHeight) +
+                  ' px taller than the window: scrolling it moves the header and search box away');
+  const note = block.querySelector('.book-machine');
+  if (note) {
+    const box = document.getElementById('doc-content') || page;
+    box.scrollTop = box.scrollHeight;
+    const r = note.getBoundingClientRect();
+    const bottom = box === page ? window.innerHeight : box.getBoundingClientRect().bottom;
+    if (r.bottom > bottom + 1 || r.height === 0)
+      problems.push('the machine note is not in view after scrolling to the end (' +
+                    Math.round(r.bottom - bottom) + ' px below)');
+    box.scrollTop = 0;
+  } else if (/^ch\d+\.html$/.test(location.pathname.split('/').pop())) {
+    problems.push('a chapter page without its machine note');
+  }
+  return JSON.stringify(problems);
+})()"""
+
+# In dark mode: figures must not stay white boxes, and their own text must read on the page.
+DARK = r"""
+(() => {
+  const problems = [];
+  const rgb = (c) => (c.match(/[\d.]+/g) || []).map(Number);
+  const lum = ([r, g, b]) => {
+    const f = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); };
+    return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b);
+  };
+  const contrast = (a, b) => { const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p); return (x + 0.05) / (y + 0.05); };
+  const bg = rgb(getComputedStyle(document.body).backgroundColor);
+  if (lum(bg) > 0.4) return JSON.stringify(['dark mode did not darken the page']);
+  document.querySelectorAll('figure svg').forEach((svg, n) => {
+    const box = svg.getBoundingClientRect();
+    for (const r of svg.querySelectorAll('rect')) {
+      const b = r.getBoundingClientRect();
+      const fill = getComputedStyle(r).fill;
+      const c = rgb(fill);
+      if (b.width * b.height > 0.5 * box.width * box.height && fill !== 'none' &&
+          !fill.startsWith('rgba(0, 0, 0, 0)') && c.length >= 3 && lum(c) > 0.8) {
+        problems.push('figure ' + (n + 1) + ' is a white box in dark mode');
+        break;
+      }
+    }
+    for (const t of svg.querySelectorAll('text.ink, text.muted, g.ink text')) {
+      if (t.closest('g.logical, g.storage')) continue;  // cells keep their own light tint
+      const c = rgb(getComputedStyle(t).fill);
+      if (c.length >= 3 && contrast(c, bg) < 4.5) {
+        problems.push('figure ' + (n + 1) + ': text "' + t.textContent.slice(0, 30) +
+                      '" has contrast ' + contrast(c, bg).toFixed(1) + ' against the dark page');
+        break;
+      }
+    }
+  });
+  return JSON.stringify(problems);
 })()"""
 
 
@@ -131,6 +278,11 @@ class Browser:
                     return self.events.pop(i)
             self.events.append(self._read(deadline))
 
+    def resize(self, width, height):
+        self.width, self.height = width, height
+        self.send("Emulation.setDeviceMetricsOverride",
+                  {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": False})
+
     def open_session(self):
         target = self.send("Target.createTarget", {"url": "about:blank"}, session=False)
         attached = self.send("Target.attachToTarget",
@@ -175,14 +327,18 @@ def problems_in_events(events, page_url):
     return problems
 
 
-def check_page(browser, path, shot_dir, timeout):
+def check_page(browser, path, shot_dir, timeout, dark=False):
     url = "file://" + urllib.parse.quote(os.path.abspath(path))
     browser.events.clear()
     browser.send("Page.navigate", {"url": url})
     browser.wait_event("Page.loadEventFired", timeout)
     state = browser.evaluate(WAIT_MATHJAX, timeout=timeout)
     info = json.loads(browser.evaluate(INSPECT))
-    problems = []
+    problems = json.loads(browser.evaluate(LAYOUT))
+    if dark:
+        # doxygen-awesome's own switch: the class its toggle sets on <html>.
+        browser.evaluate("document.documentElement.classList.add('dark-mode')")
+        problems += json.loads(browser.evaluate(DARK))
     if info["sources"] and state != "done":
         problems.append("the page has formulas but MathJax did not load")
     if info["typeset"] < info["sources"]:
@@ -201,7 +357,8 @@ def check_page(browser, path, shot_dir, timeout):
     problems += problems_in_events(browser.events, url)
     if shot_dir:
         shot = browser.send("Page.captureScreenshot", {"format": "png"}, timeout=timeout)
-        name = os.path.splitext(os.path.basename(path))[0] + ".png"
+        name = (os.path.splitext(os.path.basename(path))[0] + f"-{browser.width}"
+                + ("-dark" if dark else "") + ".png")
         with open(os.path.join(shot_dir, name), "wb") as f:
             f.write(base64.b64decode(shot["data"]))
     return info, problems
@@ -213,7 +370,8 @@ def main(argv=None):
     ap.add_argument("--chromium", default="chromium")
     ap.add_argument("--screenshots", help="save one PNG per page here")
     ap.add_argument("--pages", nargs="*", help="only these pages (file names)")
-    ap.add_argument("--width", type=int, default=1100)
+    ap.add_argument("--widths", default="1400,420",
+                    help="window widths to check every page at, comma-separated")
     ap.add_argument("--height", type=int, default=800)
     ap.add_argument("--timeout", type=float, default=30.0)
     args = ap.parse_args(argv)
@@ -231,26 +389,31 @@ def main(argv=None):
     if args.screenshots:
         os.makedirs(args.screenshots, exist_ok=True)
 
+    widths = [int(w) for w in args.widths.split(",")]
+    passes = [(w, False) for w in widths] + [(widths[0], True)]
     failures = 0
-    browser = Browser(chromium, args.width, args.height)
+    browser = Browser(chromium, widths[0], args.height)
     try:
         browser.open_session()
-        for page in pages:
-            try:
-                info, problems = check_page(browser, os.path.join(args.site, page),
-                                            args.screenshots, args.timeout)
-            except (TimeoutError, RuntimeError) as e:
-                info, problems = {"typeset": 0, "sources": 0}, [str(e)]
-            status = "ok" if not problems else "FAILED"
-            print(f"check_browser: {page}: {info.get('typeset', 0)}/{info.get('sources', 0)} "
-                  f"formulas typeset: {status}")
-            for p in problems:
-                print(f"check_browser: {page}: {p}")
-            failures += bool(problems)
+        for width, dark in passes:
+            browser.resize(width, args.height)
+            mode = f"{width} px" + (", dark" if dark else "")
+            for page in pages:
+                try:
+                    info, problems = check_page(browser, os.path.join(args.site, page),
+                                                args.screenshots, args.timeout, dark)
+                except (TimeoutError, RuntimeError) as e:
+                    info, problems = {"typeset": 0, "sources": 0}, [str(e)]
+                status = "ok" if not problems else "FAILED"
+                print(f"check_browser: {page} ({mode}): {info.get('typeset', 0)}/"
+                      f"{info.get('sources', 0)} formulas typeset: {status}")
+                for p in problems:
+                    print(f"check_browser: {page} ({mode}): {p}")
+                failures += bool(problems)
     finally:
         browser.close()
-    print(f"check_browser: {len(pages)} pages, {failures} with problems"
-          + (f"; screenshots in {args.screenshots}" if args.screenshots else ""))
+    print(f"check_browser: {len(pages)} pages at {len(passes)} settings, {failures} page checks "
+          "with problems" + (f"; screenshots in {args.screenshots}" if args.screenshots else ""))
     return 1 if failures else 0
 
 

@@ -133,9 +133,9 @@ def check_chapter(browser, site, page, number, prev, nxt, anchors, shots, timeou
     # The search box keeps its arrow keys; elsewhere the right arrow turns the page. A page that
     # turns does so at once (a file: load), so a second without a load means it stayed.
     if nxt:
-        browser.evaluate("(() => { const f = document.getElementById('MSearchField');"
-                         " if (f) f.focus(); return 0; })()")
-        if right_arrow_goes_to(browser, 1.0):
+        searchable = browser.evaluate("(() => { const f = document.querySelector('#top input');"
+                                      " if (f) f.focus(); return !!f; })()")
+        if searchable and right_arrow_goes_to(browser, 1.0):
             problems.append("the right arrow turned the page while the search box had focus")
             load(browser, os.path.join(site, page), timeout)
         browser.evaluate("document.activeElement && document.activeElement.blur(); 0")
@@ -188,9 +188,7 @@ def main(argv=None):
         anchors = {t: anchors_of(browser, os.path.join(args.site, t), args.timeout)
                    for t in sorted(targets) if os.path.exists(os.path.join(args.site, t))}
         for width in args.widths:
-            browser.send("Emulation.setDeviceMetricsOverride",
-                         {"width": width, "height": args.height, "deviceScaleFactor": 1,
-                          "mobile": False})
+            browser.resize(width, args.height)
             for page in chapters:
                 if page not in files:
                     continue

@@ -6,7 +6,7 @@ Markdown pages of docs/, and writes into --pages:
   *.md            the pages, with claim marks, output inclusions and the chapter list filled in
   fragments/      every chapter output as an HTML fragment, escaped (chapter output is untrusted)
   values.doxy     ALIASES for the values sentences quote: \\ch01_name in a page becomes the value
-  footer.html     the page footer, with the machine the chapters ran on
+  footer.html     the page footer (a copy of docs/footer.html)
   sources/        each chapter's source, every //! [name] block shifted left to its own margin
                   (what \\snippet shows: Doxygen 1.9.4 cannot trim indentation itself)
   claims.json     every claim with its status, measured values and the pages that cite it
@@ -265,8 +265,42 @@ def sanitize_svg(text, where, problems):
                 ok = False
     if not ok:
         return None
+    theme_classes(root)
     ET.register_namespace("", SVG_NS)
     return ET.tostring(root, encoding="unicode")
+
+
+# Colours that mean "the page's background" and "the page's ink" in a figure drawn for paper
+# (gnuplot's charts, say): in the page they take the theme's colours through these classes (see
+# book.css), so a chart follows dark mode like the text around it. Any other colour is data.
+THEME_FILL = {"#ffffff": "bg", "white": "bg", "black": "ink", "#000000": "ink", "gray": "muted"}
+THEME_STROKE = {"black": "ink-line", "#000000": "ink-line", "gray": "muted-line"}
+
+
+def theme_classes(root):
+    for el in root.iter():
+        classes = el.get("class", "").split()
+        if classes:
+            continue  # the figure chose its own classes (the library's pictures do)
+        fill = el.get("fill", "").lower()
+        stroke = el.get("stroke", "").lower()
+        # Only a white *rectangle* is a background: white text on a dark bar is data.
+        if fill in THEME_FILL and (THEME_FILL[fill] != "bg" or el.tag.endswith("}rect")):
+            classes.append(THEME_FILL[fill])
+        if stroke in THEME_STROKE:
+            classes.append(THEME_STROKE[stroke])
+        if classes:
+            el.set("class", " ".join(classes))
+
+
+def svg_width(svg):
+    """The width a figure is drawn for, in px: its width attribute, else its viewBox's."""
+    head = svg[:svg.find(">") + 1]
+    m = re.search(r'\swidth="([0-9.]+)(px)?"', head)
+    if m:
+        return float(m.group(1))
+    m = re.search(r'\sviewBox="[-0-9.]+[ ,]+[-0-9.]+[ ,]+([0-9.]+)', head)
+    return float(m.group(1)) if m else None
 
 
 def fragment_html(chapter, output, problems, root):
@@ -305,7 +339,12 @@ def fragment_html(chapter, output, problems, root):
         if svg is None:
             return None
         cap = f"<figcaption>{esc(caption)}</figcaption>" if caption else ""
-        return f'<figure class="book-figure">{svg}{cap}</figure>\n'
+        # The drawn width, for book.css: a figure shrinks to the text column down to a legible
+        # fraction of it, and scrolls (with a cue) past that.
+        width = svg_width(svg)
+        style = f' style="--figure-width: {width:g}px"' if width else ""
+        return (f'<figure class="book-figure"{style}><div class="book-scroll">{svg}</div>'
+                f'{cap}</figure>\n')
     problems.add(where, f"output {output.get('name')!r} has an unknown kind {kind!r}")
     return None
 
@@ -485,6 +524,15 @@ def process_page(path, chapters_by_name, claims, values, fragments, problems, ar
             fragments[key]["used"] = True
             return f"\\htmlinclude[block] {key}.html"
 
+        # A number value that starts a line and is followed by "." or ")" becomes, once Doxygen
+        # has put it in, a Markdown list item ("2. The last dim…" renders as a numbered
+        # list that says 1): the line must start with a word instead.
+        lead = re.match(r"\s*\\([A-Za-z_][A-Za-z0-9_]*)[.)](\s|$)", line)
+        if lead and re.fullmatch(r"[0-9]{1,9}", str(values.get(lead.group(1), ""))):
+            problems.add(at, f"\\{lead.group(1)} starts the line and is followed by "
+                             f"{line.strip()[len(lead.group(1)) + 1]!r}: Markdown reads it as a "
+                             "numbered list item; reflow the paragraph")
+
         def value_sub(m):
             alias = m.group(1)
             if alias not in values:
@@ -589,7 +637,8 @@ def ledger_html(chapters, claims, page_ids):
                 f"<td>{status_html(c['status'], c.get('reason', ''))}{recorded_html(c)}</td>"
                 f"<td>{measured_html(c)}</td><td>{esc(machine_text(prov))}</td></tr>")
     counts = {s: sum(1 for c in claims.values() if c["status"] == s) for s in STATUSES}
-    summary = ", ".join(f"{counts[s]} {s}" for s in STATUSES)
+    # "failed" never reaches a built ledger (a failure stops the build): count what can be shown.
+    summary = ", ".join(f"{counts[s]} {s}" for s in STATUSES if counts[s] or s != "failed")
     return (f'<p class="ledger-summary">{len(claims)} claims: {esc(summary)}.</p>\n'
             '<div class="book-table-wrap"><table class="book-table ledger">\n<thead><tr><th>ID</th><th>Claim</th><th>Chapter</th>'
             "<th>Kind</th><th>Status</th><th>Measured</th><th>Machine</th></tr></thead>\n<tbody>\n"
@@ -612,23 +661,35 @@ def errata_html(chapters, claims, page_ids):
             "</thead>\n<tbody>\n" + "\n".join(rows) + "\n</tbody></table></div>\n")
 
 
-def footer_provenance(chapters):
-    provs = []
-    for ch in chapters:
-        p = ch["report"].get("provenance", {})
-        key = (p.get("commit"), p.get("compiler"), p.get("flags"), p.get("cpu"), p.get("gpu"))
-        if key not in [k for k, _ in provs]:
-            provs.append((key, p))
-    parts = []
-    for _, p in provs:
-        parts.append(
-            f'Checked at commit <code>{esc(p.get("commit", "unknown"))}</code> with '
-            f'{esc(p.get("compiler", ""))} <code>{esc(p.get("flags", ""))}</code> on '
-            f'{esc(p.get("cpu", "unknown CPU"))} ({esc(p.get("cpu_threads", "?"))} threads), '
-            f'{esc(p.get("gpu", "no GPU"))}; CUDA runtime: {esc(p.get("cuda_runtime", "none"))}; '
-            f'BLAS: {esc(p.get("blas", "unknown"))}; '
-            f'{esc(p.get("date", ""))}.')
-    return "<br/>".join(parts) if parts else "No chapter has run."
+def machine_note_html(prov):
+    """The machine a chapter ran on, said for a reader, at the end of the chapter's page.
+
+    Every number on the page came from this run; a reader comparing with their own machine needs
+    the processor, its caches, the system, the compiler and its flags, the BLAS, the GPU (or why
+    there was none, plainly first and in the CUDA runtime's words as detail) and the commit.
+    """
+    p = prov
+    gpu = p.get("gpu", "no GPU")
+    if gpu == "no GPU":
+        plain = p.get("gpu_plain") or "no usable CUDA device"
+        detail = p.get("gpu_reason", "")
+        gpu_html = (f"none: {esc(plain)}; its GPU claims are <em>not run</em>"
+                    + (f' <span class="book-machine-detail">({esc(detail)})</span>' if detail else ""))
+    else:
+        gpu_html = f'{esc(gpu)}, {esc(p.get("cuda_runtime", ""))}'
+    caches = p.get("caches", "")
+    rows = [
+        ("Processor", f'{esc(p.get("cpu", "unknown CPU"))}, {esc(p.get("cpu_threads", "?"))} '
+                      "hardware threads" + (f"; caches {esc(caches)}" if caches else "")),
+        ("System", esc(p.get("os", "unknown"))),
+        ("Compiler", f'{esc(p.get("compiler", ""))}, flags <code>{esc(p.get("flags", ""))}</code>'),
+        ("BLAS", esc(p.get("blas", "unknown"))),
+        ("GPU", gpu_html),
+        ("Commit", f'<code>{esc(p.get("commit", "unknown"))}</code>, run {esc(p.get("date", ""))}'),
+    ]
+    items = "".join(f"<dt>{k}</dt><dd>{v}</dd>" for k, v in rows)
+    return ('<div class="book-machine" id="machine"><p class="book-machine-title">Every claim and '
+            f'number on this page was checked on this machine:</p><dl>{items}</dl></div>\n')
 
 
 # ---- navigation: chapter numbers, previous/next, glossary links ----------------------------------
@@ -783,7 +844,7 @@ def main(argv=None):
     ap.add_argument("--chapter", action="append", default=[], metavar="NAME=SOURCE",
                     help="a chapter and its source file (repeat)")
     ap.add_argument("--recorded", help="a folder of recorded runs (report.json files)")
-    ap.add_argument("--footer", help="the footer template (its <!--book:provenance--> is filled)")
+    ap.add_argument("--footer", help="the page footer, copied beside the pages")
     ap.add_argument("--explore", help="the strided-explore program, for \\tryit blocks")
     ap.add_argument("--root", default=os.getcwd(), help="paths in messages are relative to this")
     args = ap.parse_args(argv)
@@ -865,6 +926,11 @@ def main(argv=None):
             path = os.path.join(args.docs, fname)
             pages[fname] = process_page(path, chapters_by_name, claims, values, fragments, problems,
                                         args, book_blocks, snippets, tryits)
+            own = chapters_by_name.get(fname[:-3])
+            if own is not None:  # a chapter page ends on the machine its claims were checked on
+                pages[fname] += ("\n\\htmlonly[block]\n"
+                                 + machine_note_html(own["report"].get("provenance", {}))
+                                 + "\\endhtmlonly\n")
 
     terms = glossary_terms(args.docs, problems, args.root)
     for ch in chapters:
@@ -916,12 +982,8 @@ def main(argv=None):
         f.write("# Values quoted in sentences, from the chapters' runs (generated by tools/embed).\n")
         for alias in sorted(values):
             f.write(f'ALIASES += "{alias}={values[alias]}"\n')
-    footer = "<!--book:provenance-->"
     if args.footer:
-        with open(args.footer, encoding="utf-8") as f:
-            footer = f.read()
-    with open(os.path.join(args.pages, "footer.html"), "w", encoding="utf-8") as f:
-        f.write(footer.replace("<!--book:provenance-->", footer_provenance(chapters)))
+        shutil.copy(args.footer, os.path.join(args.pages, "footer.html"))
 
     provenance = [ch["report"].get("provenance", {}) | {"chapter": ch["name"]} for ch in chapters]
     ledger = {

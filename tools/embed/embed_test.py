@@ -64,6 +64,7 @@ class EmbedTest(unittest.TestCase):
             "format": 1, "chapter": "99_demo", "title": "Demo", "source": self.src,
             "provenance": {"compiler": "GCC 12", "flags": "-O2", "cpu": "Test CPU <x>", "cpu_threads": 2,
                            "gpu": "no GPU", "gpu_reason": "no CUDA", "cuda_runtime": "none",
+                           "gpu_plain": "no CUDA device on this machine",
                            "commit": "abc123", "date": "2025-01-01T00:00:00Z"},
             "sections": [{"id": "s", "title": "S"}],
             "claims": [claim("MT-01"), claim("MT-03"),
@@ -133,9 +134,13 @@ class EmbedTest(unittest.TestCase):
         self.assertIn("a&lt;b", grid)
         values = self.read("values.doxy")
         self.assertIn('ALIASES += "ch99_strides=(3, 1)"', values)
-        footer = self.read("footer.html")
-        self.assertIn("Test CPU &lt;x&gt;", footer)
-        self.assertIn("abc123", footer)
+        page = self.read("99_demo.md")
+        machine = page[page.index('<div class="book-machine"'):]
+        self.assertIn("Test CPU &lt;x&gt;", machine)
+        self.assertIn("abc123", machine)
+        self.assertIn("none: no CUDA device on this machine", machine)
+        self.assertIn("(no CUDA)", machine)  # the runtime's own words, as detail
+        self.assertTrue(page.rstrip().endswith("\\endhtmlonly"))  # the note ends the page
         index = self.read("index.md")
         self.assertIn("\\subpage ch99", index)
         data = json.loads(self.read("claims.json"))
@@ -207,6 +212,14 @@ class EmbedTest(unittest.TestCase):
     def test_a_quoted_value_must_exist(self):
         self.write(os.path.join(self.docs, "99_demo.md"), PAGE + "\nIt is \\ch99_nothing.\n")
         self.assertFails("99_demo.md", "value \\ch99_nothing")
+
+    def test_a_value_starting_a_line_before_a_full_stop_is_refused(self):
+        # "\\ch99_count. Next" would render as "2. Next", a numbered list item.
+        self.report["values"]["count"] = "2"
+        self.save_report()
+        self.write(os.path.join(self.docs, "99_demo.md"),
+                   PAGE + "\nThe count is\n\\ch99_count. That is all.\n")
+        self.assertFails("99_demo.md", "\\ch99_count starts the line", "numbered list")
 
     def test_a_value_that_could_inject_markup_is_refused(self):
         self.report["values"]["evil"] = "\\htmlonly<script>"

@@ -6,26 +6,11 @@
 
 #include "strided/cuda/runtime.h"
 
-namespace {
-
-// The runtime's reason, said plainly where it is one of the usual ones.
-std::string in_words(const std::string& reason) {
-  if (reason.find("no CUDA support") != std::string::npos)
-    return "this build has no CUDA support (nvcc was not found when it was configured)";
-  if (reason.find("cudaErrorNoDevice") != std::string::npos)
-    return "no CUDA device on this machine";
-  if (reason.find("cudaErrorInsufficientDriver") != std::string::npos)
-    return "no NVIDIA driver on this machine, or one older than the CUDA runtime";
-  return "the CUDA runtime cannot use a device here";
-}
-
-}  // namespace
-
 int main() {
   namespace cuda = strided::cuda;
   if (!cuda::available()) {
     const std::string reason = cuda::unavailable_reason();
-    std::printf("not usable: %s\n", in_words(reason).c_str());
+    std::printf("not usable: %s\n", cuda::plain_reason(reason).c_str());
     std::printf("detail: %s\n", reason.c_str());
     std::printf("GPU tests report skipped and GPU claims not run.\n");
     return 0;

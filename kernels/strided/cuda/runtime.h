@@ -18,6 +18,11 @@ bool available();
 // (cudaErrorInsufficientDriver)". Empty when available() is true.
 std::string unavailable_reason();
 
+// unavailable_reason() said plainly, for a reader rather than a CUDA programmer: "no CUDA device
+// on this machine", "no NVIDIA driver on this machine, or one older than the CUDA runtime", "this
+// build has no CUDA support". The raw reason stays the detail. Host code: defined in every build.
+std::string plain_reason(const std::string& reason);
+
 // Throws strided::Error "<op>: no CUDA device: <reason>" unless available(). Every operation of
 // strided::cuda calls it after checking its arguments.
 void require_available(const char* op);

@@ -1,0 +1,277 @@
+#!/usr/bin/env python3
+"""Use the site's search box in headless Chromium, over file://, as a reader would.
+
+  - the header has the book's search box (and the theme's dark-mode toggle beside it), and not
+    Doxygen's title-only search;
+  - each of a few words the title-only search missed (contiguous, permute, memset, as_strided, and
+    the claim ID MT-03), typed one key at a time, gives at least one result;
+  - for every chapter (a page made from docs/NN_*.md), a word found in its prose and on no other
+    page finds that page;
+  - Enter, the arrow keys and a click go to the result's page and section anchor, which exists
+    there; Escape closes the list;
+  - nothing is requested from outside the site, and no page logs an error (check_browser's rules);
+  - screenshots of the open list at 1400 and 420 px, light and dark (--screenshots DIR).
+
+Standard library only; Chromium is driven by check_browser.Browser.
+"""
+
+import argparse
+import base64
+import collections
+import json
+import os
+import re
+import shutil
+import sys
+import time
+import urllib.parse
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from check_browser import Browser, problems_in_events  # noqa: E402
+
+QUERIES = ["contiguous", "permute", "memset", "as_strided", "MT-03"]
+# A chapter page: Doxygen keeps the Markdown file's name (docs/03_contiguity.md) as an anchor.
+CHAPTER_ANCHOR = re.compile(r'id="md_pages_[0-9]{2}_')
+
+HEADER = """JSON.stringify({
+  field: document.querySelectorAll('#book-search-field').length,
+  toggle: !!document.querySelector('#book-search doxygen-awesome-dark-mode-toggle'),
+  doxygenSearch: !!(document.getElementById('MSearchResultsWindow') || window.searchBox),
+})"""
+
+RESULTS = """(() => {
+  const list = document.getElementById('book-search-results');
+  return JSON.stringify({
+    hidden: list.hidden,
+    note: (list.querySelector('.book-search-note') || {}).textContent || '',
+    items: Array.from(list.querySelectorAll('a.book-search-result')).map((a) => ({
+      href: a.href,
+      title: a.querySelector('.book-search-section').textContent,
+      marks: a.querySelectorAll('mark').length,
+      active: a.classList.contains('active'),
+    })),
+  });
+})()"""
+
+# The prose of a page (its paragraphs), and all the text a reader sees in its contents.
+TEXTS = """JSON.stringify({
+  prose: Array.from(document.querySelectorAll('div.contents div.textblock > p'))
+              .map((p) => p.innerText).join(' '),
+  all: (document.querySelector('div.contents') || document.body).innerText,
+})"""
+
+
+class Reader:
+    def __init__(self, browser, site, timeout):
+        self.b, self.site, self.timeout = browser, site, timeout
+        self.problems = []
+
+    def url(self, page):
+        return "file://" + urllib.parse.quote(os.path.abspath(os.path.join(self.site, page)))
+
+    def js(self, expression):
+        return self.b.evaluate(expression, timeout=self.timeout)
+
+    def collect(self):
+        """The problems in the events seen so far (outside requests, console errors)."""
+        time.sleep(0.05)
+        self.js("0")  # let late events arrive
+        self.problems += problems_in_events(self.b.events, "")
+        self.b.events.clear()
+
+    def open(self, page):
+        self.collect()
+        self.b.send("Page.navigate", {"url": self.url(page)})
+        self.b.wait_event("Page.loadEventFired", self.timeout)
+
+    def wait(self, condition, what, timeout=None):
+        deadline = time.monotonic() + (timeout or self.timeout)
+        while time.monotonic() < deadline:
+            try:
+                value = self.js(condition)
+            except RuntimeError:  # the page is being replaced by the next one
+                value = None
+            if value:
+                return value
+            time.sleep(0.05)
+        raise TimeoutError(f"timed out waiting for {what}")
+
+    def type(self, text):
+        """Types into the search box one key at a time; returns the list once it has settled."""
+        self.js("(() => { const f = document.getElementById('book-search-field');"
+                " f.value = ''; f.focus(); })()")
+        for ch in text:
+            self.b.send("Input.insertText", {"text": ch})
+        state = self.wait(f"""(() => {{ const r = {RESULTS};
+            return JSON.parse(r).note.startsWith('Loading') ? '' : r; }})()""", "search results")
+        return json.loads(state)
+
+    def key(self, key, code=None):
+        codes = {"Enter": 13, "Escape": 27, "ArrowDown": 40, "ArrowUp": 38}
+        for kind in ("keyDown", "keyUp"):
+            self.b.send("Input.dispatchKeyEvent", {"type": kind, "key": key, "code": key,
+                                                   "windowsVirtualKeyCode": codes[key]})
+
+    def click(self, selector):
+        box = json.loads(self.js(f"""JSON.stringify((() => {{
+            const r = document.querySelector({json.dumps(selector)}).getBoundingClientRect();
+            return [r.left + r.width / 2, r.top + Math.min(r.height / 2, 10)]; }})())"""))
+        for kind in ("mousePressed", "mouseReleased"):
+            self.b.send("Input.dispatchMouseEvent", {"type": kind, "x": box[0], "y": box[1],
+                                                     "button": "left", "clickCount": 1})
+
+    def landed(self, href):
+        """Waits until the page is HREF, loaded; whether its anchor exists there."""
+        self.wait(f"location.href === {json.dumps(href)} && document.readyState === 'complete'",
+                  f"navigation to {href}")
+        anchor = urllib.parse.urlsplit(href).fragment
+        return not anchor or self.js(f"!!document.getElementById({json.dumps(anchor)})")
+
+    def shot(self, path, page, width, dark):
+        self.b.send("Emulation.setDeviceMetricsOverride",
+                    {"width": width, "height": 760, "deviceScaleFactor": 1, "mobile": False})
+        self.open(page)
+        if dark:
+            self.js("document.documentElement.classList.add('dark-mode')")
+        results = self.type("contiguous")
+        time.sleep(0.3)  # the theme's transitions
+        data = self.b.send("Page.captureScreenshot", {"format": "png"}, timeout=self.timeout)
+        with open(path, "wb") as f:
+            f.write(base64.b64decode(data["data"]))
+        return results
+
+
+def distinctive_words(texts, chapters):
+    """For each chapter, a word of its prose that no other page has: the most frequent such word
+    of seven letters or more (ties alphabetically), so that the choice is stable."""
+    words = {p: collections.Counter(w.lower() for w in re.findall(r"[A-Za-z]{7,}", t["all"]))
+             for p, t in texts.items()}
+    chosen = {}
+    for page in chapters:
+        prose = collections.Counter(w.lower() for w in re.findall(r"[A-Za-z]{7,}", texts[page]["prose"]))
+        unique = [w for w in prose if not any(w in words[o] for o in texts if o != page)]
+        if unique:
+            chosen[page] = min(unique, key=lambda w: (-prose[w], w))
+    return chosen
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("site", help="the site folder (build/<preset>/book/html)")
+    ap.add_argument("--chromium", default="chromium")
+    ap.add_argument("--screenshots", help="save the open result list here (search-*.png)")
+    ap.add_argument("--timeout", type=float, default=30.0)
+    args = ap.parse_args(argv)
+
+    chromium = shutil.which(args.chromium) or (args.chromium if os.path.exists(args.chromium) else None)
+    if not chromium:
+        print(f"check_search: {args.chromium} not found (install Debian's chromium)", file=sys.stderr)
+        return 1
+    pages = sorted(f for f in os.listdir(args.site) if f.endswith(".html"))
+    chapters = []
+    for p in pages:
+        with open(os.path.join(args.site, p), encoding="utf-8") as f:
+            if CHAPTER_ANCHOR.search(f.read()):
+                chapters.append(p)
+    failures = []
+    if not chapters:
+        failures.append("no chapter page found (no md_pages_NN_ anchor)")
+
+    browser = Browser(chromium, 1400, 900)
+    r = Reader(browser, args.site, args.timeout)
+    try:
+        browser.open_session()
+        texts = {}
+        for page in pages:
+            r.open(page)
+            try:  # the theme adds its toggle on jQuery's ready, which may come after the load
+                r.wait("!!document.querySelector('#book-search doxygen-awesome-dark-mode-toggle')",
+                       "the dark-mode toggle", timeout=5)
+            except TimeoutError:
+                pass  # reported below
+            header = json.loads(r.js(HEADER))
+            if header["field"] != 1 or not header["toggle"] or header["doxygenSearch"]:
+                failures.append(f"{page}: header: {header} (want one search field, the theme's "
+                                "toggle beside it, no Doxygen search)")
+            texts[page] = json.loads(r.js(TEXTS))
+
+        r.open("index.html")
+        for q in QUERIES:
+            res = r.type(q)
+            titles = [i["title"] for i in res["items"]]
+            print(f"check_search: {q!r}: {len(titles)} result(s): {'; '.join(titles[:4])}")
+            if not res["items"]:
+                failures.append(f"{q!r} gives no result ({res['note'] or 'list hidden'})")
+            elif not res["items"][0]["marks"]:
+                failures.append(f"{q!r}: the first result marks no match")
+            # A claim ID leads first to the claim itself, not to every claim of its prefix.
+            if re.fullmatch(r"[A-Z]{2}-[0-9]{2}", q) and res["items"] and \
+                    not res["items"][0]["href"].endswith("#" + q):
+                failures.append(f"{q!r}: the first result is {res['items'][0]['href']}, not the claim")
+
+        words = distinctive_words(texts, chapters)
+        for page in chapters:
+            if page not in words:
+                failures.append(f"{page}: no word of its prose is on this page alone")
+                continue
+            r.open("index.html")
+            res = r.type(words[page])
+            found = [urllib.parse.urlsplit(i["href"]).path.rsplit("/", 1)[-1] for i in res["items"]]
+            print(f"check_search: {page}: {words[page]!r} finds {found}")
+            if page not in found:
+                failures.append(f"{page}: {words[page]!r}, a word of its prose, does not find it")
+                continue
+            # A click on the result goes to its section.
+            href = res["items"][found.index(page)]["href"]
+            r.click(f"#book-search-result-{found.index(page)}")
+            if not r.landed(href):
+                failures.append(f"{page}: the clicked result's anchor is not on {href}")
+
+        # Enter goes to the first result, the arrow keys choose another; Escape closes the list.
+        r.open("index.html")
+        res = r.type("MT-03")
+        if res["items"]:
+            href = res["items"][0]["href"]
+            r.key("Enter")
+            if not r.landed(href):
+                failures.append(f"Enter on 'MT-03': no anchor at {href}")
+            print(f"check_search: Enter on 'MT-03' went to {href.rsplit('/', 1)[-1]}")
+        res = r.type("contiguous")
+        if len(res["items"]) >= 2:
+            r.key("ArrowDown")
+            state = json.loads(r.js(RESULTS))
+            if not state["items"][1]["active"]:
+                failures.append("ArrowDown did not select the second result")
+            href = state["items"][1]["href"]
+            r.key("Enter")
+            if not r.landed(href):
+                failures.append(f"ArrowDown, Enter: no anchor at {href}")
+        res = r.type("memset")
+        r.key("Escape")
+        if not json.loads(r.js(RESULTS))["hidden"]:
+            failures.append("Escape did not close the list")
+
+        if args.screenshots:
+            os.makedirs(args.screenshots, exist_ok=True)
+            for width in (1400, 420):
+                for mode in ("light", "dark"):
+                    path = os.path.join(args.screenshots, f"search-{width}-{mode}.png")
+                    res = r.shot(path, (chapters or ["index.html"])[0], width, mode == "dark")
+                    if not res["items"]:
+                        failures.append(f"{path}: no results shown")
+        r.collect()
+    except (TimeoutError, RuntimeError) as e:
+        failures.append(str(e))
+    finally:
+        browser.close()
+    failures += r.problems
+    for f in failures:
+        print(f"check_search: FAILED: {f}")
+    print(f"check_search: {len(QUERIES)} queries, {len(chapters)} chapters, "
+          f"{len(failures)} problem(s)"
+          + (f"; screenshots in {args.screenshots}" if args.screenshots else ""))
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
