@@ -621,7 +621,7 @@ def machine_text(prov):
     return f"{prov.get('cpu', 'unknown CPU')}; {gpu}"
 
 
-def ledger_html(chapters, claims, page_ids):
+def ledger_html(chapters, claims, page_ids, mutants=None):
     rows = []
     for ch in chapters:
         prov = ch["report"].get("provenance", {})
@@ -635,13 +635,24 @@ def ledger_html(chapters, claims, page_ids):
                 f"<td>{esc(c['statement'])}</td><td>{chapter_link(ch, page_ids)}</td>"
                 f"<td>{esc(c.get('kind', ''))}</td>"
                 f"<td>{status_html(c['status'], c.get('reason', ''))}{recorded_html(c)}</td>"
-                f"<td>{measured_html(c)}</td><td>{esc(machine_text(prov))}</td></tr>")
+                f"<td>{measured_html(c)}</td><td>{killed_html(c, mutants)}</td>"
+                f"<td>{esc(machine_text(prov))}</td></tr>")
     counts = {s: sum(1 for c in claims.values() if c["status"] == s) for s in STATUSES}
     # "failed" never reaches a built ledger (a failure stops the build): count what can be shown.
     summary = ", ".join(f"{counts[s]} {s}" for s in STATUSES if counts[s] or s != "failed")
-    return (f'<p class="ledger-summary">{len(claims)} claims: {esc(summary)}.</p>\n'
+    kills = ""
+    if mutants is not None:
+        judged = [c for c in claims.values() if c.get("kind") in ("exact", "model")]
+        killed = sum(1 for c in judged if c.get("killed_by"))
+        kills = (f'<p class="ledger-summary">Broken rules: {len(mutants.get("mutants", []))} '
+                 f"mutants of the library (tools/book mutate, recorded at commit "
+                 f'<code>{esc(mutants.get("commit", "?"))}</code>) make {killed} of the '
+                 f"{len(judged)} exact and model claims fail; the column <em>Fails if</em> "
+                 "names them. A claim no mutant makes fail says <em>no mutant yet</em>.</p>\n")
+    return (f'<p class="ledger-summary">{len(claims)} claims: {esc(summary)}.</p>\n' + kills +
             '<div class="book-table-wrap"><table class="book-table ledger">\n<thead><tr><th>ID</th><th>Claim</th><th>Chapter</th>'
-            "<th>Kind</th><th>Status</th><th>Measured</th><th>Machine</th></tr></thead>\n<tbody>\n"
+            "<th>Kind</th><th>Status</th><th>Measured</th><th>Fails if</th><th>Machine</th></tr>"
+            "</thead>\n<tbody>\n"
             + "\n".join(rows) + "\n</tbody></table></div>\n")
 
 
@@ -834,6 +845,67 @@ def link_terms(text, terms):
     return pattern.sub(sub, text)
 
 
+# ---- mutation record -----------------------------------------------------------------------------
+
+def load_mutants(path, claims, problems, root):
+    """The record of tools/book mutate: for each claim, the broken rules under which it fails.
+
+    The record must describe this build: made from the current mutant catalogue, and for the
+    claims as they are worded now. An exact or model claim that is new or reworded since, or a
+    record of another catalogue, fails the build (run tools/book mutate); a claim no mutant kills
+    is shown as such, never hidden.
+    """
+    if not path:
+        return None
+    where = rel(path, root)
+    if not os.path.exists(path):
+        problems.add(where, "no mutation record: run tools/book mutate")
+        return None
+    record = load_json(path, problems, where)
+    if record is None:
+        return None
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "mutate"))
+    try:
+        import mutants as catalogue  # the catalogue the record must have been made from
+    finally:
+        sys.path.pop(0)
+    if record.get("catalogue") != catalogue.catalogue_digest():
+        problems.add(where, "the mutant catalogue (tools/mutate/mutants.py) changed since this "
+                            "record was made: run tools/book mutate")
+    recorded = record.get("claims", {})
+    for cid, c in sorted(claims.items()):
+        if c.get("kind") not in ("exact", "model"):
+            continue
+        digest = catalogue.statement_digest(c["statement"])
+        if cid not in recorded:
+            problems.add(where, f"claim {cid} is new since the mutation record: run tools/book mutate")
+        elif recorded[cid] != digest:
+            problems.add(where, f"claim {cid} is worded differently from when the mutation record "
+                                "was made: run tools/book mutate")
+    for cid in sorted(set(recorded) - set(claims)):
+        problems.add(where, f"the mutation record names claim {cid}, which no chapter checks now: "
+                            "run tools/book mutate")
+    for c in claims.values():
+        c["killed_by"] = []
+    for m in record.get("mutants", []):
+        for cid in m.get("kills", []):
+            if cid in claims:
+                claims[cid]["killed_by"].append({"id": m["id"], "rule": m["rule"]})
+    return record
+
+
+def killed_html(c, record):
+    if record is None or c.get("kind") not in ("exact", "model"):
+        return "—"
+    rules = c.get("killed_by", [])
+    if not rules:
+        return '<span class="claim-unkilled">no mutant yet</span>'
+    items = "".join(f'<li>fails if {esc(r["rule"])}</li>' for r in rules)
+    n = len(rules)
+    return (f"<details><summary>{n} broken rule{'s' if n > 1 else ''}</summary>"
+            f"<ul>{items}</ul></details>")
+
+
 # ---- main ------------------------------------------------------------------------------------------
 
 def main(argv=None):
@@ -844,6 +916,8 @@ def main(argv=None):
     ap.add_argument("--chapter", action="append", default=[], metavar="NAME=SOURCE",
                     help="a chapter and its source file (repeat)")
     ap.add_argument("--recorded", help="a folder of recorded runs (report.json files)")
+    ap.add_argument("--mutants", help="the record of tools/book mutate (which mutants kill which "
+                                      "claims); the build fails when it is stale")
     ap.add_argument("--footer", help="the page footer, copied beside the pages")
     ap.add_argument("--explore", help="the strided-explore program, for \\tryit blocks")
     ap.add_argument("--root", default=os.getcwd(), help="paths in messages are relative to this")
@@ -855,6 +929,7 @@ def main(argv=None):
     chapters_by_name = {c["name"]: c for c in chapters}
     claims = check_claims(chapters, problems, args.root)
     runs = load_recorded(args.recorded, claims, problems, args.root)
+    mutants = load_mutants(args.mutants, claims, problems, args.root)
 
     # Every chapter must have its page.
     page_ids = {}
@@ -975,7 +1050,7 @@ def main(argv=None):
         with open(os.path.join(frag_dir, key + ".html"), "w", encoding="utf-8") as f:
             f.write(text)
     with open(os.path.join(frag_dir, "book.ledger.html"), "w", encoding="utf-8") as f:
-        f.write(ledger_html(chapters, claims, page_ids))
+        f.write(ledger_html(chapters, claims, page_ids, mutants))
     with open(os.path.join(frag_dir, "book.errata.html"), "w", encoding="utf-8") as f:
         f.write(errata_html(chapters, claims, page_ids))
     with open(os.path.join(args.pages, "values.doxy"), "w", encoding="utf-8") as f:
@@ -993,6 +1068,7 @@ def main(argv=None):
             "id": cid, "chapter": c["chapter"], "statement": c["statement"], "status": c["status"],
             "reason": c.get("reason", ""), "kind": c.get("kind", ""), "measured": c.get("measured", []),
             "cited_in": c["cited_in"], "recorded": c["recorded"],
+            **({"killed_by": c["killed_by"]} if "killed_by" in c else {}),
             **({"seed_says": c["seed_says"]} if c.get("seed_says") else {}),
         } for cid, c in sorted(claims.items())],
     }

@@ -18,6 +18,8 @@ import unittest
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import embed  # noqa: E402
 
+HERE = os.path.dirname(os.path.abspath(__file__))
+
 SVG = ('<svg xmlns="http://www.w3.org/2000/svg" width="40" height="20" viewBox="0 0 40 20">'
        '<title>t &amp; u</title><rect x="0" y="0" width="10" height="10" fill="currentColor"/>'
        '<text x="1" y="9">a&lt;b</text></svg>')
@@ -212,6 +214,54 @@ class EmbedTest(unittest.TestCase):
     def test_a_quoted_value_must_exist(self):
         self.write(os.path.join(self.docs, "99_demo.md"), PAGE + "\nIt is \\ch99_nothing.\n")
         self.assertFails("99_demo.md", "value \\ch99_nothing")
+
+    # ---- the mutation record ------------------------------------------------------------------
+
+    def mutation_record(self, **change):
+        sys.path.insert(0, os.path.join(HERE, "..", "mutate"))
+        import mutants
+        sys.path.pop(0)
+        claims = {c["id"]: mutants.statement_digest(c["statement"])
+                  for c in self.report["claims"] if c.get("kind", "exact") in ("exact", "model")}
+        record = {"format": 1, "catalogue": mutants.catalogue_digest(), "commit": "abc123",
+                  "claims": claims,
+                  "mutants": [{"id": "slice-start", "rule": "slice ignores its start",
+                               "kills": ["MT-01"]}]}
+        record.update(change)
+        path = os.path.join(self.root, "record.json")
+        self.write(path, json.dumps(record))
+        return path
+
+    def test_the_mutants_that_kill_a_claim_are_on_the_ledger_and_in_claims_json(self):
+        rc, err = self.run_embed("--mutants", self.mutation_record())
+        self.assertEqual(rc, 0, err)
+        ledger = self.read("fragments", "book.ledger.html")
+        self.assertIn("fails if slice ignores its start", ledger)
+        self.assertIn("no mutant yet", ledger)  # MT-03: the record says nothing kills it
+        data = json.loads(self.read("claims.json"))
+        by_id = {c["id"]: c for c in data["claims"]}
+        self.assertEqual(by_id["MT-01"]["killed_by"],
+                         [{"id": "slice-start", "rule": "slice ignores its start"}])
+        self.assertEqual(by_id["MT-03"]["killed_by"], [])
+
+    def test_a_claim_reworded_since_the_mutation_record_fails_the_build(self):
+        record = self.mutation_record()  # made for the wording as it was
+        self.report["claims"][0]["statement"] += " (reworded)"
+        self.save_report()
+        rc, err = self.run_embed("--mutants", record)
+        self.assertEqual(rc, 1, err)
+        self.assertIn("claim MT-01 is worded differently", err)
+        self.assertIn("run tools/book mutate", err)
+
+    def test_a_record_of_another_mutant_catalogue_fails_the_build(self):
+        rc, err = self.run_embed("--mutants", self.mutation_record(catalogue="0" * 16))
+        self.assertEqual(rc, 1, err)
+        self.assertIn("mutant catalogue", err)
+
+    def test_a_missing_mutation_record_fails_the_build(self):
+        rc, err = self.run_embed("--mutants", os.path.join(self.root, "nothing.json"))
+        self.assertEqual(rc, 1, err)
+        self.assertIn("no mutation record", err)
 
     def test_a_value_starting_a_line_before_a_full_stop_is_refused(self):
         # "\\ch99_count. Next" would render as "2. Next", a numbered list item.

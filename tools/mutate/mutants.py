@@ -5,6 +5,9 @@ source tree (never of the checkout): `find` must occur exactly once in `file`, a
 shows it beside every claim whose check fails under it ("fails if slice ignores its start").
 """
 
+import hashlib
+import json
+
 L = "lib/strided/layout.cpp"
 MUTANTS = [
     # ---- the layout algebra ------------------------------------------------------------------
@@ -154,6 +157,16 @@ MUTANTS = [
          rule="a warp request costs one sector per lane, shared sectors counted again",
          find="    const int64_t distinct = std::unique(sectors.begin(), sectors.end()) - sectors.begin();",
          replace="    const int64_t distinct = static_cast<int64_t>(sectors.size());"),
+    # ---- dtypes and conversions ---------------------------------------------------------------
+    dict(id="float16-width", file="lib/strided/dtype.cpp",
+         rule="float16 elements are stored in 4 bytes",
+         find="  return dispatch(t, [](auto v) { return static_cast<int64_t>(sizeof(v)); });",
+         replace="  if (t == DType::Float16) return 4;\n"
+                 "  return dispatch(t, [](auto v) { return static_cast<int64_t>(sizeof(v)); });"),
+    dict(id="to-always-copies", file="lib/strided/copies.cpp",
+         rule="converting to the dtype a tensor already has copies it",
+         find="  if (dtype == dtype_ && !copy) return *this;",
+         replace=""),
     # ---- matmul's dispatch -------------------------------------------------------------------
     dict(id="blas-copies-transposed", file="lib/strided/matmul.cpp",
          rule="a column-major operand is copied before BLAS instead of passed with a transpose flag",
@@ -164,3 +177,14 @@ MUTANTS = [
          find="  if (!(dim1 >= 3 && (dim2 == 1 || dim2 == 2))) return false;",
          replace="  if (true) return false;"),
 ]
+
+
+def catalogue_digest(mutants=None):
+    """A digest of the catalogue: a record made from another catalogue is stale."""
+    text = json.dumps(MUTANTS if mutants is None else mutants, sort_keys=True, ensure_ascii=False)
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def statement_digest(statement):
+    """A digest of a claim's statement: a record made for another wording is stale."""
+    return hashlib.sha256(statement.encode()).hexdigest()[:16]

@@ -19,7 +19,6 @@ Standard library only.
 """
 
 import argparse
-import hashlib
 import json
 import os
 import shutil
@@ -30,7 +29,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, HERE)
-from mutants import MUTANTS  # noqa: E402
+from mutants import MUTANTS, catalogue_digest, statement_digest  # noqa: E402
 
 KINDS = "exact,model"
 CHAPTER_TIMEOUT = 120  # seconds; the unmutated chapters run these claims in about 1 s
@@ -38,15 +37,6 @@ CHAPTER_TIMEOUT = 120  # seconds; the unmutated chapters run these claims in abo
 
 def say(msg):
     print(f"mutate: {msg}", flush=True)
-
-
-def catalogue_digest():
-    text = json.dumps(MUTANTS, sort_keys=True, ensure_ascii=False)
-    return hashlib.sha256(text.encode()).hexdigest()[:16]
-
-
-def statement_digest(statement):
-    return hashlib.sha256(statement.encode()).hexdigest()[:16]
 
 
 def copy_tree(dest):
