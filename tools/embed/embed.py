@@ -739,7 +739,7 @@ def nav_bar(prev, nxt, where):
             f'next page">{"".join(links)}</nav>\\endhtmlonly')
 
 
-def add_navigation(pages, problems):
+def add_navigation(pages):
     """Previous/next links at the top and bottom of the front page and of every page it lists
     with \\subpage, in the order it lists them: the tree view's order, so the two never disagree."""
     heads = {}
@@ -1012,7 +1012,7 @@ def main(argv=None):
         fname = ch["name"] + ".md"
         if fname in pages:
             pages[fname] = link_terms(number_title(pages[fname], ch["name"]), terms)
-    add_navigation(pages, problems)
+    add_navigation(pages)
 
     for cid, c in claims.items():
         if not c["cited_in"]:
