@@ -167,7 +167,9 @@ def main(argv=None):
     if not chromium:
         print(f"check_search: {args.chromium} not found (install Debian's chromium)", file=sys.stderr)
         return 1
-    pages = sorted(f for f in os.listdir(args.site) if f.endswith(".html"))
+    # print.html, the one-page edition, holds every chapter's anchors but is no chapter page (and
+    # has no search box: the search index leaves it out).
+    pages = sorted(f for f in os.listdir(args.site) if f.endswith(".html") and f != "print.html")
     chapters = []
     for p in pages:
         with open(os.path.join(args.site, p), encoding="utf-8") as f:

@@ -25,6 +25,13 @@ Directives in docs/*.md (nothing else is touched):
   \\chNN_name           a value of chapter NN (a Doxygen alias, checked here first)
   \\tryit ARGS          (a line of its own) runs `strided-explore ARGS` now and shows the command
                        with its real output (text, or an SVG drawing); a failing command fails
+  \\terms FORM, ...    (a line of its own, under a heading with an {#anchor}) makes that heading a
+                       glossary entry: the first use of any FORM on a chapter page links to it
+
+Navigation, made here so that no page carries it by hand: a chapter page's title gets its number
+from the file's prefix ("Chapter 4 · Title" for 04_*.md); every page the front page lists with
+\\subpage (in that order, after the front page itself) gets previous/next links at its top and
+bottom; and a \\ref to a chapter's anchor whose text names a chapter number must name that one.
 
 Standard library only.
 """
@@ -49,7 +56,11 @@ MARKER_RE = re.compile(r"^\s*//!\s*\[([^\]]+)\]\s*$")
 TRYIT_RE = re.compile(r"^\\tryit\s+(.+?)\s*$")
 VALUE_RE = re.compile(r"\\(ch[0-9]{2}_[a-z0-9_]+)")
 BARE_ID_RE = re.compile(r"(?<![\w{#-])(" + ID + r")(?![\w-])")
-PAGE_ID_RE = re.compile(r"^#\s+.*\{#([A-Za-z0-9_]+)\}\s*$")
+PAGE_ID_RE = re.compile(r"^#\s+(.*?)\s*\{#([A-Za-z0-9_]+)\}\s*$")
+HEADING_ID_RE = re.compile(r"^#+\s+(.*?)\s*\{#([A-Za-z0-9_]+)\}\s*$")
+TERMS_RE = re.compile(r"^\\terms\s+(.+?)\s*$")
+SUBPAGE_RE = re.compile(r"\\subpage\s+([A-Za-z0-9_]+)")
+CHAPTER_REF_RE = re.compile(r'\\ref\s+ch([0-9]{2})\w*\s+"[Cc]hapter\s+([0-9]+)"')
 NAME_RE = re.compile(r"^[a-z0-9_]+$")
 STATUSES = ("passed", "failed", "not run", "inconclusive")
 MARKS = {"passed": "\u2713", "failed": "\u2717", "not run": "\u25cb", "inconclusive": "~"}
@@ -384,12 +395,13 @@ def alias_value(text):
 
 # ---- the pages ---------------------------------------------------------------------------------------
 
-def page_id(path):
+def page_heading(path):
+    """(title, page ID) of a page's first line, '# Title {#id}'; None when it has none."""
     with open(path, encoding="utf-8") as f:
         for line in f:
             m = PAGE_ID_RE.match(line.strip())
             if m:
-                return m.group(1)
+                return m.group(1), m.group(2)
             if line.strip():
                 break
     return None
@@ -471,6 +483,11 @@ def process_page(path, chapters_by_name, claims, values, fragments, problems, ar
         lines = f.read().split("\n")
     out_lines = []
     bases = {base_id(cid) for cid in claims}
+    last = next((l.strip() for l in reversed(lines) if l.strip()), "")
+    if own and re.match(r"\\(?:output|tryit|snippet|htmlinclude|htmlonly)\b", last):
+        problems.add(f"{where}:{len(lines)}", "a chapter ends on prose, not on an output, a snippet "
+                     "or a try-it block: close it with a paragraph (what it established, what comes "
+                     "next)")
     for n, line in enumerate(lines, 1):
         at = f"{where}:{n}"
 
@@ -543,6 +560,12 @@ def process_page(path, chapters_by_name, claims, values, fragments, problems, ar
             cid = m.group(1)
             if cid not in claims and cid not in bases:
                 problems.add(at, f"claim {cid} is mentioned but no chapter checks it")
+        for m in CHAPTER_REF_RE.finditer(line):
+            if int(m.group(1)) != int(m.group(2)):
+                problems.add(at, f"{m.group(0)} names chapter {int(m.group(2))}, but ch{m.group(1)} "
+                                 f"is chapter {int(m.group(1))}")
+        if TERMS_RE.match(line.strip()):
+            continue  # read by glossary_terms; the entry's heading is what the reader sees
         m = TRYIT_RE.match(line.strip())
         if m:
             line = tryit(m.group(1), at, name, n, args, problems, tryits)
@@ -560,7 +583,7 @@ def process_page(path, chapters_by_name, claims, values, fragments, problems, ar
 
 def chapter_link(ch, page_ids):
     pid = page_ids.get(ch["name"])
-    title = ch["report"].get("title", ch["name"])
+    title = ch.get("title") or ch["report"].get("title", ch["name"])
     return f'<a href="{esc(pid)}.html">{esc(title)}</a>' if pid else esc(title)
 
 
@@ -680,6 +703,148 @@ def machine_note_html(prov):
             f'number on this page was checked on this machine:</p><dl>{items}</dl></div>\n')
 
 
+# ---- navigation: chapter numbers, previous/next, glossary links ----------------------------------
+
+def chapter_title(title, name):
+    """How a chapter is named wherever the site names it: its number is its file's prefix, so
+    renaming 04_indexing.md to 05_indexing.md renumbers it everywhere at once."""
+    return f"Chapter {int(name[:2])} \u00b7 {title}"
+
+
+def number_title(text, name):
+    """A chapter page with its number in its title (docs/*.md keep their plain titles)."""
+    first, sep, rest = text.partition("\n")
+    m = PAGE_ID_RE.match(first.strip())
+    if not m:
+        return text
+    return f"# {chapter_title(m.group(1), name)} {{#{m.group(2)}}}{sep}{rest}"
+
+
+def html_name(pid):
+    """The file Doxygen writes for a page: the main page is index.html."""
+    return "index.html" if pid == "mainpage" else pid + ".html"
+
+
+def nav_bar(prev, nxt, where):
+    """Previous/next links of one page; rel= is what docs/nav.js follows on an arrow key."""
+    links = []
+    for target, rel_, cls, label in ((prev, "prev", "book-nav-prev", "\u2190 Previous"),
+                                     (nxt, "next", "book-nav-next", "Next \u2192")):
+        if target:
+            pid, title = target
+            links.append(f'<a class="{cls}" rel="{rel_}" href="{html_name(pid)}">'
+                         f'<span class="book-nav-dir">{label}</span>'
+                         f'<span class="book-nav-title">{doxygen_safe(title)}</span></a>')
+    return (f'\\htmlonly[block]<nav class="book-nav book-nav-{where}" aria-label="Previous and '
+            f'next page">{"".join(links)}</nav>\\endhtmlonly')
+
+
+def add_navigation(pages):
+    """Previous/next links at the top and bottom of the front page and of every page it lists
+    with \\subpage, in the order it lists them: the tree view's order, so the two never disagree."""
+    heads = {}
+    for fname, text in pages.items():
+        m = PAGE_ID_RE.match(text.partition("\n")[0].strip())
+        if m:
+            heads[m.group(2)] = (fname, m.group(1))
+    if "mainpage" not in heads:
+        return
+    order = ["mainpage"] + [pid for pid in SUBPAGE_RE.findall(pages[heads["mainpage"][0]])
+                            if pid in heads]
+    for i, pid in enumerate(order):
+        prev = (order[i - 1], heads[order[i - 1]][1]) if i > 0 else None
+        nxt = (order[i + 1], heads[order[i + 1]][1]) if i + 1 < len(order) else None
+        fname = heads[pid][0]
+        first, _, rest = pages[fname].partition("\n")
+        pages[fname] = (f"{first}\n\n{nav_bar(prev, nxt, 'top')}\n{rest.rstrip()}\n\n"
+                        f"{nav_bar(prev, nxt, 'bottom')}\n")
+
+
+def glossary_terms(docs, problems, root):
+    """The glossary's entries, from every '\\terms form, form' line of docs/*.md: each form maps
+    to the heading above its line (its text and {#anchor}) and that page's file."""
+    terms = {}
+    for fname in sorted(os.listdir(docs)):
+        if not fname.endswith(".md"):
+            continue
+        path = os.path.join(docs, fname)
+        page = page_heading(path)
+        heading = None
+        with open(path, encoding="utf-8") as f:
+            for n, line in enumerate(f, 1):
+                h = HEADING_ID_RE.match(line.strip())
+                if h:
+                    heading = h.groups()
+                m = TERMS_RE.match(line.strip())
+                if not m:
+                    continue
+                at = f"{rel(path, root)}:{n}"
+                if not page or not heading or heading[1] == page[1]:
+                    problems.add(at, "\\terms must follow a heading with an {#anchor}, below the title")
+                    continue
+                for form in (x.strip() for x in m.group(1).split(",")):
+                    if form in terms:
+                        problems.add(at, f"glossary form {form!r} belongs to {terms[form]['name']!r} "
+                                         "already")
+                    elif form:
+                        terms[form] = {"name": heading[0], "anchor": heading[1],
+                                       "href": f"{html_name(page[1])}#{heading[1]}"}
+    return terms
+
+
+# Where a glossary link never goes: fenced code, headings, table rows, block commands (a snippet's
+# block names are words too), raw HTML (claim marks, figures, <details>), math, inline code,
+# Markdown links, \ref with its text, any other command (a value such as \ch05_lanes_per_warp),
+# HTML tags, and emphasis of several words (Doxygen drops an emphasis that holds a tag, and such
+# a span is often a title: *Demystifying PyTorch's Strides Format*). A protected span is matched
+# where it starts, so a term inside it is never seen. The pattern runs with DOTALL for the spans of
+# several lines: the rest of a line is [^\n]*, never .*
+PROTECTED = "|".join([
+    r"^[ \t]*(?:```|~~~).*?^[ \t]*(?:```|~~~)[ \t]*$",
+    r"^[ \t]*#[^\n]*",
+    r"^[ \t]*\|[^\n]*",
+    r"^[ \t]*\\(?:snippet|htmlinclude|include|verbinclude|dontinclude|image)\b[^\n]*",
+    r"\\htmlonly.*?\\endhtmlonly",
+    r"\\f\$.*?\\f\$", r"\\f\[.*?\\f\]", r"\\f\{.*?\\f\}",
+    r"`[^`]*`",
+    r"\[[^\]]*\]\([^)]*\)",
+    r'\\ref\s+\S+(?:\s+"[^"]*")?',
+    r"\\\w+",
+    r"<[^>]*>",
+    r"(?<![\w*])\*(?=\S)[^*]*?\s[^*]*?(?<=\S)\*(?![\w*])",
+])
+
+
+def link_terms(text, terms):
+    """The first use of each glossary entry on the page, in any of its forms, linked to it.
+
+    Forms are matched whole-word and as written (lower case stays lower case), the longest first,
+    so "storage offset" is one use of its own entry, not a use of "storage"; a form may run over a
+    line break. An emphasised term, *dense*, is linked with its stars inside the link, where
+    Doxygen still reads them. The link is plain HTML, which Doxygen passes through as written."""
+    if not terms:
+        return text
+    forms = sorted(terms, key=len, reverse=True)
+    alt = "|".join(r"\s+".join(map(re.escape, f.split())) for f in forms)
+    # The term comes first: it starts with a letter or a star, where no protected span but a
+    # several-word emphasis can start, and a term that is exactly an emphasis must win over it.
+    pattern = re.compile(rf"(?P<term>(?P<em>\*)?(?<![\w\\-])(?P<form>{alt})(?![\w-])(?(em)\*))"
+                         rf"|(?P<skip>{PROTECTED})", re.M | re.S)
+    used = set()
+
+    def sub(m):
+        if m.group("term") is None:
+            return m.group(0)
+        entry = terms[" ".join(m.group("form").split())]
+        if entry["anchor"] in used:
+            return m.group(0)
+        used.add(entry["anchor"])
+        return (f'<a class="book-term" href="{esc(entry["href"])}" '
+                f'title="{doxygen_safe(entry["name"])}: see the glossary">{m.group("term")}</a>')
+
+    return pattern.sub(sub, text)
+
+
 # ---- mutation record -----------------------------------------------------------------------------
 
 def load_mutants(path, claims, problems, root):
@@ -772,10 +937,12 @@ def main(argv=None):
         if not os.path.exists(ch["page"]):
             problems.add(rel(ch["source"], args.root), f"chapter {ch['name']} has no page {ch['page']}")
             continue
-        pid = page_id(ch["page"])
-        if not pid:
+        heading = page_heading(ch["page"])
+        if not heading:
             problems.add(rel(ch["page"], args.root), "the first line must be '# Title {#page_id}'")
-        page_ids[ch["name"]] = pid
+            continue
+        ch["title"] = chapter_title(heading[0], ch["name"])
+        page_ids[ch["name"]] = heading[1]
 
     # Fragments, escaped, and the values as aliases.
     fragments = {}
@@ -839,6 +1006,13 @@ def main(argv=None):
                 pages[fname] += ("\n\\htmlonly[block]\n"
                                  + machine_note_html(own["report"].get("provenance", {}))
                                  + "\\endhtmlonly\n")
+
+    terms = glossary_terms(args.docs, problems, args.root)
+    for ch in chapters:
+        fname = ch["name"] + ".md"
+        if fname in pages:
+            pages[fname] = link_terms(number_title(pages[fname], ch["name"]), terms)
+    add_navigation(pages)
 
     for cid, c in claims.items():
         if not c["cited_in"]:

@@ -8,6 +8,7 @@ import contextlib
 import io
 import json
 import os
+import re
 import shutil
 import sys
 import tempfile
@@ -324,7 +325,7 @@ class EmbedTest(unittest.TestCase):
 
     def test_a_tryit_block_shows_the_real_output_escaped(self):
         explore = self.fake_explore('echo "ran: $1 <$2>"\n')
-        self.write(os.path.join(self.docs, "99_demo.md"), PAGE + '\n\\tryit "x.t()" --strides\n')
+        self.write(os.path.join(self.docs, "99_demo.md"), PAGE + '\n\\tryit "x.t()" --strides\n\nDone.\n')
         rc, err = self.run_embed("--explore", explore)
         self.assertEqual(rc, 0, err)
         page = self.read("99_demo.md")
@@ -350,6 +351,73 @@ class EmbedTest(unittest.TestCase):
         self.assertEqual(rc, 0, err)
         errata = self.read("fragments", "book.errata.html")
         self.assertLess(errata.index("ER-03.memset"), errata.index("ER-14"))
+
+    # ---- navigation: numbers, previous/next, glossary --------------------------------------------
+
+    GLOSSARY = ("# Glossary {#glossary}\n\n## Stride {#gl_stride}\n\\terms stride, strides\n\n"
+                "One step.\n\n## Storage offset {#gl_offset}\n\\terms storage offset\n\nWhere.\n")
+
+    def with_glossary(self, page):
+        self.write(os.path.join(self.docs, "glossary.md"), self.GLOSSARY)
+        self.write(os.path.join(self.docs, "index.md"),
+                   "# Book {#mainpage}\n\n\\book{chapters}\n- \\subpage glossary\n")
+        self.write(os.path.join(self.docs, "99_demo.md"), page)
+        rc, err = self.run_embed()
+        self.assertEqual(rc, 0, err)
+        return self.read("99_demo.md")
+
+    def test_a_chapter_is_numbered_from_its_file_name_wherever_it_is_named(self):
+        rc, err = self.run_embed()
+        self.assertEqual(rc, 0, err)
+        self.assertTrue(self.read("99_demo.md").startswith("# Chapter 99 \u00b7 Demo {#ch99}\n"))
+        self.assertIn(">Chapter 99 \u00b7 Demo</a>", self.read("fragments", "book.ledger.html"))
+        self.assertTrue(self.read("index.md").startswith("# Book {#mainpage}"))  # not a chapter
+
+    def test_previous_and_next_follow_the_front_pages_order_at_top_and_bottom(self):
+        page = self.with_glossary(PAGE)
+        bars = re.findall(r'<nav class="book-nav book-nav-(top|bottom)".*?</nav>', page)
+        self.assertEqual(bars, ["top", "bottom"])
+        self.assertIn('rel="prev" href="index.html"', page)
+        self.assertIn('rel="next" href="glossary.html"', page)
+        self.assertIn("Chapter 99 \u00b7 Demo", self.read("glossary.md"))  # the glossary's "previous"
+        self.assertEqual(page.split("\n")[2][:len("\\htmlonly[block]<nav")], "\\htmlonly[block]<nav")
+        self.assertTrue(page.rstrip().endswith("</nav>\\endhtmlonly"))
+        index = self.read("index.md")
+        self.assertIn('rel="next" href="ch99.html"', index)
+        self.assertNotIn('rel="prev"', index)
+        self.assertNotIn('rel="next"', self.read("glossary.md"))
+
+    def test_the_first_use_of_a_term_in_prose_links_to_the_glossary_and_no_other(self):
+        page = self.with_glossary(
+            "# Demo {#ch99}\n\n## Strides first {#ch99_s}\n\n`strides` and \\f$stride\\f$ and "
+            "[stride](x.html) and \\ref ch99_s \"stride\" and *a stride title* come first.\n\n"
+            "A tensor is a storage and a layout.\\claim{MT-01} Its strides are \\ch99_strides, its\n"
+            "storage\noffset too; a stride is a step.\\claim{MT-03}\n\n\\snippet 99_demo.cpp shown\n\n"
+            "\\output{listing}\n\\output{grid}\n\\output{layout}\n\n"
+            "A GPU sentence.\\claim{PF-10} Then *strides* again.\\claim{ER-14}\n")
+        links = re.findall(r'<a class="book-term" href="([^"]*)"[^>]*>(.*?)</a>', page, re.S)
+        self.assertEqual(links, [("glossary.html#gl_stride", "strides"),
+                                 ("glossary.html#gl_offset", "storage\noffset")])
+        self.assertIn("`strides` and \\f$stride\\f$ and [stride](x.html)", page)
+        self.assertIn("## Strides first {#ch99_s}", page)
+        self.assertNotIn("\\terms", self.read("glossary.md"))
+        self.assertIn("## Stride {#gl_stride}", self.read("glossary.md"))
+
+    def test_an_emphasised_term_is_linked_with_its_stars_inside(self):
+        page = self.with_glossary(PAGE.replace("Its strides are", "Its *strides* are"))
+        self.assertIn('title="Stride: see the glossary">*strides*</a>', page)
+
+    def test_a_term_outside_a_heading_with_an_anchor_fails(self):
+        self.write(os.path.join(self.docs, "glossary.md"), "# Glossary {#glossary}\n\\terms x\n")
+        self.assertFails("glossary.md:2", "\\terms must follow a heading")
+
+    def test_a_reference_naming_the_wrong_chapter_number_fails(self):
+        self.write(os.path.join(self.docs, "99_demo.md"), PAGE + '\nAs \\ref ch99 "chapter 98" says.\n')
+        self.assertFails("99_demo.md:17", "names chapter 98, but ch99 is chapter 99")
+
+    def test_a_chapter_that_ends_on_an_output_fails(self):
+        self.write(os.path.join(self.docs, "99_demo.md"), PAGE + "\n\\output{listing}\n")
+        self.assertFails("99_demo.md", "a chapter ends on prose")
 
     # ---- recorded runs ------------------------------------------------------------------------------
 

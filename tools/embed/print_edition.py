@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Write the one-page edition of the book (print.html) from the rendered site, for printing to PDF.
 
-The pages are Doxygen's own, in reading order: the front page, every chapter, the errata and the
-claims ledger. Each page's text (its header and contents block) is copied into one document whose
+The pages are Doxygen's own, in reading order: the front page, then the pages in the order the tree
+view lists them (the front page's \\subpage list: every chapter, the glossary, the errata and the
+claims ledger). Each page's text (its header and contents block) is copied into one document whose
 head keeps the site's stylesheets and MathJax and drops the navigation scripts (the tree view, the
 search, the theme's buttons), which have nothing to drive on a page made for paper. Links between
 the pages become links within the document. book.css's print rules lay it out for paper.
@@ -11,11 +12,10 @@ Standard library only.
 """
 
 import argparse
+import json
 import os
 import re
 import sys
-
-ORDER_TAIL = ["errata.html", "claims.html"]
 
 BODY_RE = re.compile(r'<div class="header">.*?<!-- contents -->', re.S)
 HEAD_RE = re.compile(r"<head>(.*?)</head>", re.S)
@@ -25,8 +25,12 @@ HREF_RE = re.compile(r'href="([A-Za-z0-9_]+)\.html(#[^"]*)?"')
 
 
 def reading_order(html_dir):
-    chapters = sorted(f for f in os.listdir(html_dir) if re.fullmatch(r"ch[0-9]+\.html", f))
-    return ["index.html"] + chapters + [f for f in ORDER_TAIL if os.path.exists(os.path.join(html_dir, f))]
+    """index.html, then the pages the tree view lists under it, in its order (navtreedata.js holds
+    a JavaScript array literal that is also JSON; entries with a # are sections of a page)."""
+    with open(os.path.join(html_dir, "navtreedata.js"), encoding="utf-8") as f:
+        text = f.read()
+    tree, _ = json.JSONDecoder().raw_decode(text, text.index("[", text.index("var NAVTREE")))
+    return ["index.html"] + [url for _, url, _ in tree[0][2] or [] if "#" not in url]
 
 
 def print_head(page_html):
@@ -76,7 +80,7 @@ def main(argv=None):
     args = ap.parse_args(argv)
     try:
         text = build(args.html)
-    except (OSError, ValueError, AttributeError) as e:
+    except (OSError, ValueError, AttributeError, IndexError, TypeError) as e:
         print(f"print_edition: {e}", file=sys.stderr)
         return 1
     with open(os.path.join(args.html, "print.html"), "w", encoding="utf-8") as f:

@@ -121,7 +121,8 @@ class PageParser(html.parser.HTMLParser):
                 self.listing = True
         # In the ledger and the errata, span.expected repeats the measured value beside it, and a
         # row's td.claim-id is its ID, which is already the row's title.
-        if (tag in ("script", "style", "svg") or (tag == "div" and "toc" in classes)
+        # (nav: the previous/next links name other pages, whose own sections hold those words)
+        if (tag in ("script", "style", "svg", "nav") or (tag == "div" and "toc" in classes)
                 or (tag == "span" and "expected" in classes)
                 or (tag == "td" and "claim-id" in classes)):
             self.skip = [tag, 1]
