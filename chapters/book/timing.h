@@ -1,7 +1,9 @@
 // Timing claims as ratios of two measurements taken in one run, so the machine's absolute speed
 // cancels out. The policy is claims.md's: warm up, interleave A and B, take medians, and first
 // measure how far A differs from A itself. When that noise exceeds the tolerance the claim is
-// *inconclusive* — the run could not tell — never passed and never failed.
+// *inconclusive* — the run could not tell — never passed and never failed. A median ratio outside
+// the band fails only when the middle half of the repeats' ratios lies outside it too; when that
+// middle half straddles the band's edge, the run could not tell either, and says so.
 #pragma once
 
 #include <functional>
@@ -25,6 +27,7 @@ struct RatioResult {
   double ratio = 0.0;   // median of t_B / t_A over the repeats
   double noise = 0.0;   // median over repeats of max(t_A'/t_A, t_A/t_A'), >= 1
   double spread = 0.0;  // max / min of the repeat ratios
+  double q1 = 0.0, q3 = 0.0;  // the middle half of the repeat ratios: the ratio's spread
   double median_a_s = 0.0, median_b_s = 0.0;
   int attempts = 0;
   Status status = Status::Failed;

@@ -2,6 +2,9 @@
 
 #include <doctest/doctest.h>
 
+#include <utility>
+#include <vector>
+
 // A fake clock: each timed call advances time by what the callee adds to `now`.
 struct FakeClock {
   double now = 0.0;
@@ -51,4 +54,30 @@ TEST_CASE("noise above the tolerance makes the claim inconclusive, never passed"
   CHECK(r.noise > band.noise_tolerance);
   CHECK(c.status() == book::Status::Inconclusive);
   CHECK(c.reason().find("noise") != std::string::npos);
+}
+
+TEST_CASE("a median outside the band fails only when the middle half of the repeats misses it too") {
+  // B takes 1.4 s in most repeats and 1.6 s in some: the median misses ">= 1.5", but with the
+  // middle half of the ratios spanning the edge the run cannot tell, and says so.
+  auto run = [](std::vector<double> b_times) {
+    FakeClock clock;
+    size_t k = 0;
+    book::Check c("MM-06");
+    book::RatioBand band;
+    band.at_least = 1.5;
+    band.warmups = 0;
+    band.repeats = static_cast<int>(b_times.size());
+    band.attempts = 1;
+    auto r = book::time_ratio(
+        c, "x", [&] { clock.now += 1.0; }, [&] { clock.now += b_times[k++ % b_times.size()]; },
+        band, [&] { return clock.now; });
+    return std::make_pair(r, c.status());
+  };
+  auto [straddling, s1] = run({1.4, 1.6, 1.4, 1.6, 1.4, 1.6, 1.4, 1.4, 1.4});
+  CHECK(straddling.ratio == doctest::Approx(1.4));
+  CHECK(straddling.q3 == doctest::Approx(1.6));
+  CHECK(s1 == book::Status::Inconclusive);
+  auto [missing, s2] = run({1.4, 1.45, 1.4, 1.45, 1.4, 1.45, 1.4, 1.4, 1.4});
+  CHECK(missing.q3 < 1.5);
+  CHECK(s2 == book::Status::Failed);
 }
