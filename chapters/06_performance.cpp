@@ -253,7 +253,10 @@ Timed ratio(book::Check& c, const std::string& what, const std::string& key,
       for (int k = 0; k < per; ++k) f();
     };
   };
-  const book::RatioResult r = book::time_ratio(c, what, group(a), group(b), band);
+  // The ledger shows time_ratio's medians per measurement: say when one measurement is `per` calls.
+  const std::string measured =
+      per > 1 ? what + " (one measurement = " + std::to_string(per) + " calls)" : what;
+  const book::RatioResult r = book::time_ratio(c, measured, group(a), group(b), band);
   c.value(key + "_ratio", fixed(r.ratio));
   c.value(key + "_a_ms", ms(r.median_a_s / per));
   c.value(key + "_b_ms", ms(r.median_b_s / per));
