@@ -10,7 +10,17 @@ Tensor::Tensor(Storage storage, Shape sizes, Shape strides, int64_t storage_offs
       strides_(std::move(strides)),
       offset_(storage_offset),
       dtype_(dtype) {
-  STRIDED_INTERNAL_ASSERT(sizes_.size() == strides_.size());
+  STRIDED_CHECK(sizes_.size() == strides_.size(), "Tensor: mismatch in length of strides (",
+                strides_.size(), ") and shape (", sizes_.size(), ")");
+  for (size_t d = 0; d < sizes_.size(); ++d)
+    STRIDED_CHECK(sizes_[d] >= 0 && strides_[d] >= 0, "Tensor: negative size or stride at dim ",
+                  d, ": sizes ", to_string(sizes_), ", strides ", to_string(strides_));
+  STRIDED_CHECK(offset_ >= 0, "Tensor: invalid storage offset ", offset_);
+  const int64_t item = itemsize(dtype_);
+  const int64_t needed = storage_nbytes_needed(sizes_, strides_, offset_, item, "Tensor");
+  STRIDED_CHECK(needed <= storage_.nbytes(), "Tensor: sizes ", to_string(sizes_), ", strides ",
+                to_string(strides_), " and storage offset ", offset_, " need ", needed,
+                " bytes, but the storage holds ", storage_.nbytes());
 }
 
 int64_t Tensor::size(int64_t d) const { return sizes_[wrap_dim(d, dim(), "size")]; }

@@ -52,6 +52,10 @@ struct TensorOptions {
 class Tensor {
  public:
   Tensor() = default;  // undefined, as a default-constructed at::Tensor
+  // A tensor over `storage` with this layout. The layout is checked as as_strided checks it
+  // (setStrided and checkInBoundsForStorage): as many strides as sizes, no negative size, stride
+  // or offset, and every element inside the storage; a bad one is refused with a strided::Error
+  // naming the values, never built.
   Tensor(Storage storage, Shape sizes, Shape strides, int64_t storage_offset, DType dtype);
 
   // ---- metadata ------------------------------------------------------------------------------

@@ -110,6 +110,22 @@ TEST_CASE("metadata and the address formula (MT-03, MT-04, MT-11)") {
   CHECK_THROWS_AS(m.data<double>(), Error);
 }
 
+TEST_CASE("a Tensor built from a storage and a layout is checked as as_strided checks it") {
+  const Tensor base = arange(6);  // 48 bytes
+  CHECK(Tensor(base.storage(), {2, 3}, {3, 1}, 0, DType::Int64).at({1, 2}).to_int() == 5);
+  CHECK(Tensor(base.storage(), {0, 100}, {100, 1}, 0, DType::Int64).numel() == 0);  // no element
+  CHECK_THROWS_WITH_AS(Tensor(base.storage(), {2, 3}, {3}, 0, DType::Int64),
+                       doctest::Contains("mismatch in length of strides (1) and shape (2)"), Error);
+  CHECK_THROWS_WITH_AS(Tensor(base.storage(), {2}, {-1}, 1, DType::Int64),
+                       doctest::Contains("negative size or stride at dim 0"), Error);
+  CHECK_THROWS_WITH_AS(Tensor(base.storage(), {2}, {1}, -1, DType::Int64),
+                       doctest::Contains("invalid storage offset -1"), Error);
+  CHECK_THROWS_WITH_AS(Tensor(base.storage(), {2, 3}, {3, 1}, 1, DType::Int64),
+                       doctest::Contains("need 56 bytes, but the storage holds 48"), Error);
+  CHECK_THROWS_WITH_AS(Tensor(base.storage(), {3}, {INT64_MAX}, 0, DType::Int64),
+                       doctest::Contains("overflowed"), Error);
+}
+
 TEST_CASE("element access wraps indices like Python and checks bounds") {
   Tensor a = arange(6).view({2, 3});
   CHECK(a.at({-1, -1}).to_int() == 5);
