@@ -8,6 +8,7 @@
 #include <type_traits>
 
 #include "strided/layout.h"
+#include "strided/ops.h"
 #include "strided/tensor.h"
 
 namespace strided {
@@ -230,8 +231,9 @@ Tensor& Tensor::copy_(const Tensor& src) {
   // Layouts PyTorch cannot judge ("too hard") may still overlap; reading the source into a
   // temporary first makes the result the one a reader expects: as if src were read first.
   const Tensor source = may_overlap(*this, src) ? src.clone() : src;
-  const Tensor expanded = source.expand(sizes_);
-  strided_copy(*this, expanded, expanded.strides(), expanded.storage_offset());
+  // The engine's copy (ops.cpp, copy_plan/run_copy): walked in stride order, a contiguous run
+  // as memcpy, a transpose in tiles, src broadcast to this tensor's shape.
+  run_copy(copy_plan(*this, source));
   return *this;
 }
 
@@ -271,7 +273,7 @@ Tensor Tensor::clone() const {
   // TensorFactories.cpp, clone with MemoryFormat::Preserve.
   check_cpu(*this, "clone()");
   Tensor out = empty_preserving(*this, dtype_);
-  strided_copy(out, *this, strides_, offset_);
+  run_copy(copy_plan(out, *this));
   return out;
 }
 
@@ -280,7 +282,7 @@ Tensor Tensor::contiguous() const {
   if (is_contiguous()) return *this;
   check_cpu(*this, "contiguous()");
   Tensor out = empty(sizes_, {dtype_, device()});
-  strided_copy(out, *this, strides_, offset_);
+  run_copy(copy_plan(out, *this));
   return out;
 }
 
@@ -289,7 +291,7 @@ Tensor Tensor::to(DType dtype, bool copy) const {
   if (dtype == dtype_ && !copy) return *this;
   check_cpu(*this, "to()");
   Tensor out = empty_preserving(*this, dtype);
-  strided_copy(out, *this, strides_, offset_);
+  run_copy(copy_plan(out, *this));
   return out;
 }
 
