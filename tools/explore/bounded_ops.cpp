@@ -83,9 +83,9 @@ Tensor bounded_rand(IntList shape, uint64_t seed, DType dtype, bool normal) {
   return normal ? randn(shape, gen, {dtype}) : rand(shape, gen, {dtype});
 }
 
-Tensor bounded_from_values(const std::vector<double>& values, IntList shape, DType dtype) {
+Tensor bounded_from_values(const std::vector<Scalar>& values, IntList shape, DType dtype) {
   numel_of(shape, "tensor");
-  return from_values(values, shape, {dtype});
+  return from_scalars(values, shape, {dtype}, "tensor()");
 }
 
 Tensor bounded_reshape(const Tensor& t, IntList shape) {

@@ -29,7 +29,7 @@ Tensor bounded_full(IntList shape, const Scalar& value, DType dtype, const char*
 Tensor bounded_empty_strided(IntList shape, IntList strides, DType dtype);
 Tensor bounded_rand(IntList shape, uint64_t seed, DType dtype, bool normal);
 // torch.tensor(data): values in row-major order and the shape of the nested lists.
-Tensor bounded_from_values(const std::vector<double>& values, IntList shape, DType dtype);
+Tensor bounded_from_values(const std::vector<Scalar>& values, IntList shape, DType dtype);
 
 // Operations that may copy: bounded only when they do.
 Tensor bounded_reshape(const Tensor& t, IntList shape);
