@@ -27,8 +27,8 @@ int64_t numel_of(IntList shape, const char* op) {
 }
 }  // namespace
 
-Tensor arange_shaped(IntList shape, DType dtype) {
-  const int64_t n = numel_of(shape, "start");
+Tensor arange_shaped(IntList shape, DType dtype, const std::string& op) {
+  const int64_t n = numel_of(shape, op.c_str());
   Tensor flat = arange(0, n, 1, {DType::Int64});
   if (dtype != DType::Int64) flat = flat.to(dtype);
   return flat.view(shape);

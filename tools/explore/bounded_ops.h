@@ -21,7 +21,8 @@ void check_allocation(int64_t elements, const std::string& op, const std::string
 
 // The start tensor of a --jsonl chain and the explorer's arange: arange(numel) in the dtype,
 // reshaped to shape, contiguous. Booleans are arange's values converted (0 is False).
-Tensor arange_shaped(IntList shape, DType dtype);
+// Errors name op (the request's field, "start.shape").
+Tensor arange_shaped(IntList shape, DType dtype, const std::string& op);
 
 Tensor bounded_arange(int64_t start, int64_t end, int64_t step, DType dtype);
 Tensor bounded_full(IntList shape, const Scalar& value, DType dtype, const char* op);
