@@ -60,6 +60,11 @@ Tensor ones(IntList sizes, TensorOptions options) { return full(sizes, Scalar(in
 Tensor arange(int64_t end, TensorOptions options) { return arange(0, end, 1, options); }
 
 Tensor arange(int64_t start, int64_t end, int64_t step, TensorOptions options) {
+  // arange_out dispatches on the result's dtype before checking anything else
+  // (aten/src/ATen/native/RangeFactories.cpp: AT_DISPATCH_ALL_TYPES_AND2(kHalf, kBFloat16, ...,
+  // "arange_cpu", ...)), and bool is not among its types.
+  STRIDED_CHECK(options.dtype != DType::Bool,
+                "arange: \"arange_cpu\" not implemented for 'Bool'");
   STRIDED_CHECK(step != 0, "arange: step must be nonzero");
   STRIDED_CHECK((step > 0 && end >= start) || (step < 0 && end <= start),
                 "arange: upper bound and larger bound inconsistent with step sign (start=", start,
@@ -78,25 +83,38 @@ Tensor arange(int64_t start, int64_t end, int64_t step, TensorOptions options) {
 }
 
 Tensor from_values(const std::vector<double>& values, IntList sizes, TensorOptions options) {
-  const int64_t n = checked_numel(sizes, "from_values");
-  STRIDED_CHECK(static_cast<int64_t>(values.size()) == n, "from_values: ", values.size(),
+  return from_scalars(std::vector<Scalar>(values.begin(), values.end()), sizes, options);
+}
+
+Tensor from_scalars(const std::vector<Scalar>& values, IntList sizes, TensorOptions options,
+                    const char* op) {
+  const int64_t n = checked_numel(sizes, op);
+  STRIDED_CHECK(static_cast<int64_t>(values.size()) == n, op, ": ", values.size(),
                 " values given for shape ", to_string(sizes), " of ", n, " elements");
   Tensor t = empty(sizes, options);
-  STRIDED_CHECK(t.device().is_cpu(), "from_values: only CPU tensors can be filled from values");
+  STRIDED_CHECK(t.device().is_cpu(), op, ": only CPU tensors can be filled from values");
   char* p = static_cast<char*>(t.data_ptr());
   const int64_t item = t.element_size();
   // As torch.tensor(values, dtype=...): an integer dtype refuses NaN and values past its range
-  // (c10's checked_convert, which compares with the type's max converted to double, so 2^63 is
-  // let through for int64 and becomes -2^63); the floating types round and overflow to inf.
+  // (c10's checked_convert, which compares a float with the type's max converted to double, so
+  // 2^63 is let through for int64 and becomes -2^63, and an integer with the type's own limits);
+  // the floating types round (an integer through double, as THPUtils_unpackDouble reads it) and
+  // overflow to inf.
   const bool integral = is_integral(options.dtype);
   const bool int32 = options.dtype == DType::Int32;
-  const double lowest = int32 ? static_cast<double>(INT32_MIN) : static_cast<double>(INT64_MIN);
-  const double max = int32 ? static_cast<double>(INT32_MAX) : static_cast<double>(INT64_MAX);
+  const int64_t lowest = int32 ? INT32_MIN : INT64_MIN;
+  const int64_t max = int32 ? INT32_MAX : INT64_MAX;
   for (int64_t i = 0; i < n; ++i) {
-    const double v = values[static_cast<size_t>(i)];
-    STRIDED_CHECK(!integral || (v >= lowest && v <= max), "from_values: value ", v,
-                  " cannot be converted to type ", name(options.dtype), " without overflow");
-    store_scalar(p + i * item, options.dtype, Scalar(v));
+    const Scalar& v = values[static_cast<size_t>(i)];
+    const bool fits =
+        !integral ||
+        (v.kind() == Scalar::Kind::Float
+             ? v.to_double() >= static_cast<double>(lowest) &&
+                   v.to_double() <= static_cast<double>(max)
+             : v.to_int() >= lowest && v.to_int() <= max);
+    STRIDED_CHECK(fits, op, ": value ", v.to_string(), " cannot be converted to type ",
+                  name(options.dtype), " without overflow");
+    store_scalar(p + i * item, options.dtype, v);
   }
   return t;
 }

@@ -24,7 +24,7 @@ std::vector<double> vals(const Tensor& t) {
 Tensor arange_f(Shape shape, DType dtype = DType::Float32) {
   int64_t n = 1;
   for (int64_t s : shape) n *= s;
-  return arange(n, {dtype}).reshape(shape);
+  return arange(n).to(dtype).reshape(shape);  // through int64: arange itself refuses bool
 }
 
 Tensor random(Shape shape, uint64_t seed) {

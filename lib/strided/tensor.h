@@ -156,6 +156,10 @@ Tensor arange(int64_t end, TensorOptions options = {DType::Int64});
 Tensor arange(int64_t start, int64_t end, int64_t step = 1, TensorOptions options = {DType::Int64});
 // A tensor of the given shape holding values in row-major order (values.size() must equal numel).
 Tensor from_values(const std::vector<double>& values, IntList sizes, TensorOptions options = {});
+// The same from Scalars: an integer stays exact (int64 all the way, as torch.tensor([2**63 - 1])).
+// The one home of the conversion rule; its errors name op.
+Tensor from_scalars(const std::vector<Scalar>& values, IntList sizes, TensorOptions options = {},
+                    const char* op = "from_values");
 Tensor scalar_tensor(const Scalar& value, TensorOptions options = {});  // 0-d
 
 // A seeded generator (xoshiro256**), so every random tensor in the book is reproducible.

@@ -181,6 +181,15 @@ TEST_CASE("arange, from_values and scalar_tensor") {
   const Tensor v = from_values({1.5, -2, 3}, {3}, {DType::Int32});
   CHECK(v.to_vector() == Values{1, -2, 3});
   CHECK_THROWS_AS(from_values({1, 2}, {3}), Error);
+  // from_scalars keeps integers exact: 2^63 - 1 and 2^53 + 1 have no double.
+  const Tensor big = from_scalars({Scalar(INT64_MAX), Scalar(INT64_MIN),
+                                   Scalar((int64_t{1} << 53) + 1), Scalar(true)},
+                                  {4}, {DType::Int64});
+  CHECK(big.at({0}).to_int() == INT64_MAX);
+  CHECK(big.at({1}).to_int() == INT64_MIN);
+  CHECK(big.at({2}).to_int() == (int64_t{1} << 53) + 1);
+  CHECK(big.at({3}).to_int() == 1);
+  CHECK(from_scalars({Scalar(INT32_MIN)}, {1}, {DType::Int32}).at({0}).to_int() == INT32_MIN);
   const Tensor s = scalar_tensor(Scalar(true), {DType::Bool});
   CHECK(s.dim() == 0);
   CHECK(s.item().to_bool());

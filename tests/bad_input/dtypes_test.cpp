@@ -61,3 +61,18 @@ TEST_CASE("from_values with NaN for an integer dtype") {
   CHECK_ERROR(from_values({std::nan("")}, {1}, {DType::Int64}), "from_values", "value nan",
               "int64");
 }
+
+TEST_CASE("arange of bool") {
+  // torch: torch.arange(5, dtype=torch.bool) raises "\"arange_cpu\" not implemented for 'Bool'"
+  CHECK_ERROR(arange(0, 5, 1, {DType::Bool}), "arange: ",
+              "\"arange_cpu\" not implemented for 'Bool'");
+}
+
+TEST_CASE("from_scalars with an integer the dtype cannot hold") {
+  // torch: torch.tensor([2**31], dtype=torch.int32) raises "value cannot be converted to type
+  // int32 without overflow"; the value is named exactly, not through double.
+  CHECK_ERROR(from_scalars({Scalar(int64_t{1} << 31)}, {1}, {DType::Int32}, "tensor()"),
+              "tensor(): value 2147483648 cannot be converted to type int32 without overflow");
+  CHECK_ERROR(from_scalars({Scalar(std::nan(""))}, {1}, {DType::Int64}), "from_values",
+              "cannot be converted to type int64 without overflow");
+}

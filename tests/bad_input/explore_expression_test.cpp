@@ -46,8 +46,18 @@ TEST_CASE("a character the language does not have") {
 }
 
 TEST_CASE("an integer literal past int64") {
+  // torch: torch.arange(9223372036854775808) raises "Overflow when unpacking long".
   CHECK_ERROR(run("arange(99999999999999999999)"), "99999999999999999999",
-              "does not fit in 64 bits");
+              "Overflow when unpacking long", "does not fit in int64");
+  CHECK_ERROR(run("tensor([9223372036854775808])"), "Overflow when unpacking long",
+              "9223372036854775808 does not fit in int64");
+  CHECK(marked("tensor([9223372036854775808])") == "9223372036854775808");
+  // One past -2^63, with its sign, and in an index.
+  CHECK_ERROR(run("tensor([-9223372036854775809])"), "Overflow when unpacking long",
+              "-9223372036854775809 does not fit in int64");
+  CHECK(marked("tensor([-9223372036854775809])") == "-9223372036854775809");
+  CHECK_ERROR(run("arange(3)[9223372036854775808]"), "Overflow when unpacking long",
+              "9223372036854775808");
 }
 
 TEST_CASE("an expression longer than the explorer reads") {
@@ -97,12 +107,92 @@ TEST_CASE("a ragged tensor literal") {
 }
 
 TEST_CASE("an unknown dtype") {
-  CHECK_ERROR(run("arange(3, dtype=int8)"), "unknown dtype 'int8'", "float64");
+  CHECK_ERROR(run("arange(3, dtype=int8)"), "arange()", "unknown dtype 'int8'", "float64");
 }
 
 TEST_CASE("a tensor literal an integer dtype cannot hold") {
   // torch: torch.tensor([1e30], dtype=torch.int64) raises "value cannot be converted to type int64
   // without overflow".
-  CHECK_ERROR(run("tensor([1e30], dtype=int64)"), "from_values", "value 1e+30",
+  CHECK_ERROR(run("tensor([1e30], dtype=int64)"), "tensor()", "value 1e+30",
               "cannot be converted to type int64 without overflow");
+  // torch: torch.tensor([2**31], dtype=torch.int32), the same words; the integer is exact.
+  CHECK_ERROR(run("tensor([2147483648], dtype=int32)"), "tensor()", "value 2147483648",
+              "cannot be converted to type int32 without overflow");
+}
+
+TEST_CASE("arange with step but one bound") {
+  // torch 1.13 matches none of arange(end), arange(start, end), arange(start, end, step):
+  // "arange() received an invalid combination of arguments - got (int, step=int), but expected
+  // one of: ...". Silently dropping step would give [0, 1, 2, 3, 4].
+  CHECK_ERROR(run("arange(5, step=2)"),
+              "arange() received an invalid combination of arguments - got (int, step=int), but "
+              "expected one of:",
+              " * (end, *, dtype)", " * (start, end, step, *, dtype)");
+  CHECK(marked("arange(5, step=2)") == "arange(5, step=2)");
+  CHECK_ERROR(run("arange(end=5, step=2)"), "got (end=int, step=int)");
+  CHECK_ERROR(run("arange()"), "arange() received an invalid combination of arguments - got ()");
+}
+
+TEST_CASE("arange with start alone") {
+  // torch: 'arange() missing 1 required positional arguments: "end"' (PyTorch's plural).
+  CHECK_ERROR(run("arange(start=3)"), "arange() missing 1 required positional arguments: \"end\"");
+  CHECK_ERROR(run("arange(step=3)"), "arange() missing 1 required positional arguments: \"end\"");
+}
+
+TEST_CASE("an arange of bools") {
+  // torch: torch.arange(5, dtype=torch.bool) raises "\"arange_cpu\" not implemented for 'Bool'".
+  CHECK_ERROR(run("arange(5, dtype=torch.bool)"), "arange", "\"arange_cpu\" not implemented for 'Bool'");
+  CHECK_ERROR(run("arange(0, 5, 2, dtype=bool)"), "arange", "not implemented for 'Bool'");
+}
+
+TEST_CASE("dtype given by position to a factory") {
+  // dtype is keyword-only in every factory (native_functions.yaml: "*, ScalarType? dtype=None").
+  // torch: "arange() received an invalid combination of arguments - got (int, int, int,
+  // torch.dtype), ..."
+  CHECK_ERROR(run("arange(1, 5, 2, torch.float32)"),
+              "arange() received an invalid combination of arguments - got (int, int, int, "
+              "torch.dtype)");
+  // torch: "tensor() takes 1 positional argument but 2 were given"
+  CHECK_ERROR(run("tensor([1], torch.float32)"), "tensor() takes 1 positional argument but 2 were given");
+  CHECK(marked("tensor([1], torch.float32)") == "torch.float32");
+  CHECK_ERROR(run("empty_strided((2,), (1,), float32)"),
+              "empty_strided() takes 2 positional arguments but 3 were given");
+  // torch: "zeros(): argument 'size' must be tuple of SymInts, but found element of type
+  // torch.dtype at pos 3"
+  CHECK_ERROR(run("zeros(2, 3, torch.float32)"),
+              "zeros(): argument 'size' must be tuple of ints, but found element of type "
+              "torch.dtype at pos 3");
+  // torch: "rand(): argument 'size' must be tuple of ints, but found element of type float at pos 2"
+  CHECK_ERROR(run("rand(2, 0.5)"),
+              "rand(): argument 'size' must be tuple of ints, but found element of type float at "
+              "pos 2");
+}
+
+TEST_CASE("a second ellipsis in an index") {
+  // NumPy's words (torch 1.13 expands each ellipsis and reads past the tensor's dims).
+  CHECK_ERROR(run("arange(6).view(2,3)[..., 0, ...]"),
+              "index(): an index can only have a single ellipsis ('...')");
+  CHECK(marked("arange(6).view(2,3)[..., 0, ...]") == "[..., 0, ...]");
+  CHECK_ERROR(run("arange(6)[..., ...]"), "an index can only have a single ellipsis");
+  CHECK_ERROR(run("arange(6)[[0], ..., ...]"), "an index can only have a single ellipsis");
+}
+
+TEST_CASE("a dtype with a doubled module") {
+  CHECK_ERROR(run("arange(3).to(torch.torch.float32)"), "to()",
+              "unknown dtype 'torch.torch.float32'");
+  CHECK(marked("arange(3).to(torch.torch.float32)") == "torch.torch.float32");
+  CHECK_ERROR(run("zeros(2, dtype=torch.float32.float32)"), "zeros()", "unknown dtype");
+}
+
+TEST_CASE("an argument of the wrong type names the op and the parameter") {
+  // FunctionSignature::parse's words for a single signature (torch's transpose also has a Dimname
+  // overload, so torch reports "received an invalid combination of arguments" instead).
+  CHECK_ERROR(run("arange(6).view(2,3).transpose(0.5, 1)"),
+              "transpose(): argument 'dim0' must be int, not float");
+  CHECK_ERROR(run("arange(6).view(2,3).transpose(0, 1, 2)"),
+              "transpose() takes 2 positional arguments but 3 were given");
+  CHECK_ERROR(run("arange(6).view(2,3).transpose(0, 1, dim0=1)"),
+              "transpose() got multiple values for argument 'dim0'");
+  CHECK_ERROR(run("arange(6).to(dtype=3)"), "to(): argument 'dtype' must be torch.dtype, not int");
+  CHECK_ERROR(run("tensor([1, 'a'])"), "tensor(): expected a number, got str");
 }

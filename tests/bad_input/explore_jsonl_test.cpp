@@ -45,6 +45,28 @@ TEST_CASE("JSON followed by more text") {
   check_contains(error_message(kStart + R"({"op":"t"}]} trailing)"), {"bad input: not JSON"});
 }
 
+TEST_CASE("a NUL byte in a line") {
+  // The JSON parser would stop at the NUL and answer {"result":[1]} for the text before it.
+  check_contains(error_message(std::string(R"({"broadcast_shapes":[[1]]})") + '\0' + "junk"),
+                 {"bad input: a NUL byte at column 27"});
+  check_contains(error_message(std::string(R"({"broadcast_shapes":[[1]]})") + '\0'),
+                 {"a NUL byte at column 27"});
+}
+
+TEST_CASE("a matmul request's errors name matmul and the field") {
+  check_contains(error_message(R"({"matmul":{"a_shape":[2,-3],"b_shape":[3]}})"),
+                 {"matmul.a_shape", "negative dimension -3", "[2, -3]"});
+  check_contains(error_message(R"({"matmul":{"a_shape":[2,3],"b_shape":"x"}})"),
+                 {"bad input: matmul.b_shape must be a list of integers"});
+  check_contains(error_message(R"({"matmul":{"a_shape":[2,3],"b_shape":[3],"dtype":"int8"}})"),
+                 {"bad input: matmul.dtype: unknown dtype \"int8\""});
+  check_contains(error_message(R"({"matmul":{"a_shape":[1048576,1048576],"b_shape":[3]}})"),
+                 {"matmul.a_shape", "needs 1099511627776 elements"});
+  // torch: "mat1 and mat2 shapes cannot be multiplied (2x3 and 4x5)"
+  check_contains(error_message(R"({"matmul":{"a_shape":[2,3],"b_shape":[4,5]}})"),
+                 {"2x3 and 4x5"});
+}
+
 TEST_CASE("an unknown op") {
   check_contains(error_message(kStart + R"({"op":"frob"}]})"), {"bad input: unknown op \"frob\""});
 }

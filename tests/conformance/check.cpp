@@ -20,6 +20,8 @@
 #include <nlohmann/json.hpp>
 #include <unistd.h>
 
+#include "jsonl.h"
+
 using Json = nlohmann::ordered_json;  // keeps each request's field order when printed
 
 namespace {
@@ -85,12 +87,9 @@ std::vector<std::string> run_explorer(const std::string& explorer, const std::ve
 
 bool is_error(const Json& j) { return j.is_object() && j.value("error", false) == true; }
 
-// Values as numbers: booleans are 0 and 1; NaN equals NaN.
-std::optional<double> number(const Json& v) {
-  if (v.is_boolean()) return v.get<bool>() ? 1.0 : 0.0;
-  if (v.is_number()) return v.get<double>();
-  return std::nullopt;
-}
+// Values as numbers, read as the protocol writes them (jsonl.h, value_number: booleans are 0 and
+// 1, NaN and infinities are strings); NaN equals NaN.
+std::optional<double> number(const Json& v) { return strided::explore::value_number(v); }
 
 bool same_values(const Json& a, const Json& b) {
   if (!a.is_array() || !b.is_array() || a.size() != b.size()) return false;

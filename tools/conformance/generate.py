@@ -342,7 +342,7 @@ def broadcast_case():
 # permuted, sliced (holes), expanded (stride 0), size-1 dims with odd strides (as_strided),
 # overlapping windows (unfold), 0-d and empty. The answer is the protocol's engine form: shape,
 # stride, storage_offset, dtype, is_contiguous, numel and values (row-major, numel <= 256; NaN and
-# infinities as null, as JSON has no spelling for them); empty_like has no values (PyTorch's are
+# infinities as the strings "NaN", "Infinity", "-Infinity", as JSON has no spelling for them); empty_like has no values (PyTorch's are
 # whatever the memory held).
 
 erng = random.Random(SEED + 1)
@@ -458,8 +458,11 @@ def chain_tensor(chain):
 def json_values(t):
     out = []
     for v in values_of(t):
-        if isinstance(v, float) and (v != v or v in (float("inf"), float("-inf"))):
-            out.append(None)
+        # As the protocol writes them (tools/explore/jsonl.h, float_json): JSON has no spelling.
+        if isinstance(v, float) and v != v:
+            out.append("NaN")
+        elif isinstance(v, float) and v in (float("inf"), float("-inf")):
+            out.append("Infinity" if v > 0 else "-Infinity")
         else:
             out.append(v)
     return out

@@ -27,8 +27,8 @@ int64_t numel_of(IntList shape, const char* op) {
 }
 }  // namespace
 
-Tensor arange_shaped(IntList shape, DType dtype) {
-  const int64_t n = numel_of(shape, "start");
+Tensor arange_shaped(IntList shape, DType dtype, const std::string& op) {
+  const int64_t n = numel_of(shape, op.c_str());
   Tensor flat = arange(0, n, 1, {DType::Int64});
   if (dtype != DType::Int64) flat = flat.to(dtype);
   return flat.view(shape);
@@ -83,9 +83,9 @@ Tensor bounded_rand(IntList shape, uint64_t seed, DType dtype, bool normal) {
   return normal ? randn(shape, gen, {dtype}) : rand(shape, gen, {dtype});
 }
 
-Tensor bounded_from_values(const std::vector<double>& values, IntList shape, DType dtype) {
+Tensor bounded_from_values(const std::vector<Scalar>& values, IntList shape, DType dtype) {
   numel_of(shape, "tensor");
-  return from_values(values, shape, {dtype});
+  return from_scalars(values, shape, {dtype}, "tensor()");
 }
 
 Tensor bounded_reshape(const Tensor& t, IntList shape) {

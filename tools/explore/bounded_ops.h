@@ -21,7 +21,8 @@ void check_allocation(int64_t elements, const std::string& op, const std::string
 
 // The start tensor of a --jsonl chain and the explorer's arange: arange(numel) in the dtype,
 // reshaped to shape, contiguous. Booleans are arange's values converted (0 is False).
-Tensor arange_shaped(IntList shape, DType dtype);
+// Errors name op (the request's field, "start.shape").
+Tensor arange_shaped(IntList shape, DType dtype, const std::string& op);
 
 Tensor bounded_arange(int64_t start, int64_t end, int64_t step, DType dtype);
 Tensor bounded_full(IntList shape, const Scalar& value, DType dtype, const char* op);
@@ -29,7 +30,7 @@ Tensor bounded_full(IntList shape, const Scalar& value, DType dtype, const char*
 Tensor bounded_empty_strided(IntList shape, IntList strides, DType dtype);
 Tensor bounded_rand(IntList shape, uint64_t seed, DType dtype, bool normal);
 // torch.tensor(data): values in row-major order and the shape of the nested lists.
-Tensor bounded_from_values(const std::vector<double>& values, IntList shape, DType dtype);
+Tensor bounded_from_values(const std::vector<Scalar>& values, IntList shape, DType dtype);
 
 // Operations that may copy: bounded only when they do.
 Tensor bounded_reshape(const Tensor& t, IntList shape);

@@ -114,6 +114,29 @@ TEST_CASE("usage") {
   CHECK(run("'arange(2)' 'arange(3)'").status == 2);
   CHECK(run("--jsonl 'arange(2)'").status == 2);
   CHECK(has(run("--svg").err, "--svg needs a file name"));
+  // An empty file name is a usage error, not a request for no picture.
+  r = run("'arange(3)' --svg=");
+  CHECK(r.status == 2);
+  CHECK(has(r.err, "--svg needs a file name, got an empty one"));
+  CHECK(run("'arange(3)' --svg ''").status == 2);
+}
+
+TEST_CASE("output that cannot be written is an error") {
+  if (access("/dev/full", W_OK) != 0) return;  // Linux's always-full device
+  const std::string err = "explore_cli_test_full." + std::to_string(getpid());
+  const std::string in = err + ".in";
+  std::ofstream(in) << "{\"broadcast_shapes\":[[1]]}\n";
+  for (const std::string args : {std::string("'arange(3)'"), std::string("--help"),
+                                 "--jsonl <" + in}) {
+    const std::string cmd = std::string("'") + STRIDED_EXPLORE_PATH + "' " + args +
+                            " >/dev/full 2>" + err;
+    const int raw = std::system(cmd.c_str());
+    INFO(args);
+    CHECK((WIFEXITED(raw) && WEXITSTATUS(raw) == 1));
+    CHECK(has(slurp(err), "strided-explore: cannot write to standard output"));
+  }
+  std::remove(err.c_str());
+  std::remove(in.c_str());
 }
 
 TEST_CASE("--svg writes the picture") {

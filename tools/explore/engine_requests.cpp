@@ -139,14 +139,12 @@ Json answer_matmul(const Json& request) {
     throw BadInput("\"matmul\" must be {\"a_shape\":[...],\"b_shape\":[...],\"dtype\":...}");
   if (!m.contains("a_shape") || !m.contains("b_shape"))
     throw BadInput("matmul needs \"a_shape\" and \"b_shape\"");
-  // Each operand is a chain with no ops: arange(numel) in the dtype, reshaped, contiguous.
-  Json a_start, b_start;
-  a_start["shape"] = m.at("a_shape");
-  b_start["shape"] = m.at("b_shape");
-  if (m.contains("dtype")) a_start["dtype"] = b_start["dtype"] = m.at("dtype");
+  // Each operand is arange(numel) in the dtype, reshaped, contiguous; errors name the field.
+  const auto dtype = m.find("dtype");
+  const Json* d = dtype == m.end() ? nullptr : &*dtype;
   try {
-    const Tensor a = chain_start(a_start);
-    const Tensor b = chain_start(b_start);
+    const Tensor a = start_tensor(m.at("a_shape"), d, "matmul.a_shape", "matmul.dtype");
+    const Tensor b = start_tensor(m.at("b_shape"), d, "matmul.b_shape", "matmul.dtype");
     check_matmul_cost(a.sizes(), b.sizes());
     return tensor_json(matmul(a, b));
   } catch (const Error& e) {

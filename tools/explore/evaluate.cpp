@@ -11,52 +11,86 @@ namespace strided::explore {
 
 namespace {
 
-std::string kind_name(const Value& v) {
+// Python's type name of a value, as PyTorch's argument errors print it.
+std::string type_name(const Value& v) {
   switch (v.kind) {
-    case Value::Kind::Int: return std::to_string(v.integer);
-    case Value::Kind::Float: return "a float";
-    case Value::Kind::Sequence: return "a sequence";
-    case Value::Kind::None: return "None";
-    case Value::Kind::Bool: return v.boolean ? "True" : "False";
-    case Value::Kind::Name: return "the name " + v.text;
-    case Value::Kind::String: return "the string '" + v.text + "'";
+    case Value::Kind::Int: return "int";
+    case Value::Kind::Float: return "float";
+    case Value::Kind::Sequence: return v.list ? "list" : "tuple";
+    case Value::Kind::None: return "NoneType";
+    case Value::Kind::Bool: return "bool";
+    case Value::Kind::Name: return "torch.dtype";  // the only names the language has
+    case Value::Kind::String: return "str";
   }
-  return "a value";
+  return "object";
 }
 
-// Python's argument binding for one call: positional arguments fill the parameters in order, a
-// parameter named "*size" takes all of them (and then accepts one sequence too, as view(2, 3)
-// and view((2, 3)) both work), and keywords fill parameters by name.
+// A dtype argument: torch.float32 or float32 (or the string 'float32'), with one "torch." at most.
+// Python resolves torch.torch to the module itself, so torch takes torch.torch.float32; the
+// language has no modules, and a longer dotted name is more likely a slip than a module path.
+DType dtype_of(const Value& v, const std::string& op) {
+  if (v.kind != Value::Kind::Name && v.kind != Value::Kind::String)
+    throw ExploreError(op + "(): argument 'dtype' must be torch.dtype, not " + type_name(v),
+                       v.span);
+  std::string text = v.text;
+  if (text.rfind("torch.", 0) == 0) text = text.substr(6);
+  try {
+    if (text.find('.') != std::string::npos) throw Error("not a dtype name");
+    return dtype_from_name(text);
+  } catch (const Error&) {
+    throw ExploreError(op + "(): unknown dtype '" + v.text +
+                           "'; known: bool, int32, int64, float16, bfloat16, float32, float64",
+                       v.span);
+  }
+}
+
+// A call's parameters in order, as native_functions.yaml writes them: "*size" (first only) takes
+// every positional argument (view(2, 3) and view((2, 3)) both work); "*" makes the parameters
+// after it keyword-only; a name ending in "=" has a default, as every keyword-only one does.
+using Signature = std::vector<std::string>;
+
+// Python's argument binding for one call, with PyTorch's errors (torch/csrc/utils/
+// python_arg_parser.cpp, FunctionSignature::parse): too many positional arguments, then a missing
+// required one, then a keyword the signature lacks or one given twice.
 class Binder {
  public:
-  Binder(const Step& step, std::vector<std::string> params)
-      : step_(step), params_(std::move(params)) {
-    const bool varargs = !params_.empty() && params_[0][0] == '*';
-    size_t next = varargs ? 1 : 0;
-    for (const Argument& a : step.arguments) {
-      if (a.keyword.empty()) {
-        if (varargs) {
-          star_.push_back(&a.value);
-          continue;
-        }
-        if (next >= params_.size())
-          throw ExploreError(step.name + "() takes " + std::to_string(params_.size()) +
-                                 " argument" + (params_.size() == 1 ? "" : "s") + " but " +
-                                 std::to_string(count_positional()) + " were given",
-                             a.span);
-        values_[params_[next++]] = &a.value;
-        continue;
+  Binder(const Step& step, const Signature& signature) : step_(step) {
+    if (std::optional<ExploreError> e = bind(signature)) throw *e;
+  }
+
+  // Several signatures (arange's three): PythonArgParser::raw_parse takes the first that binds.
+  // When none does, print_error raises the error of the one signature whose required parameters
+  // the number of arguments covers, if just one does (arange(start=3): 'missing 1 required
+  // positional arguments: "end"'), and otherwise "received an invalid combination of arguments".
+  // (PyTorch also bounds the count by each signature's out=, layout=, device=... keywords,
+  // which the language lacks.)
+  static Binder overloaded(const Step& step, const std::vector<Signature>& signatures) {
+    std::vector<ExploreError> plausible;
+    for (const Signature& s : signatures) {
+      Binder b(step);
+      const std::optional<ExploreError> e = b.bind(s);
+      if (!e) return b;
+      size_t required = 0;
+      for (const std::string& p : s) {
+        if (p == "*" || p[0] == '*') break;
+        required += p.back() != '=';
       }
-      const bool known = std::find(params_.begin(), params_.end(), a.keyword) != params_.end();
-      if (!known)
-        throw ExploreError(step.name + "() got an unexpected keyword argument '" + a.keyword +
-                               "'" + expected_keywords(),
-                           a.span);
-      if (values_.count(a.keyword))
-        throw ExploreError(step.name + "() got multiple values for argument '" + a.keyword + "'",
-                           a.span);
-      values_[a.keyword] = &a.value;
+      if (required <= step.arguments.size()) plausible.push_back(*e);
     }
+    if (plausible.size() == 1) throw plausible[0];
+    std::string got, expected;
+    for (const Argument& a : step.arguments)
+      got += (got.empty() ? "" : ", ") + (a.keyword.empty() ? "" : a.keyword + "=") +
+             type_name(a.value);
+    for (const Signature& s : signatures) {
+      std::string params;
+      for (const std::string& p : s)
+        params += (params.empty() ? "" : ", ") + (p.back() == '=' ? p.substr(0, p.size() - 1) : p);
+      expected += "\n * (" + params + ")";
+    }
+    throw ExploreError(step.name + "() received an invalid combination of arguments - got (" +
+                           got + "), but expected one of:" + expected,
+                       step.span);
   }
 
   // The argument for a parameter, or nullptr when it was not given (or given as None).
@@ -68,7 +102,8 @@ class Binder {
   const Value& required(const std::string& name) const {
     const Value* v = get(name);
     if (!v)
-      throw ExploreError(step_.name + "() missing required argument '" + name + "'", step_.span);
+      throw ExploreError(step_.name + "(): argument '" + name + "' must not be None",
+                         step_.span);
     return *v;
   }
   int64_t integer(const std::string& name) const { return as_int(required(name), name); }
@@ -87,75 +122,136 @@ class Binder {
     const Value* v = get(name);
     return v && v->kind == Value::Kind::Sequence;
   }
-  // *size: the positional integers, or a single sequence of them.
+  // *size: the positional integers, or a single sequence of them, or size= as a keyword.
   Shape star() const {
-    const std::string name = params_[0].substr(1);
     if (star_.size() == 1 && star_[0]->kind == Value::Kind::Sequence)
-      return as_ints(*star_[0], name);
-    if (star_.empty() && values_.count(name)) return as_ints(*values_.at(name), name);
+      return as_ints(*star_[0], star_name_);
+    if (star_.empty() && values_.count(star_name_)) return as_ints(*values_.at(star_name_), star_name_);
     Shape out;
-    for (const Value* v : star_) out.push_back(as_int(*v, name));
+    for (size_t i = 0; i < star_.size(); ++i) {
+      if (star_[i]->kind != Value::Kind::Int)
+        throw ExploreError(step_.name + "(): argument '" + star_name_ +
+                               "' must be tuple of ints, but found element of type " +
+                               type_name(*star_[i]) + " at pos " + std::to_string(i + 1),
+                           star_[i]->span);
+      out.push_back(star_[i]->integer);
+    }
     return out;
   }
-  bool star_given() const { return !star_.empty() || values_.count(params_[0].substr(1)); }
   DType dtype_or(DType fallback) const {
     const Value* v = get("dtype");
-    if (!v) return fallback;
-    if (v->kind != Value::Kind::Name && v->kind != Value::Kind::String)
-      throw ExploreError("dtype must be a dtype such as torch.float32, got " + kind_name(*v),
-                         v->span);
-    std::string text = v->text;
-    if (text.rfind("torch.", 0) == 0) text = text.substr(6);
-    try {
-      return dtype_from_name(text);
-    } catch (const Error&) {
-      throw ExploreError("unknown dtype '" + v->text +
-                             "'; known: bool, int32, int64, float16, bfloat16, float32, float64",
-                         v->span);
-    }
+    return v ? dtype_of(*v, step_.name) : fallback;
   }
 
  private:
-  size_t count_positional() const {
-    size_t n = 0;
-    for (const Argument& a : step_.arguments) n += a.keyword.empty();
-    return n;
+  explicit Binder(const Step& step) : step_(step) {}
+
+  std::optional<ExploreError> bind(const Signature& signature) {
+    std::vector<std::string> positional, names;  // names without "*" and "=", in order
+    std::vector<bool> optional;
+    bool keyword_only = false;
+    for (const std::string& p : signature) {
+      if (p == "*") {
+        keyword_only = true;
+        continue;
+      }
+      const bool varargs = p[0] == '*', defaulted = p.back() == '=';
+      const std::string name = p.substr(varargs, p.size() - varargs - defaulted);
+      names.push_back(name);
+      optional.push_back(defaulted || keyword_only);
+      if (!keyword_only) positional.push_back(name);
+      if (varargs) {
+        star_name_ = name;
+        keyword_only = true;  // after *size every parameter is keyword-only, as in Python
+      }
+    }
+    size_t given = 0;
+    for (const Argument& a : step_.arguments) {
+      if (!a.keyword.empty()) continue;
+      if (!star_name_.empty()) {
+        star_.push_back(&a.value);
+      } else if (given < positional.size()) {
+        values_[positional[given]] = &a.value;
+      }
+      ++given;
+    }
+    if (star_name_.empty() && given > positional.size())
+      return ExploreError(step_.name + "() takes " + std::to_string(positional.size()) +
+                              " positional argument" + (positional.size() == 1 ? "" : "s") +
+                              " but " + std::to_string(given) + (given == 1 ? " was" : " were") +
+                              " given",
+                          step_.arguments[positional.size()].span);
+    for (const Argument& a : step_.arguments)
+      if (!a.keyword.empty() && !values_.count(a.keyword) &&
+          std::find(names.begin(), names.end(), a.keyword) != names.end())
+        values_[a.keyword] = &a.value;
+    // missing_args: the first missing parameter and every required one after it, with
+    // PyTorch's own plural ("missing 1 required positional arguments").
+    for (size_t i = 0; i < names.size(); ++i) {
+      if (optional[i] || values_.count(names[i]) || (names[i] == star_name_ && !star_.empty()))
+        continue;
+      std::string list;
+      size_t missing = 0;
+      for (size_t j = i; j < names.size(); ++j)
+        if (!optional[j]) list += (missing++ ? ", \"" : "\"") + names[j] + "\"";
+      return ExploreError(step_.name + "() missing " + std::to_string(missing) +
+                              " required positional argument" + (missing == 1 ? "s" : "") + ": " +
+                              list,
+                          step_.span);
+    }
+    for (const Argument& a : step_.arguments) {
+      if (a.keyword.empty()) continue;
+      if (std::find(names.begin(), names.end(), a.keyword) == names.end())
+        return ExploreError(step_.name + "() got an unexpected keyword argument '" + a.keyword +
+                                "'" + expected_keywords(names),
+                            a.span);
+      if (values_.at(a.keyword) != &a.value)
+        return ExploreError(
+            step_.name + "() got multiple values for argument '" + a.keyword + "'", a.span);
+    }
+    return std::nullopt;
   }
-  std::string expected_keywords() const {
+
+  static std::string expected_keywords(const std::vector<std::string>& names) {
     std::string out;
-    for (const std::string& p : params_)
-      if (p[0] != '*') out += (out.empty() ? "" : ", ") + p;
+    for (const std::string& p : names) out += (out.empty() ? "" : ", ") + p;
     return out.empty() ? "" : " (it takes " + out + ")";
   }
-  static int64_t as_int(const Value& v, const std::string& name) {
+  // torch's "argument 'dim' must be int, not float" (FunctionSignature::parse).
+  int64_t as_int(const Value& v, const std::string& name) const {
     if (v.kind != Value::Kind::Int)
-      throw ExploreError(name + " must be an integer, got " + kind_name(v), v.span);
+      throw ExploreError(step_.name + "(): argument '" + name + "' must be int, not " +
+                             type_name(v),
+                         v.span);
     return v.integer;
   }
-  static Shape as_ints(const Value& v, const std::string& name) {
+  Shape as_ints(const Value& v, const std::string& name) const {
     if (v.kind == Value::Kind::Int) return {v.integer};
     if (v.kind != Value::Kind::Sequence)
-      throw ExploreError(name + " must be a sequence of integers, got " + kind_name(v), v.span);
+      throw ExploreError(step_.name + "(): argument '" + name + "' must be tuple of ints, not " +
+                             type_name(v),
+                         v.span);
     Shape out;
     for (const Value& item : v.items) out.push_back(as_int(item, name));
     return out;
   }
 
   const Step& step_;
-  std::vector<std::string> params_;
   std::map<std::string, const Value*> values_;
   std::vector<const Value*> star_;
+  std::string star_name_;  // "size" for "*size"; empty when the signature has none
 };
 
 using MethodFn = std::function<Tensor(const Tensor&, const Binder&)>;
 using FactoryFn = std::function<Tensor(const Binder&)>;
 
 struct Method {
-  std::vector<std::string> params;
+  Signature params;
   MethodFn run;
 };
+// Factories: dtype is keyword-only in each (native_functions.yaml: "*, ScalarType? dtype=None").
 struct Factory {
-  std::vector<std::string> params;
+  std::vector<Signature> signatures;  // more than one when PyTorch overloads the name
   FactoryFn run;
 };
 
@@ -178,13 +274,13 @@ const std::map<std::string, Method>& methods() {
       {"unsqueeze",
        {{"dim"}, [](const Tensor& t, const Binder& b) { return t.unsqueeze(b.integer("dim")); }}},
       {"squeeze",
-       {{"dim"},
+       {{"dim="},
         [](const Tensor& t, const Binder& b) {
           const std::optional<int64_t> d = b.optional_integer("dim");
           return d ? t.squeeze(*d) : t.squeeze();
         }}},
       {"flatten",
-       {{"start_dim", "end_dim"},
+       {{"start_dim=", "end_dim="},
         [](const Tensor& t, const Binder& b) {
           return bounded_flatten(t, b.integer_or("start_dim", 0), b.integer_or("end_dim", -1));
         }}},
@@ -199,7 +295,7 @@ const std::map<std::string, Method>& methods() {
           return t.unfold(b.integer("dimension"), b.integer("size"), b.integer("step"));
         }}},
       {"diagonal",
-       {{"offset", "dim1", "dim2"},
+       {{"offset=", "dim1=", "dim2="},
         [](const Tensor& t, const Binder& b) {
           return t.diagonal(b.integer_or("offset", 0), b.integer_or("dim1", 0),
                             b.integer_or("dim2", 1));
@@ -222,7 +318,7 @@ const std::map<std::string, Method>& methods() {
           return t.movedim(b.ints("source"), b.ints("destination"));
         }}},
       {"as_strided",
-       {{"size", "stride", "storage_offset"},
+       {{"size", "stride", "storage_offset="},
         [](const Tensor& t, const Binder& b) {
           return t.as_strided(b.ints("size"), b.ints("stride"), b.optional_integer("storage_offset"));
         }}},
@@ -252,8 +348,9 @@ const std::map<std::string, std::function<Tensor(const Tensor&)>>& properties() 
   return table;
 }
 
-// torch.tensor(data): the shape of the nested sequences and their values in row-major order.
-void flatten_data(const Value& v, size_t depth, Shape& shape, std::vector<double>& values,
+// torch.tensor(data): the shape of the nested sequences and their values in row-major order, each
+// kept as written (an integer stays int64: tensor([2**63 - 1]) is exact).
+void flatten_data(const Value& v, size_t depth, Shape& shape, std::vector<Scalar>& values,
                   bool& any_float, bool& all_bool) {
   if (v.kind == Value::Kind::Sequence) {
     if (depth == shape.size()) {
@@ -273,70 +370,69 @@ void flatten_data(const Value& v, size_t depth, Shape& shape, std::vector<double
     throw ExploreError("tensor(): the nested lists are not rectangular", v.span);
   switch (v.kind) {
     case Value::Kind::Int:
-      values.push_back(static_cast<double>(v.integer));
+      values.emplace_back(v.integer);
       all_bool = false;
       break;
     case Value::Kind::Float:
-      values.push_back(v.real);
+      values.emplace_back(v.real);
       any_float = true;
       all_bool = false;
       break;
-    case Value::Kind::Bool: values.push_back(v.boolean ? 1.0 : 0.0); break;
-    default: throw ExploreError("tensor(): expected a number, got " + kind_name(v), v.span);
+    case Value::Kind::Bool: values.emplace_back(v.boolean); break;
+    default:
+      throw ExploreError("tensor(): expected a number, got " + type_name(v), v.span);
   }
 }
 
 const std::map<std::string, Factory>& factories() {
   static const std::map<std::string, Factory> table = {
       {"arange",
-       {{"start", "end", "step", "dtype"},
+       // arange(end), arange(start, end) and arange(start, end, step) (the last two bind alike).
+       {{{"end", "*", "dtype"}, {"start", "end", "step=", "*", "dtype"}},
         [](const Binder& b) {
-          // arange(end) or arange(start, end[, step]), as Python's range.
-          const DType dtype = b.dtype_or(DType::Int64);
-          if (!b.get("end")) return bounded_arange(0, b.integer("start"), 1, dtype);
-          return bounded_arange(b.integer("start"), b.integer("end"), b.integer_or("step", 1),
-                                dtype);
+          return bounded_arange(b.integer_or("start", 0), b.integer("end"),
+                                b.integer_or("step", 1), b.dtype_or(DType::Int64));
         }}},
       {"zeros",
-       {{"*size", "dtype"},
+       {{{"*size", "dtype"}},
         [](const Binder& b) {
           return bounded_full(b.star(), Scalar(int64_t{0}), b.dtype_or(DType::Float32), "zeros");
         }}},
       {"ones",
-       {{"*size", "dtype"},
+       {{{"*size", "dtype"}},
         [](const Binder& b) {
           return bounded_full(b.star(), Scalar(int64_t{1}), b.dtype_or(DType::Float32), "ones");
         }}},
       {"empty",
-       {{"*size", "dtype"},
+       {{{"*size", "dtype"}},
         [](const Binder& b) {
           const Shape size = b.star();
           return bounded_empty_strided(size, contiguous_strides(size), b.dtype_or(DType::Float32));
         }}},
       {"empty_strided",
-       {{"size", "stride", "dtype"},
+       {{{"size", "stride", "*", "dtype"}},
         [](const Binder& b) {
           return bounded_empty_strided(b.ints("size"), b.ints("stride"),
                                        b.dtype_or(DType::Float32));
         }}},
       {"rand",
-       {{"*size", "seed", "dtype"},
+       {{{"*size", "seed", "dtype"}},
         [](const Binder& b) {
           return bounded_rand(b.star(), static_cast<uint64_t>(b.integer_or("seed", 0)),
                               b.dtype_or(DType::Float32), false);
         }}},
       {"randn",
-       {{"*size", "seed", "dtype"},
+       {{{"*size", "seed", "dtype"}},
         [](const Binder& b) {
           return bounded_rand(b.star(), static_cast<uint64_t>(b.integer_or("seed", 0)),
                               b.dtype_or(DType::Float32), true);
         }}},
       {"tensor",
-       {{"data", "dtype"},
+       {{{"data", "*", "dtype"}},
         [](const Binder& b) {
           const Value& data = b.required("data");
           Shape shape;
-          std::vector<double> values;
+          std::vector<Scalar> values;
           bool any_float = false, all_bool = true;
           flatten_data(data, 0, shape, values, any_float, all_bool);
           // torch.tensor's inference: floats make float32, only booleans make bool, else int64.
@@ -441,7 +537,7 @@ Tensor make(const Step& step) {
                            "tensor)",
                        step.name_span);
   }
-  const Binder b(step, it->second.params);
+  const Binder b = Binder::overloaded(step, it->second.signatures);
   return it->second.run(b);
 }
 

@@ -27,10 +27,17 @@ struct Token {
   enum class Kind { Ident, Int, Float, String, Punct, End };
   Kind kind = Kind::End;
   std::string text;  // identifier, punctuation or string contents
-  int64_t integer = 0;
+  uint64_t magnitude = 0;  // Int: the digits' value, without a sign
   double real = 0;
   Span span;
 };
+
+// PyTorch reads a Python int into int64_t with THPUtils_unpackLong (torch/csrc/utils/python_numbers.h),
+// which raises "Overflow when unpacking long" past int64's range; an integer literal here is refused
+// the same way, naming the literal.
+ExploreError overflow(const std::string& literal, Span span) {
+  return ExploreError("Overflow when unpacking long: " + literal + " does not fit in int64", span);
+}
 
 std::vector<Token> tokenize(const std::string& s) {
   std::vector<Token> out;
@@ -78,13 +85,12 @@ std::vector<Token> tokenize(const std::string& s) {
         t.kind = Token::Kind::Float;
         t.real = std::strtod(text.c_str(), nullptr);
       } else {
+        // The magnitude, kept whole: a literal is an int64 only once its sign is known, and
+        // -9223372036854775808 is one while 9223372036854775808 is not (literal() below).
         t.kind = Token::Kind::Int;
         errno = 0;
-        const unsigned long long v = std::strtoull(text.c_str(), nullptr, 10);
-        if (errno == ERANGE || v > static_cast<unsigned long long>(
-                                       std::numeric_limits<int64_t>::max()))
-          throw ExploreError("the integer " + text + " does not fit in 64 bits", t.span);
-        t.integer = static_cast<int64_t>(v);
+        t.magnitude = std::strtoull(text.c_str(), nullptr, 10);
+        if (errno == ERANGE) throw overflow(text, t.span);
       }
       t.text = text;
       i = j;
@@ -161,6 +167,15 @@ class Parser {
       throw ExploreError("expected " + what + ", found " + describe(peek()),
                          peek().span);
     return next();
+  }
+  // An integer literal as an int64, once its sign is known: -2^63 is written -9223372036854775808.
+  static int64_t literal(const Token& t, bool negative, Span span) {
+    constexpr uint64_t kMax = static_cast<uint64_t>(std::numeric_limits<int64_t>::max());
+    if (t.magnitude > kMax + (negative ? 1 : 0))
+      throw overflow((negative ? "-" : "") + t.text, span);
+    // Two's complement (C++20): 0 - 2^63 as uint64_t is 2^63, which converts to -2^63.
+    return negative ? static_cast<int64_t>(uint64_t{0} - t.magnitude)
+                    : static_cast<int64_t>(t.magnitude);
   }
   void enter(Span where) {
     if (++depth_ > kMaxNesting)
@@ -280,7 +295,7 @@ class Parser {
       if (n.kind == Token::Kind::Int) {
         next();
         v.kind = Value::Kind::Int;
-        v.integer = -n.integer;
+        v.integer = literal(n, true, Span{t.span.begin, n.span.end});
       } else if (n.kind == Token::Kind::Float) {
         next();
         v.kind = Value::Kind::Float;
@@ -295,7 +310,7 @@ class Parser {
       case Token::Kind::Int:
         next();
         v.kind = Value::Kind::Int;
-        v.integer = t.integer;
+        v.integer = literal(t, false, t.span);
         return v;
       case Token::Kind::Float:
         next();
@@ -342,6 +357,7 @@ class Parser {
     Value v;
     v.kind = Value::Kind::Sequence;
     v.span = open.span;
+    v.list = !paren;
     bool comma = false;
     while (!is_punct(close)) {
       v.items.push_back(value());
@@ -366,10 +382,14 @@ class Parser {
   }
 
   std::optional<int64_t> maybe_int() {
-    if (peek().kind == Token::Kind::Int) return next().integer;
+    if (peek().kind == Token::Kind::Int) {
+      const Token& t = next();
+      return literal(t, false, t.span);
+    }
     if (is_punct("-") && peek(1).kind == Token::Kind::Int) {
-      next();
-      return -next().integer;
+      const size_t minus = next().span.begin;
+      const Token& t = next();
+      return literal(t, true, Span{minus, t.span.end});
     }
     if (peek().kind == Token::Kind::Float)
       throw ExploreError("indices must be integers, found " + describe(peek()), peek().span);

@@ -47,6 +47,7 @@ struct Value {
   bool boolean = false;
   std::string text;  // Name or String
   std::vector<Value> items;  // Sequence
+  bool list = false;         // Sequence: written [...] rather than (...)
   Span span;
 };
 

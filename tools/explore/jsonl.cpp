@@ -1,5 +1,6 @@
 #include "jsonl.h"
 
+#include <cmath>
 #include <istream>
 #include <limits>
 #include <map>
@@ -211,20 +212,26 @@ Tensor chain_start(const Json& start) {
   if (!start.is_object()) throw BadInput("\"start\" must be an object");
   const Json* shape = field(start, "shape");
   if (!shape) throw BadInput("\"start\" needs \"shape\"");
-  const Shape sizes = as_ints(*shape, "start.shape");
+  return start_tensor(*shape, field(start, "dtype"), "start.shape", "start.dtype");
+}
+
+Tensor start_tensor(const Json& shape, const Json* dtype_field, const std::string& shape_name,
+                    const std::string& dtype_name) {
+  const Shape sizes = as_ints(shape, shape_name);
   DType dtype = DType::Float32;
-  if (const Json* d = field(start, "dtype")) {
-    if (!d->is_string()) throw BadInput("start.dtype must be a string such as \"float32\"");
-    std::string text = d->get<std::string>();
+  if (dtype_field && !dtype_field->is_null()) {
+    if (!dtype_field->is_string())
+      throw BadInput(dtype_name + " must be a string such as \"float32\"");
+    std::string text = dtype_field->get<std::string>();
     if (text.rfind("torch.", 0) == 0) text = text.substr(6);
     try {
       dtype = dtype_from_name(text);
     } catch (const Error&) {
-      throw BadInput("unknown dtype \"" + d->get<std::string>() +
+      throw BadInput(dtype_name + ": unknown dtype \"" + dtype_field->get<std::string>() +
                      "\" (known: bool, int32, int64, float16, bfloat16, float32, float64)");
     }
   }
-  return arange_shaped(sizes, dtype);
+  return arange_shaped(sizes, dtype, shape_name);
 }
 
 void check_op(const Json& op) {
@@ -325,10 +332,25 @@ Json values_json(const Tensor& t) {
     switch (v.kind()) {
       case Scalar::Kind::Bool: out.push_back(v.to_bool()); break;
       case Scalar::Kind::Int: out.push_back(v.to_int()); break;
-      case Scalar::Kind::Float: out.push_back(v.to_double()); break;
+      case Scalar::Kind::Float: out.push_back(float_json(v.to_double())); break;
     }
   }
   return out;
+}
+
+Json float_json(double v) {
+  if (std::isnan(v)) return "NaN";
+  if (std::isinf(v)) return v > 0 ? "Infinity" : "-Infinity";
+  return v;
+}
+
+std::optional<double> value_number(const Json& v) {
+  if (v.is_boolean()) return v.get<bool>() ? 1.0 : 0.0;
+  if (v.is_number()) return v.get<double>();
+  if (v == "NaN") return std::numeric_limits<double>::quiet_NaN();
+  if (v == "Infinity") return std::numeric_limits<double>::infinity();
+  if (v == "-Infinity") return -std::numeric_limits<double>::infinity();
+  return std::nullopt;
 }
 
 Json error_json(const std::string& message) {
@@ -346,6 +368,11 @@ std::string answer_line(const std::string& raw) {
       throw BadInput("the line has " + std::to_string(line.size()) + " bytes; at most " +
                      std::to_string(kMaxLineBytes) + " are read");
     if (line.find_first_not_of(" \t") == std::string::npos) throw BadInput("empty line");
+    // The JSON parser takes a NUL byte for the end of its input and would answer the request
+    // before it, silently dropping the rest of the line.
+    if (const size_t nul = line.find('\0'); nul != std::string::npos)
+      throw BadInput("a NUL byte at column " + std::to_string(nul + 1) +
+                     "; a request is one line of JSON text");
     if (too_deep(line))
       throw BadInput("nesting deeper than " + std::to_string(kMaxJsonDepth) + " levels");
     Json request;
@@ -391,6 +418,7 @@ void serve(std::istream& in, std::ostream& out) {
                      : answer_line(line))
         << '\n'
         << std::flush;
+    if (!out) return;  // nobody reads the answers any more (a closed pipe, a full disk)
   }
 }
 

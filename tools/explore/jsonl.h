@@ -4,7 +4,8 @@
 //     -> {"results":[{"shape","stride","storage_offset","is_contiguous","shares_storage",
 //                     "shares_prev","numel","values"}, ...]}
 //        one entry per op applied; a failing op gives {"error":true,"message":...} as its entry
-//        and ends the chain. values (row-major) only when numel <= 256.
+//        and ends the chain. values (row-major) only when numel <= 256; NaN and infinities as
+//        the strings "NaN", "Infinity", "-Infinity" (float_json).
 //   {"broadcast_shapes":[[3,1],[1,4]]} -> {"result":[3,4]}
 //   {"unary":...}, {"binary":...}, {"matmul":...}: see engine_requests.h.
 //   A line that is not such a request -> {"error":true,"message":"bad input: ..."}.
@@ -14,6 +15,7 @@
 
 #include <cstdint>
 #include <iosfwd>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
@@ -38,15 +40,26 @@ class BadInput : public std::runtime_error {
 // The pieces every request kind shares (engine_requests.cpp builds its operands with them).
 // Structural problems throw BadInput; what PyTorch would refuse throws strided::Error.
 Tensor chain_start(const Json& start);
+// arange(numel) of a dtype (float32 when dtype is absent or null), reshaped: a chain's start and
+// each matmul operand. shape_name and dtype_name are the fields as the request spells them
+// ("start.shape", "matmul.a_shape"), and every message names them.
+Tensor start_tensor(const Json& shape, const Json* dtype, const std::string& shape_name,
+                    const std::string& dtype_name);
 void check_op(const Json& op);                     // the op's name and fields, before running
 Tensor apply_op(const Tensor& t, const Json& op);  // one op, already checked
 Tensor run_chain(const Json& chain);               // {"start":...,"ops":[...]}, every op applied
 Json values_json(const Tensor& t);                 // row-major: integers, booleans or numbers
+// A float as the protocol writes it: a JSON number, or for the values JSON cannot spell, the
+// strings "NaN", "Infinity" and "-Infinity" (JavaScript's and Python's names for them), so that
+// 0/0 and 1/0 stay apart. The one place either direction is decided.
+Json float_json(double v);
+// A value read back: a number, a boolean (as 0 or 1) or one of those three strings; else nullopt.
+std::optional<double> value_number(const Json& v);
 Json error_json(const std::string& message);       // {"error":true,"message":...}
 
 // One request line in, one answer line out (without the newline). Never throws.
 std::string answer_line(const std::string& line);
-// Answers every line of in on out, flushing after each; returns when in ends.
+// Answers every line of in on out, flushing after each; returns when in ends or out fails.
 void serve(std::istream& in, std::ostream& out);
 
 }  // namespace strided::explore

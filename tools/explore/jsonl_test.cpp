@@ -2,6 +2,8 @@
 // malformed lines. Expected layouts are what PyTorch 1.13 gives for the same chains.
 #include <doctest/doctest.h>
 
+#include <cmath>
+#include <limits>
 #include <sstream>
 
 #include "jsonl.h"
@@ -203,4 +205,40 @@ TEST_CASE("serve answers every line in order, and goes on after bad ones") {
   serve(big, out2);
   CHECK(out2.str() == "{\"error\":true,\"message\":\"bad input: the line has 1048586 bytes; at "
                       "most 1048576 are read\"}\n{\"result\":[]}\n");
+}
+
+TEST_CASE("NaN and the infinities are written as strings and read back") {
+  // float16 holds at most 65504: arange's 70000 becomes inf there, as in torch.
+  const std::string inf =
+      R"({"start":{"shape":[70001],"dtype":"float16"},"ops":[{"op":"slice","start":70000}]})";
+  const Json pos = ask(R"({"unary":"abs","x":)" + inf + "}");
+  CHECK(pos["values"].dump() == R"(["Infinity"])");
+  const Json neg = ask(R"({"unary":"neg","x":)" + inf + "}");
+  CHECK(neg["values"].dump() == R"(["-Infinity"])");
+  const Json nan = ask(R"({"binary":"sub","x":)" + inf + R"(,"y":)" + inf + "}");
+  CHECK(nan["values"].dump() == R"(["NaN"])");
+  // The one reader gives back the very doubles the writer was given.
+  for (const double v : {std::numeric_limits<double>::infinity(),
+                         -std::numeric_limits<double>::infinity(), 0.5, -0.0, 1e308}) {
+    const Json j = Json::parse(float_json(v).dump());
+    REQUIRE(value_number(j));
+    CHECK(*value_number(j) == v);
+    CHECK(std::signbit(*value_number(j)) == std::signbit(v));
+  }
+  CHECK(std::isnan(*value_number(Json::parse(float_json(std::nan("")).dump()))));
+  CHECK(value_number(Json::parse("true")) == 1.0);
+  CHECK_FALSE(value_number(Json::parse(R"("nan")")));  // only the protocol's spellings
+  CHECK_FALSE(value_number(Json::parse("null")));
+}
+
+TEST_CASE("integers in requests are exact int64") {
+  // 2^63 - 1 and -2^63 are valid slice bounds; 2^53 + 1 comes back in the message unrounded.
+  const Json a = ask(
+      R"({"start":{"shape":[4],"dtype":"int64"},"ops":[{"op":"slice","start":-9223372036854775808,)"
+      R"("stop":9223372036854775807},{"op":"as_strided","size":[1],"stride":[1],)"
+      R"("storage_offset":9007199254740993}]})");
+  REQUIRE(a["results"].size() == 2);
+  CHECK(a["results"][0]["values"].dump() == "[0,1,2,3]");
+  CHECK(a["results"][1]["message"].get<std::string>().find("storage offset 9007199254740993") !=
+        std::string::npos);
 }

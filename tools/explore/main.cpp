@@ -1,5 +1,8 @@
 // strided-explore: try layouts from the command line, or drive the library in bulk with --jsonl.
-// Exit status: 0 success, 1 a file could not be written, 2 a bad expression or bad usage.
+// Exit status: 0 success, 1 a file (or standard output) could not be written, 2 a bad expression
+// or bad usage.
+#include <cerrno>
+#include <cstring>
 #include <fstream>
 #include <iostream>
 #include <string>
@@ -27,10 +30,15 @@ For every step it prints the shape, the strides (and the shape:stride notation, 
 the step made a view or a copy, the values as PyTorch prints them, and a text picture of the
 storage offset of each element and of the storage cells the tensor uses.
 
-  --svg FILE   also write an SVG picture of the last step over its storage
+  --svg FILE   also write an SVG picture of the last step over its storage (FILE not empty)
+
+Numbers: an integer is an int64, exactly, from -9223372036854775808 to 9223372036854775807
+(past that: "Overflow when unpacking long", as PyTorch); a number with '.' or an exponent is a
+double. Arguments bind as PyTorch's: by position or by keyword (view(size=(2, 3))), and dtype=
+(and seed=) only by keyword.
 
 Factories (torch.arange and arange are the same; dtype=torch.float32 or dtype='float32'):
-  arange(end) | arange(start, end[, step])      int64 unless dtype= says otherwise
+  arange(end) | arange(start, end[, step])      int64 unless dtype= says otherwise (not bool)
   zeros(*size) ones(*size) empty(*size)         float32; empty is zero-filled here
   empty_strided(size, stride)                   zero-filled here, so runs are reproducible
   rand(*size, seed=0) randn(*size, seed=0)      a seeded generator, float32
@@ -39,11 +47,12 @@ Methods (as torch.Tensor's; sizes as view(2, 3) or view((2, 3))):
   view reshape permute expand broadcast_to flip transpose t unsqueeze squeeze flatten
   unflatten unfold diagonal narrow select movedim as_strided contiguous clone to
 Properties: .mT .T
-Indexing: integers, slices start:stop:step (step > 0), None, ..., lists of integers
+Indexing: integers, slices start:stop:step (step > 0), None, one ..., lists of integers
   (advanced indexing: a copy), e.g. x[0], x[1:, ::2], x[..., None], x[[0, 2]]
 
 Errors (syntax, unknown names, and everything PyTorch would refuse) are reported with the
-column and a caret under the offending text, and exit with status 2. Inputs are untrusted:
+column and a caret under the offending text, and exit with status 2; output that cannot be
+written (a full disk) exits with status 1. Inputs are untrusted:
 expressions are at most 4096 characters, and no step may allocate a tensor of more than
 16777216 (2^24) elements (views allocate nothing and may be larger).
 
@@ -61,7 +70,8 @@ in order, flushing each:
       Answer: {"results":[...]} with one entry per op applied:
         {"shape","stride","storage_offset","is_contiguous","shares_storage" (with the start
          tensor),"shares_prev" (with the previous step's tensor),"numel","values" (row-major,
-         only when numel <= 256; integers, booleans or numbers by dtype)}
+         only when numel <= 256; integers, booleans or numbers by dtype, and NaN and the
+         infinities as the strings "NaN", "Infinity" and "-Infinity")}
       or {"error":true,"message":...}, after which the chain stops.
   {"broadcast_shapes":[[3,1],[1,4]]}  ->  {"result":[3,4]} or an error
   {"unary":"neg","x":<chain>}       unary: neg, add_scalar (x + 1), clone, empty_like, contiguous
@@ -70,9 +80,22 @@ in order, flushing each:
       {"shape","stride","storage_offset","values"}, its strides by PyTorch's output-layout rule
   {"matmul":{"a_shape":[3,4,1,2],"b_shape":[1,2,3],"dtype":"float32"}}
       operands are arange(numel) reshaped; batched dims broadcast as in torch.matmul
-  A line that is not a request is answered {"error":true,"message":"bad input: ..."} and the
-  program goes on with the next line.
+  Integers in requests are int64, exactly. A line that is not a request (not JSON, JSON and
+  more, a NUL byte) is answered {"error":true,"message":"bad input: ..."} and the program goes
+  on with the next line.
 )";
+
+// Standard output is buffered: a full disk or a closed pipe shows only when it is flushed, and a
+// run whose output was lost must not end with status 0.
+int flushed(int status) {
+  std::cout.flush();
+  if (!std::cout) {
+    std::cerr << "strided-explore: cannot write to standard output: " << std::strerror(errno)
+              << "\n";
+    return 1;
+  }
+  return status;
+}
 
 int usage_error(const std::string& message) {
   std::cerr << "strided-explore: " << message << "\n(try strided-explore --help)\n";
@@ -89,8 +112,8 @@ int run_expression(const std::string& source, const std::string& svg_path) {
     std::cerr << "strided-explore: " << format_error(source, e.span(), e.what());
     return 2;
   }
-  std::cout << report(steps) << std::flush;
-  if (svg_path.empty()) return 0;
+  std::cout << report(steps);
+  if (const int status = flushed(0); status != 0 || svg_path.empty()) return status;
   std::string svg;
   try {
     // The last step over its storage: the storage row shows which cells it touches (and how
@@ -125,14 +148,13 @@ int main(int argc, char** argv) {
       const std::string& a = args[i];
       if (a == "--help" || a == "-h") {
         std::cout << kHelp;
-        return 0;
+        return flushed(0);
       } else if (a == "--jsonl") {
         jsonl = true;
-      } else if (a == "--svg") {
-        if (i + 1 >= args.size()) return usage_error("--svg needs a file name");
-        svg_path = args[++i];
-      } else if (a.rfind("--svg=", 0) == 0) {
-        svg_path = a.substr(6);
+      } else if (a == "--svg" || a.rfind("--svg=", 0) == 0) {
+        if (a == "--svg" && i + 1 >= args.size()) return usage_error("--svg needs a file name");
+        svg_path = a == "--svg" ? args[++i] : a.substr(6);
+        if (svg_path.empty()) return usage_error("--svg needs a file name, got an empty one");
       } else if (a.size() > 1 && a[0] == '-' && a[1] == '-') {
         return usage_error("unknown option " + a);
       } else if (!have_expression) {
@@ -148,7 +170,7 @@ int main(int argc, char** argv) {
                            "arguments");
       std::ios::sync_with_stdio(false);
       strided::explore::serve(std::cin, std::cout);
-      return 0;
+      return flushed(0);
     }
     if (!have_expression) return usage_error("no expression given");
     return run_expression(expression, svg_path);
