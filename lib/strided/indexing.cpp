@@ -235,15 +235,6 @@ Tensor Tensor::index(std::initializer_list<TensorIndex> indices) const {
 
 Tensor Tensor::index(const std::vector<TensorIndex>& indices) const {
   STRIDED_CHECK(defined(), "index(): the tensor is undefined (default-constructed)");
-  // One ellipsis at most. PyTorch 1.13's Python indexing (python_variable_indexing.cpp, applySlicing)
-  // expands every ellipsis by the same count and then reads dims past the tensor's (x[..., ..., 0]
-  // of a 2-d x raises "index 0 is out of bounds for dimension 2 with size 0"); NumPy refuses a
-  // second one (numpy/core/src/multiarray/mapping.c, prepare_index), and so does this, in its words.
-  STRIDED_CHECK(std::count_if(indices.begin(), indices.end(),
-                              [](const TensorIndex& i) {
-                                return std::holds_alternative<EllipsisType>(i);
-                              }) <= 1,
-                "index(): an index can only have a single ellipsis ('...')");
   // count_specified_dimensions: integers, slices and lists each consume a dim.
   int64_t specified = 0;
   for (const TensorIndex& i : indices)

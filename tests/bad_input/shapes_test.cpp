@@ -30,13 +30,6 @@ TEST_CASE("indexing with a slice of step 0") {
               "slice step cannot be zero");
 }
 
-TEST_CASE("indexing with two ellipses") {
-  // NumPy: "an index can only have a single ellipsis ('...')" (torch 1.13 expands both and reads
-  // dims the tensor lacks).
-  CHECK_ERROR(t3().index({indexing::Ellipsis, 0, indexing::Ellipsis}), "index()",
-              "an index can only have a single ellipsis ('...')");
-}
-
 TEST_CASE("indexing with a slice of negative step") {
   CHECK_ERROR(t3().index({Slice(std::nullopt, std::nullopt, -2)}), "index()",
               "step must be greater than zero, got -2");
