@@ -96,8 +96,6 @@ RunResult Chapter::run(const std::optional<std::string>& only, const std::vector
     c.def = &def;
     c.status = check.status();
     c.reason = check.reason();
-    if (c.status == Status::Failed && c.reason.empty() && check.measurements().empty())
-      c.reason = "the check compared nothing";
     c.measurements = check.measurements();
     c.outputs = check.outputs();
     c.values = check.values();
@@ -132,8 +130,7 @@ void Chapter::print(std::ostream& out, const RunResult& r) const {
     if (!c.reason.empty()) out << "      " << status_name(c.status) << ": " << c.reason << "\n";
     for (const auto& m : c.measurements) {
       out << "      " << (m.ok ? "  " : "✗ ") << m.what << ": " << m.measured;
-      if (!m.expected.empty()) out << "   (expected " << m.expected << ")";
-      out << "\n";
+      out << (m.compared ? "   (expected " + m.expected + ")" : "   (measured)") << "\n";
     }
     for (const auto& o : c.outputs) {
       out << "      [" << output_kind_name(o.kind) << " " << o.name << "]\n";
@@ -160,6 +157,14 @@ json provenance_json(const Provenance& p) {
           {"cuda_runtime", p.cuda_runtime}, {"blas", p.blas},
           {"commit", p.commit},
           {"date", p.date}};
+}
+
+// A comparison carries its expected value and verdict; a plain record says it was not compared
+// and carries neither, so no reader of the report can take it for a passed comparison.
+json measurement_json(const Measurement& m) {
+  if (!m.compared) return {{"what", m.what}, {"measured", m.measured}, {"compared", false}};
+  return {{"what", m.what}, {"measured", m.measured}, {"expected", m.expected},
+          {"compared", true}, {"ok", m.ok}};
 }
 
 json output_json(const Output& o) {
@@ -210,8 +215,7 @@ void Chapter::emit(const std::string& dir_name, const RunResult& r) const {
   for (const auto& c : r.claims) {
     json measured = json::array();
     for (const auto& m : c.measurements)
-      measured.push_back(
-          {{"what", m.what}, {"measured", m.measured}, {"expected", m.expected}, {"ok", m.ok}});
+      measured.push_back(measurement_json(m));
     json names = json::array();
     for (const auto& o : c.outputs) names.push_back(o.name);
     json claim = {{"id", c.def->id},

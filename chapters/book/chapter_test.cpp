@@ -18,6 +18,7 @@ book::Chapter sample() {
   ch.section("first", "First section");
   ch.claim("MT-10", "Fresh tensors are row-major.", [](book::Check& c) {
     c.equal("strides", std::vector<int64_t>{3, 1}, std::vector<int64_t>{3, 1});
+    c.record("noise A vs A", 1.05);
     c.value("row_stride", 3);
     c.table("layout", {"dim", "stride"}, {{"0", "3"}, {"1", "1"}});
   });
@@ -60,6 +61,18 @@ TEST_CASE("a throwing check fails with the message") {
   CHECK(r.any_failed());
 }
 
+TEST_CASE("a claim whose check only records values fails, saying it compared nothing") {
+  book::Chapter ch("x", "x");
+  ch.claim("PF-01", "s", [](book::Check& c) { c.record("median time A (s)", 0.25); });
+  ch.claim("PF-02", "s", [](book::Check&) {});
+  const auto r = ch.run();
+  CHECK(r.claims[0].status == book::Status::Failed);
+  CHECK(r.claims[0].reason == "the check compared nothing (it only recorded values)");
+  CHECK(r.claims[1].status == book::Status::Failed);
+  CHECK(r.claims[1].reason == "the check compared nothing");
+  CHECK(r.any_failed());
+}
+
 TEST_CASE("--claim runs one claim and no exhibit") {
   const auto ch = sample();
   const auto r = ch.run("ER-22");
@@ -96,6 +109,13 @@ TEST_CASE("--emit writes the report, the values and one file per output") {
   CHECK(report["claims"].size() == 3);
   CHECK(report["claims"][0]["status"] == "passed");
   CHECK(report["claims"][0]["measured"][0]["measured"] == "(3, 1)");
+  // A comparison carries its expected value and verdict; a record says it was not compared and
+  // carries neither, so nothing reading the report can count it as passed.
+  CHECK(report["claims"][0]["measured"][0] ==
+        nlohmann::json{{"what", "strides"}, {"measured", "(3, 1)"}, {"expected", "(3, 1)"},
+                       {"compared", true}, {"ok", true}});
+  CHECK(report["claims"][0]["measured"][1] ==
+        nlohmann::json{{"what", "noise A vs A"}, {"measured", "1.05"}, {"compared", false}});
   CHECK(report["claims"][1]["seed_says"] == "strides in bits");
   CHECK(report["values"]["row_stride"] == "3");
   CHECK(report["provenance"].contains("commit"));
@@ -113,7 +133,8 @@ TEST_CASE("the printed report shows marks, values and the totals") {
   ch.print(out, ch.run());
   const std::string s = out.str();
   CHECK(s.find("✓ MT-10") != std::string::npos);
-  CHECK(s.find("strides: (3, 1)") != std::string::npos);
+  CHECK(s.find("strides: (3, 1)   (expected (3, 1))") != std::string::npos);
+  CHECK(s.find("noise A vs A: 1.05   (measured)") != std::string::npos);
   CHECK(s.find("3 claims:") != std::string::npos);
 }
 
