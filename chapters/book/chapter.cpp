@@ -305,7 +305,7 @@ int Chapter::main(int argc, char** argv) const {
     return 0;
   }
   if (list) {
-    // With --kind, only those kinds: chapters/CMakeLists.txt learns which claims are timings so.
+    // With --kind, only those kinds: chapters/claim_tests.cmake learns which claims are timings so.
     for (const auto& c : claims_)
       if (kinds.empty() || std::find(kinds.begin(), kinds.end(), c.kind) != kinds.end())
         std::cout << c.id << "\t" << c.statement << "\n";
