@@ -4,7 +4,9 @@
 //   chapter                print a readable report (✓/✗ and measured values); exit 1 if a claim failed
 //   chapter --emit DIR     also write DIR/report.json, DIR/values.json and one file per output
 //   chapter --list         print the claim IDs and statements
-//   chapter --claim ID     run one claim only
+//   chapter --claim ID     run one claim only; exit 0 passed, 1 failed, exit_skipped otherwise
+//   chapter --kind K,...   run (or, with --list, list) only the claims of these kinds
+//   chapter --exhibits     run (or, with --list, list) only the exhibits
 #pragma once
 
 #include <functional>
@@ -66,6 +68,10 @@ struct RunResult {
   bool any_failed() const;
 };
 
+// The exit code of `--claim ID` for a claim that was not run or was inconclusive: ctest's
+// SKIP_RETURN_CODE for the per-claim tests (chapters/CMakeLists.txt), so they show as skipped.
+inline constexpr int exit_skipped = 77;
+
 // True for IDs of the form AA-00 with an optional ".suffix" (a-z, 0-9).
 bool valid_claim_id(const std::string& id);
 
@@ -82,10 +88,10 @@ class Chapter {
                     std::function<void(Check&)> check);
   void exhibit(std::function<void(Exhibit&)> show);
 
-  // Runs every claim (or only `only`) and, for a full run, every exhibit.
-  // Runs every claim, or only the one named, or (kinds non-empty) only claims of those kinds.
+  // Runs every claim, or only the one named, or (kinds non-empty) only claims of those kinds;
+  // and every exhibit unless one claim is named. with_claims false: the exhibits alone.
   RunResult run(const std::optional<std::string>& only = std::nullopt,
-                const std::vector<Kind>& kinds = {}) const;
+                const std::vector<Kind>& kinds = {}, bool with_claims = true) const;
   void print(std::ostream& out, const RunResult& r) const;
   // Writes report.json, values.json and the output files into dir (created; stale files of ours
   // removed first, so an output the chapter stopped making cannot linger).

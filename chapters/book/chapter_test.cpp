@@ -4,6 +4,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -18,6 +19,7 @@ book::Chapter sample() {
   ch.section("first", "First section");
   ch.claim("MT-10", "Fresh tensors are row-major.", [](book::Check& c) {
     c.equal("strides", std::vector<int64_t>{3, 1}, std::vector<int64_t>{3, 1});
+    c.record("noise A vs A", 1.05);
     c.value("row_stride", 3);
     c.table("layout", {"dim", "stride"}, {{"0", "3"}, {"1", "1"}});
   });
@@ -60,12 +62,84 @@ TEST_CASE("a throwing check fails with the message") {
   CHECK(r.any_failed());
 }
 
+TEST_CASE("a claim whose check only records values fails, saying it compared nothing") {
+  book::Chapter ch("x", "x");
+  ch.claim("PF-01", "s", [](book::Check& c) { c.record("median time A (s)", 0.25); });
+  ch.claim("PF-02", "s", [](book::Check&) {});
+  const auto r = ch.run();
+  CHECK(r.claims[0].status == book::Status::Failed);
+  CHECK(r.claims[0].reason == "the check compared nothing (it only recorded values)");
+  CHECK(r.claims[1].status == book::Status::Failed);
+  CHECK(r.claims[1].reason == "the check compared nothing");
+  CHECK(r.any_failed());
+}
+
 TEST_CASE("--claim runs one claim and no exhibit") {
   const auto ch = sample();
   const auto r = ch.run("ER-22");
   REQUIRE(r.claims.size() == 1);
   CHECK(r.claims[0].def->id == "ER-22");
   CHECK(r.outputs.empty());
+  CHECK(r.provenance.commit == "not read");  // no report is written: git is not asked
+  CHECK(r.provenance.os.find("Linux") != std::string::npos);
+}
+
+namespace {
+// Chapter::main with these arguments: its exit code and what it printed.
+std::pair<int, std::string> run_main(const book::Chapter& ch, std::vector<std::string> args) {
+  args.insert(args.begin(), "chapter");
+  std::vector<char*> argv;
+  for (auto& a : args) argv.push_back(a.data());
+  std::ostringstream out;
+  auto* old = std::cout.rdbuf(out.rdbuf());
+  const int rc = ch.main(static_cast<int>(argv.size()), argv.data());
+  std::cout.rdbuf(old);
+  return {rc, out.str()};
+}
+}  // namespace
+
+TEST_CASE("--claim exits 0 passed, 1 failed, and exit_skipped when the claim neither passed nor failed") {
+  book::Chapter ch("x", "x");
+  ch.claim("MT-01", "passes", [](book::Check& c) { c.equal("x", 1, 1); });
+  ch.claim("MT-02", "fails", [](book::Check& c) { c.equal("x", 1, 2); });
+  ch.claim("PF-01", "too noisy", [](book::Check& c) {
+    c.record("noise A vs A", 1.6);
+    c.inconclusive("noise 1.6 exceeds the tolerance 1.2");
+  }).timing();
+  ch.claim("PF-02", "records only", [](book::Check& c) { c.record("t", 1); }).timing();
+  ch.claim("PF-10", "not run", [](book::Check& c) {
+    c.not_run("no CUDA device");
+    c.record("t", 1);
+  }).needs_gpu();
+  CHECK(book::exit_skipped == 77);  // ctest's SKIP_RETURN_CODE in chapters/CMakeLists.txt
+  CHECK(run_main(ch, {"--claim", "MT-01"}).first == 0);
+  CHECK(run_main(ch, {"--claim", "MT-02"}).first == 1);
+  CHECK(run_main(ch, {"--claim", "PF-01"}).first == book::exit_skipped);
+  CHECK(run_main(ch, {"--claim", "PF-02"}).first == 1);  // compared nothing: failed, not skipped
+  CHECK(run_main(ch, {"--claim", "PF-10"}).first == book::exit_skipped);
+  CHECK(run_main(ch, {}).first == 1);  // a whole chapter: 1 when any claim failed
+}
+
+TEST_CASE("--list with --kind lists only the claims of those kinds") {
+  const auto ch = sample();
+  CHECK(run_main(ch, {"--list"}).second ==
+        "MT-10\tFresh tensors are row-major.\nER-22\tByte strides are bytes.\nPF-10\tA GPU claim.\n");
+  CHECK(run_main(ch, {"--list", "--kind", "gpu"}).second == "PF-10\tA GPU claim.\n");
+  CHECK(run_main(ch, {"--list", "--kind", "timing"}).second.empty());
+}
+
+TEST_CASE("--exhibits runs the exhibits alone, and lists them with --list") {
+  const auto ch = sample();
+  CHECK(run_main(ch, {"--list", "--exhibits"}).second == "exhibit 1\n");
+  const auto [rc, out] = run_main(ch, {"--exhibits"});
+  CHECK(rc == 0);
+  CHECK(out.find("[text hello]") != std::string::npos);
+  CHECK(out.find("MT-10") == std::string::npos);
+  const auto r = ch.run(std::nullopt, {}, false);
+  CHECK(r.claims.empty());
+  CHECK(r.outputs.size() == 1);
+  book::Chapter none("x", "x");
+  CHECK(run_main(none, {"--list", "--exhibits"}).second.empty());
 }
 
 TEST_CASE("an output name used twice is refused") {
@@ -96,6 +170,13 @@ TEST_CASE("--emit writes the report, the values and one file per output") {
   CHECK(report["claims"].size() == 3);
   CHECK(report["claims"][0]["status"] == "passed");
   CHECK(report["claims"][0]["measured"][0]["measured"] == "(3, 1)");
+  // A comparison carries its expected value and verdict; a record says it was not compared and
+  // carries neither, so nothing reading the report can count it as passed.
+  CHECK(report["claims"][0]["measured"][0] ==
+        nlohmann::json{{"what", "strides"}, {"measured", "(3, 1)"}, {"expected", "(3, 1)"},
+                       {"compared", true}, {"ok", true}});
+  CHECK(report["claims"][0]["measured"][1] ==
+        nlohmann::json{{"what", "noise A vs A"}, {"measured", "1.05"}, {"compared", false}});
   CHECK(report["claims"][1]["seed_says"] == "strides in bits");
   CHECK(report["values"]["row_stride"] == "3");
   CHECK(report["provenance"].contains("commit"));
@@ -113,7 +194,8 @@ TEST_CASE("the printed report shows marks, values and the totals") {
   ch.print(out, ch.run());
   const std::string s = out.str();
   CHECK(s.find("✓ MT-10") != std::string::npos);
-  CHECK(s.find("strides: (3, 1)") != std::string::npos);
+  CHECK(s.find("strides: (3, 1)   (expected (3, 1))") != std::string::npos);
+  CHECK(s.find("noise A vs A: 1.05   (measured)") != std::string::npos);
   CHECK(s.find("3 claims:") != std::string::npos);
 }
 

@@ -1,12 +1,16 @@
 #include "book/check.h"
 
 #include <sstream>
+#include <stdexcept>
 
 namespace book {
 
 void Check::add(std::string_view what, std::string measured, std::string expected, bool ok) {
-  measurements_.push_back({std::string(what), std::move(measured), std::move(expected), ok});
-  ran_anything_ = true;
+  if (expected.empty())
+    throw std::invalid_argument("book: the comparison '" + std::string(what) +
+                                "' does not say what it expected (use record() for a plain value)");
+  measurements_.push_back({std::string(what), std::move(measured), std::move(expected), true, ok});
+  compared_anything_ = true;
   if (!ok) failed_ = true;
 }
 
@@ -17,8 +21,7 @@ bool Check::near(std::string_view what, double measured, double expected, double
 }
 
 bool Check::that(std::string_view what, bool holds, std::string measured) {
-  add(what, measured.empty() ? show(holds) : std::move(measured), holds ? "" : "the property to hold",
-      holds);
+  add(what, measured.empty() ? show(holds) : std::move(measured), "to hold", holds);
   return holds;
 }
 
@@ -42,8 +45,15 @@ Status Check::status() const {
   if (failed_) return Status::Failed;
   if (not_run_) return Status::NotRun;
   if (inconclusive_) return Status::Inconclusive;
-  if (!ran_anything_) return Status::Failed;
+  if (!compared_anything_) return Status::Failed;  // records alone prove nothing either
   return Status::Passed;
+}
+
+std::string Check::reason() const {
+  if (reason_.empty() && !compared_anything_ && status() == Status::Failed)
+    return measurements_.empty() ? "the check compared nothing"
+                                 : "the check compared nothing (it only recorded values)";
+  return reason_;
 }
 
 }  // namespace book

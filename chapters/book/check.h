@@ -14,12 +14,15 @@
 
 namespace book {
 
-// One comparison: "strides: (3, 1) [expected (3, 1)]". expected is empty for a plain record.
+// One value the check measured. Either a comparison ("strides: (3, 1)", expected "(3, 1)", with
+// its verdict) or a plain record (a timing, a noise figure): compared is false, expected empty and
+// ok meaningless. A record is shown as *measured*, never as passed: only a comparison can be wrong.
 struct Measurement {
   std::string what;
   std::string measured;
-  std::string expected;
-  bool ok = true;
+  std::string expected;  // non-empty exactly when compared
+  bool compared = true;
+  bool ok = true;        // the verdict of a comparison; true for a record, which is not judged
 };
 
 class Check : public Recorder {
@@ -59,10 +62,11 @@ class Check : public Recorder {
     add(what, std::move(measured), std::move(expected), ok);
     return ok;
   }
-  // A value shown beside the verdict without being compared (a timing, a noise figure).
+  // A value shown beside the verdict without being compared (a timing, a noise figure). It never
+  // makes a claim pass: a check that only records compared nothing.
   template <class T>
   void record(std::string_view what, const T& v) {
-    add(what, show(v), {}, true);
+    measurements_.push_back({std::string(what), show(v), {}, false, true});
   }
 
   // The claim cannot be checked on this machine; nothing it measured counts.
@@ -74,17 +78,20 @@ class Check : public Recorder {
 
   const std::string& id() const { return id_; }
   Status status() const;
-  const std::string& reason() const { return reason_; }
+  // Why the status is what it is: the reason given, or, for a check that made no comparison,
+  // "the check compared nothing".
+  std::string reason() const;
   const std::vector<Measurement>& measurements() const { return measurements_; }
 
  private:
+  // Adds a comparison; expected must say what was expected (an empty one would read as a record).
   void add(std::string_view what, std::string measured, std::string expected, bool ok);
   std::string id_;
   std::vector<Measurement> measurements_;
   bool failed_ = false;
   bool not_run_ = false;
   bool inconclusive_ = false;
-  bool ran_anything_ = false;
+  bool compared_anything_ = false;
   std::string reason_;
 };
 

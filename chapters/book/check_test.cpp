@@ -27,6 +27,45 @@ TEST_CASE("one failed comparison fails the claim, whatever passed beside it") {
 TEST_CASE("a check that compares nothing proves nothing") {
   Check c("MT-10");
   CHECK(c.status() == Status::Failed);
+  CHECK(c.reason() == "the check compared nothing");
+}
+
+TEST_CASE("a record is a measured value, not a comparison, and passes nothing by itself") {
+  Check c("PF-01");
+  c.record("noise A vs A", 1.05);
+  REQUIRE(c.measurements().size() == 1);
+  CHECK_FALSE(c.measurements()[0].compared);
+  CHECK(c.measurements()[0].expected.empty());
+  CHECK(c.measurements()[0].measured == "1.05");
+  // Only records: still nothing compared, so the claim fails, and says why.
+  CHECK(c.status() == Status::Failed);
+  CHECK(c.reason() == "the check compared nothing (it only recorded values)");
+  // One comparison beside it is what makes it pass.
+  c.equal("count", 3, 3);
+  CHECK(c.measurements()[1].compared);
+  CHECK(c.status() == Status::Passed);
+  CHECK(c.reason().empty());
+}
+
+TEST_CASE("every comparison says what it expected, so it cannot read as a record") {
+  Check c("MT-10");
+  CHECK(c.that("contiguous", true));
+  CHECK(c.measurements()[0].compared);
+  CHECK(c.measurements()[0].expected == "to hold");
+  CHECK_THROWS_AS(c.judge("ratio", "1.5", "", true), std::invalid_argument);
+  CHECK(c.measurements().size() == 1);
+}
+
+TEST_CASE("a record does not hide an inconclusive timing or a failure") {
+  Check timing("PF-02");
+  timing.record("noise A vs A", 1.6);
+  timing.inconclusive("noise 1.6 exceeds the tolerance 1.2");
+  CHECK(timing.status() == Status::Inconclusive);
+  CHECK(timing.reason() == "noise 1.6 exceeds the tolerance 1.2");
+  Check failed("PF-03");
+  failed.record("median time A (s)", 0.5);
+  failed.equal("count", 2, 3);
+  CHECK(failed.status() == Status::Failed);
 }
 
 TEST_CASE("not run outranks nothing but a failure, and keeps its reason") {

@@ -8,6 +8,8 @@
 #include <sstream>
 #include <thread>
 
+#include <sys/utsname.h>
+
 #include "book/gpu.h"
 #include "strided/matmul.h"
 
@@ -113,13 +115,15 @@ std::string os_name() {
   while (std::getline(in, line))
     if (line.rfind("PRETTY_NAME=", 0) == 0) name = line.substr(12);
   if (name.size() >= 2 && name.front() == '"') name = name.substr(1, name.size() - 2);
-  const std::string kernel = run("uname -sr");
+  // uname(2), not `uname -sr` through a shell: every claim's ctest test is a process of its own.
+  utsname u{};
+  const std::string kernel = ::uname(&u) == 0 ? std::string(u.sysname) + " " + u.release : "";
   if (name.empty()) return kernel.empty() ? "unknown OS" : kernel;
   return kernel.empty() ? name : name + ", " + kernel;
 }
 }  // namespace
 
-Provenance collect_provenance() {
+Provenance collect_provenance(bool read_commit) {
   Provenance p;
   p.compiler = trim(compiler());
   p.flags = trim(BOOK_CXX_FLAGS);
@@ -137,7 +141,7 @@ Provenance collect_provenance() {
   p.os = os_name();
   p.cuda_runtime = g.runtime.empty() ? "none" : g.runtime;
   p.blas = strided::blas_description();
-  p.commit = commit();
+  p.commit = read_commit ? commit() : "not read";
   p.date = utc_now();
   return p;
 }

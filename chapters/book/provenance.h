@@ -17,13 +17,16 @@ struct Provenance {
   std::string os;        // "Debian GNU/Linux 12 (bookworm), Linux 6.1.0"
   std::string cuda_runtime;  // "none" without CUDA
   std::string blas;      // strided::blas_description(): the BLAS and its core type for this CPU
-  std::string commit;    // short hash, "+modified" when the work tree differs; "unknown" outside git
+  std::string commit;    // short hash, "+modified" when the work tree differs; "unknown" outside
+                         // git; "not read" for a one-claim run
   std::string date;      // UTC, ISO 8601
 };
 
 // Collected at run time (the commit too, so that a rebuilt chapter never reports a stale one);
 // never fails: whatever cannot be found is "unknown".
-Provenance collect_provenance();
+// read_commit false: commit is "not read", saving the two git processes that were most of the time
+// of a one-claim run (chapter --claim, the ctest test of a claim), which emits no report.
+Provenance collect_provenance(bool read_commit = true);
 
 // The checkout the chapter was built from (absolute): chapters find the files they read beside
 // their source through it (plots, recorded runs), which the build lists as the chapter run's inputs.

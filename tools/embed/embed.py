@@ -158,8 +158,24 @@ def check_claims(chapters, problems, root):
                 detail = "; ".join(f"{m['what']}: {m['measured']} (expected {m['expected']})"
                                    for m in bad) or c.get("reason", "")
                 problems.add(where, f"claim {cid} failed: {detail}")
-            claims[cid] = dict(c, chapter=ch["name"], cited_in=[], recorded=[])
+            claims[cid] = dict(c, measured=measurements(c), chapter=ch["name"], cited_in=[],
+                               recorded=[])
     return claims
+
+
+def measurement(m):
+    """One measured value as the ledger and claims.json keep it: a comparison (its expected value
+    and verdict, "compared": true) or a plain record ("compared": false, no expected value, no
+    verdict), so that a value that was never compared cannot be read as passed. A report from
+    before "compared" existed marks a record by its empty expected value."""
+    if m.get("compared", True) and m.get("expected"):
+        return {"what": m["what"], "measured": m["measured"], "expected": m["expected"],
+                "compared": True, "ok": bool(m.get("ok", False))}
+    return {"what": m["what"], "measured": m["measured"], "compared": False}
+
+
+def measurements(c):
+    return [measurement(m) for m in c.get("measured", [])]
 
 
 def load_recorded(recorded_dir, claims, problems, root):
@@ -195,7 +211,7 @@ def load_recorded(recorded_dir, claims, problems, root):
                 continue
             claims[cid]["recorded"].append({
                 "file": fname, "gpu": run["gpu"], "commit": run["commit"], "date": run["date"],
-                "status": status, "reason": c.get("reason", ""), "measured": c.get("measured", [])})
+                "status": status, "reason": c.get("reason", ""), "measured": measurements(c)})
     return runs
 
 
@@ -411,10 +427,9 @@ def claim_title(c):
     parts = [f"{c['id']} {c['status']}"]
     if c.get("reason"):
         parts.append(c["reason"])
-    for m in c.get("measured", []):
+    for m in measurements(c):
         s = f"{m['what']}: {m['measured']}"
-        if m.get("expected"):
-            s += f" (expected {m['expected']})"
+        s += f" (expected {m['expected']})" if m["compared"] else " (measured)"
         parts.append(s)
     for r in c.get("recorded", []):
         parts.append(f"recorded on {r['gpu']} at {r['commit']}: {r['status']}")
@@ -588,18 +603,24 @@ def chapter_link(ch, page_ids):
 
 
 def measured_html(c):
-    items = []
-    for m in c.get("measured", []):
+    """A claim's values: each comparison with what it expected (✗ when it did not hold), each
+    plain record as *measured*, never with a mark: only a comparison can pass or fail."""
+    items, counts = [], {True: 0, False: 0}
+    for m in measurements(c):
+        counts[m["compared"]] += 1
         s = f"<code>{esc(m['what'])}</code>: {esc(m['measured'])}"
-        if m.get("expected"):
-            s += f" <span class=\"expected\">(expected {esc(m['expected'])})</span>"
-        if not m.get("ok", True):
+        if not m["compared"]:
+            items.append(f'<li>{s} <span class="measured">(measured)</span></li>')
+            continue
+        s += f" <span class=\"expected\">(expected {esc(m['expected'])})</span>"
+        if not m["ok"]:
             s = "\u2717 " + s
         items.append(f"<li>{s}</li>")
     if not items:
         return ""
-    return (f"<details><summary>{len(items)} value{'s' if len(items) != 1 else ''}</summary>"
-            f"<ul>{''.join(items)}</ul></details>")
+    summary = ", ".join(f"{n} {word}" for n, word in
+                        ((counts[True], "compared"), (counts[False], "measured")) if n)
+    return f"<details><summary>{summary}</summary><ul>{''.join(items)}</ul></details>"
 
 
 def status_html(status, reason=""):

@@ -45,7 +45,8 @@ A GPU sentence.\\claim{PF-10} The seed's dump reads past the end.\\claim{ER-14}
 def claim(cid, status="passed", measured=None, **extra):
     return dict({"id": cid, "section": "s", "statement": f"Statement of {cid}.", "kind": "exact",
                  "needs_gpu": False, "status": status, "reason": "",
-                 "measured": measured or [{"what": "x", "measured": "1", "expected": "1", "ok": True}],
+                 "measured": measured or [{"what": "x", "measured": "1", "expected": "1", "compared": True,
+                                           "ok": True}],
                  "outputs": [], "seconds": 0.0}, **extra)
 
 
@@ -203,7 +204,8 @@ class EmbedTest(unittest.TestCase):
 
     def test_a_failed_claim_fails_the_build_with_its_values(self):
         self.report["claims"][0] = claim("MT-01", status="failed", measured=[
-            {"what": "strides", "measured": "(1, 2)", "expected": "(3, 1)", "ok": False}])
+            {"what": "strides", "measured": "(1, 2)", "expected": "(3, 1)", "compared": True,
+             "ok": False}])
         self.save_report()
         self.assertFails("99_demo.cpp", "claim MT-01 failed", "strides: (1, 2) (expected (3, 1))")
 
@@ -307,6 +309,44 @@ class EmbedTest(unittest.TestCase):
                                       {"file": "bad_table.json", "kind": "table", "name": "t"},
                                       problems, self.root)
             self.assertIsNone(out)
+
+    # ---- measured, not compared -------------------------------------------------------------------
+
+    def test_a_recorded_value_is_shown_as_measured_never_as_passed(self):
+        self.report["claims"][0] = claim("MT-01", measured=[
+            {"what": "ratio", "measured": "1.5", "expected": ">= 1.15", "compared": True, "ok": True},
+            {"what": "noise A vs A", "measured": "1.05", "compared": False}])
+        self.save_report()
+        rc, err = self.run_embed()
+        self.assertEqual(rc, 0, err)
+        ledger = self.read("fragments", "book.ledger.html")
+        row = ledger[ledger.index('<tr id="MT-01"'):]
+        row = row[:row.index("</tr>")]
+        self.assertIn("<summary>1 compared, 1 measured</summary>", row)
+        self.assertIn('<li><code>noise A vs A</code>: 1.05 <span class="measured">(measured)</span></li>', row)
+        self.assertIn('<code>ratio</code>: 1.5 <span class="expected">(expected &gt;= 1.15)</span>', row)
+        values = row[row.index("<details>"):]
+        self.assertNotIn("\u2713", values)
+        self.assertNotIn("ok", values)
+        self.assertIn("noise A vs A: 1.05 (measured)", self.read("99_demo.md"))  # the mark's hover
+        mt = {c["id"]: c for c in json.loads(self.read("claims.json"))["claims"]}["MT-01"]
+        self.assertEqual(mt["measured"], [
+            {"what": "ratio", "measured": "1.5", "expected": ">= 1.15", "compared": True, "ok": True},
+            {"what": "noise A vs A", "measured": "1.05", "compared": False}])
+
+    def test_a_value_without_an_expected_value_is_a_record_whatever_it_says(self):
+        # An older report (no "compared") or a comparison that names no expected value: neither
+        # may be counted as a passed comparison.
+        for m in ({"what": "t", "measured": "2", "expected": "", "ok": True},
+                  {"what": "t", "measured": "2", "compared": True, "ok": True},
+                  {"what": "t", "measured": "2", "expected": "2", "compared": False, "ok": True}):
+            self.assertEqual(embed.measurement(m), {"what": "t", "measured": "2", "compared": False})
+            self.assertIn("(measured)", embed.measured_html({"measured": [m]}))
+        self.assertEqual(embed.measurement({"what": "t", "measured": "2", "expected": "3", "ok": False}),
+                         {"what": "t", "measured": "2", "expected": "3", "compared": True, "ok": False})
+        self.assertIn("\u2717 <code>t</code>",
+                      embed.measured_html({"measured": [{"what": "t", "measured": "2", "expected": "3",
+                                                         "compared": True, "ok": False}]}))
 
     def test_a_claim_mark_cannot_close_its_raw_block(self):
         mark = embed.claim_mark({"id": "MT-01", "status": "not run", "statement": "s",
