@@ -47,9 +47,11 @@ foreach(id IN LISTS all)
   if(id IN_LIST gpu)
     list(APPEND labels gpu)
   endif()
+  # A timing claim runs alone: any test beside it (a browser, a build of the mutants) would be
+  # timed with it. (Its ratio's noise test would mostly catch that, as inconclusive.)
   set(lock "")
   if(id IN_LIST timings)
-    set(lock "RESOURCE_LOCK book_timing")
+    set(lock "RUN_SERIAL TRUE")
   endif()
   string(APPEND tests
     "add_test([==[${test}]==] [==[${CHAPTER}]==] --claim ${id})\n"
@@ -58,12 +60,12 @@ foreach(id IN LISTS all)
 endforeach()
 
 # The exhibits (outputs of no claim) run in no --claim test: one test runs them, where there are
-# any. It holds the lock too: an exhibit may time something (07_matmul's kernels, say).
+# any. It runs alone too: an exhibit may time something (07_matmul's kernels, say).
 if(NOT exhibits STREQUAL "")
   set(test "chapter.${NAME}.exhibits")
   string(APPEND tests
     "add_test([==[${test}]==] [==[${CHAPTER}]==] --exhibits)\n"
     "set_tests_properties([==[${test}]==] PROPERTIES LABELS chapter "
-    "WORKING_DIRECTORY [==[${WORKDIR}]==] RESOURCE_LOCK book_timing)\n")
+    "WORKING_DIRECTORY [==[${WORKDIR}]==] RUN_SERIAL TRUE)\n")
 endif()
 file(WRITE ${OUT} "${tests}")
