@@ -325,7 +325,8 @@ TensorIterator TensorIteratorConfig::build() const {
     o.stride_bytes.assign(nd, 0);
     for (int i = 0; i < static_cast<int>(sizes.size()); ++i)
       o.stride_bytes[offset + i] =
-          (sizes[i] == 1 && shape[offset + i] != 1) ? 0 : strides[i] * o.element_size();
+          (sizes[i] == 1 && shape[offset + i] != 1) ? 0
+                                                      : wrapping_mul(strides[i], o.element_size());
   }
 
   // reorder_dimensions: perm starts as (n-1, ..., 0) so that plan dim 0 is the last tensor dim.

@@ -7,18 +7,12 @@
 
 namespace strided {
 
-namespace {
-// Arithmetic that wraps like two's-complement hardware. PyTorch multiplies and adds strides and
-// offsets without overflow checks; the results only overflow for dims of size 0 or 1, whose
-// strides never address an element, so wrapping gives PyTorch's numbers without undefined
-// behaviour.
 int64_t wrapping_mul(int64_t a, int64_t b) {
   return static_cast<int64_t>(static_cast<uint64_t>(a) * static_cast<uint64_t>(b));
 }
 int64_t wrapping_add(int64_t a, int64_t b) {
   return static_cast<int64_t>(static_cast<uint64_t>(a) + static_cast<uint64_t>(b));
 }
-}  // namespace
 
 int64_t wrap_dim(int64_t dim, int64_t ndim, const char* op) {
   // c10/core/WrapDimMinimal.h: a 0-d tensor behaves as if it had one dim for wrapping.

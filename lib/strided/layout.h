@@ -14,6 +14,12 @@ namespace strided {
 // A dim index in [-ndim, ndim) wrapped to [0, ndim); a 0-d tensor accepts -1 and 0 (c10's
 // maybe_wrap_dim with wrap_scalar). Error: "<op>: Dimension out of range (expected to be in range
 // of [-2, 1], but got 5)".
+// Arithmetic that wraps like two's-complement hardware, for strides and offsets: PyTorch forms
+// them without overflow checks, and they overflow only on dims of size 0 or 1, which never
+// address an element. Wrapping gives PyTorch's numbers there without undefined behaviour.
+int64_t wrapping_mul(int64_t a, int64_t b);
+int64_t wrapping_add(int64_t a, int64_t b);
+
 int64_t wrap_dim(int64_t dim, int64_t ndim, const char* op);
 
 // Row-major strides of a dense tensor: stride[i] = prod(sizes[i+1:]), with size-0 and size-1

@@ -12,9 +12,19 @@ Tensor::Tensor(Storage storage, Shape sizes, Shape strides, int64_t storage_offs
       dtype_(dtype) {
   STRIDED_CHECK(sizes_.size() == strides_.size(), "Tensor: mismatch in length of strides (",
                 strides_.size(), ") and shape (", sizes_.size(), ")");
+  bool empty = false;
+  for (size_t d = 0; d < sizes_.size(); ++d) {
+    STRIDED_CHECK(sizes_[d] >= 0, "Tensor: negative size at dim ", d, ": sizes ",
+                  to_string(sizes_));
+    empty = empty || sizes_[d] == 0;
+  }
+  // A stride that is never stepped may be whatever a view's wrapping arithmetic left (slicing
+  // with step 2^63-1 wraps the stride, in PyTorch too): that of a size-1 dim, and every stride and
+  // the offset of a tensor with no element, which addresses nothing.
+  if (empty) return;
   for (size_t d = 0; d < sizes_.size(); ++d)
-    STRIDED_CHECK(sizes_[d] >= 0 && strides_[d] >= 0, "Tensor: negative size or stride at dim ",
-                  d, ": sizes ", to_string(sizes_), ", strides ", to_string(strides_));
+    STRIDED_CHECK(strides_[d] >= 0 || sizes_[d] == 1, "Tensor: negative stride at dim ", d,
+                  ": sizes ", to_string(sizes_), ", strides ", to_string(strides_));
   STRIDED_CHECK(offset_ >= 0, "Tensor: invalid storage offset ", offset_);
   const int64_t item = itemsize(dtype_);
   const int64_t needed = storage_nbytes_needed(sizes_, strides_, offset_, item, "Tensor");

@@ -117,7 +117,12 @@ TEST_CASE("a Tensor built from a storage and a layout is checked as as_strided c
   CHECK_THROWS_WITH_AS(Tensor(base.storage(), {2, 3}, {3}, 0, DType::Int64),
                        doctest::Contains("mismatch in length of strides (1) and shape (2)"), Error);
   CHECK_THROWS_WITH_AS(Tensor(base.storage(), {2}, {-1}, 1, DType::Int64),
-                       doctest::Contains("negative size or stride at dim 0"), Error);
+                       doctest::Contains("negative stride at dim 0"), Error);
+  CHECK_THROWS_WITH_AS(Tensor(base.storage(), {-1}, {1}, 0, DType::Int64),
+                       doctest::Contains("negative size at dim 0"), Error);
+  // No element, nothing addressed: a wrapped stride (a view's arithmetic) is allowed there.
+  CHECK(Tensor(base.storage(), {0, 2}, {-2, 1}, 0, DType::Int64).numel() == 0);
+  CHECK(Tensor(base.storage(), {1, 3}, {-4, 1}, 0, DType::Int64).at({0, 2}).to_int() == 2);
   CHECK_THROWS_WITH_AS(Tensor(base.storage(), {2}, {1}, -1, DType::Int64),
                        doctest::Contains("invalid storage offset -1"), Error);
   CHECK_THROWS_WITH_AS(Tensor(base.storage(), {2, 3}, {3, 1}, 1, DType::Int64),

@@ -126,7 +126,7 @@ TEST_CASE("output that cannot be written is an error") {
   const std::string err = "explore_cli_test_full." + std::to_string(getpid());
   const std::string in = err + ".in";
   std::ofstream(in) << "{\"broadcast_shapes\":[[1]]}\n";
-  for (const std::string args : {std::string("'arange(3)'"), std::string("--help"),
+  for (const std::string& args : {std::string("'arange(3)'"), std::string("--help"),
                                  "--jsonl <" + in}) {
     const std::string cmd = std::string("'") + STRIDED_EXPLORE_PATH + "' " + args +
                             " >/dev/full 2>" + err;
