@@ -364,21 +364,34 @@ def check_page(browser, path, shot_dir, timeout, dark=False):
     return info, problems
 
 
-def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+def browser_arguments(description, screenshots_help):
+    """The command line the site's browser checks share: the site, Chromium, screenshots, timeout."""
+    ap = argparse.ArgumentParser(description=description)
     ap.add_argument("site", help="the site folder (build/<preset>/book/html)")
     ap.add_argument("--chromium", default="chromium")
-    ap.add_argument("--screenshots", help="save one PNG per page here")
+    ap.add_argument("--screenshots", help=screenshots_help)
+    ap.add_argument("--timeout", type=float, default=30.0)
+    return ap
+
+
+def find_chromium(name, tool):
+    """Chromium's path, or None after saying, as `tool`, that it is missing."""
+    found = shutil.which(name) or (name if os.path.exists(name) else None)
+    if not found:
+        print(f"{tool}: {name} not found (install Debian's chromium)", file=sys.stderr)
+    return found
+
+
+def main(argv=None):
+    ap = browser_arguments(__doc__.split("\n")[0], "save one PNG per page here")
     ap.add_argument("--pages", nargs="*", help="only these pages (file names)")
     ap.add_argument("--widths", default="1400,420",
                     help="window widths to check every page at, comma-separated")
     ap.add_argument("--height", type=int, default=800)
-    ap.add_argument("--timeout", type=float, default=30.0)
     args = ap.parse_args(argv)
 
-    chromium = shutil.which(args.chromium) or (args.chromium if os.path.exists(args.chromium) else None)
+    chromium = find_chromium(args.chromium, "check_browser")
     if not chromium:
-        print(f"check_browser: {args.chromium} not found (install Debian's chromium)", file=sys.stderr)
         return 1
     pages = sorted(f for f in os.listdir(args.site) if f.endswith(".html"))
     if args.pages:

@@ -17,17 +17,16 @@ bottom links, with the theme's dark mode switched on), for a person to look at.
 Uses the Browser of check_browser.py. Standard library only.
 """
 
-import argparse
 import base64
 import json
 import os
 import re
-import shutil
 import sys
 import urllib.parse
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from check_browser import WAIT_MATHJAX, Browser, problems_in_events  # noqa: E402
+from check_browser import (WAIT_MATHJAX, Browser, browser_arguments, find_chromium,  # noqa: E402
+                           problems_in_events)
 
 CHAPTER_RE = re.compile(r"^ch([0-9]{2})\.html$")
 
@@ -146,18 +145,13 @@ def check_chapter(browser, site, page, number, prev, nxt, anchors, shots, timeou
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("site", help="the site folder (build/<preset>/book/html)")
-    ap.add_argument("--chromium", default="chromium")
-    ap.add_argument("--screenshots", help="save the nav-*.png screenshots here")
+    ap = browser_arguments(__doc__.split("\n")[0], "save the nav-*.png screenshots here")
     ap.add_argument("--widths", type=int, nargs="+", default=[1400, 420])
     ap.add_argument("--height", type=int, default=900)
-    ap.add_argument("--timeout", type=float, default=30.0)
     args = ap.parse_args(argv)
 
-    chromium = shutil.which(args.chromium) or (args.chromium if os.path.exists(args.chromium) else None)
+    chromium = find_chromium(args.chromium, "check_navigation")
     if not chromium:
-        print(f"check_navigation: {args.chromium} not found (install Debian's chromium)", file=sys.stderr)
         return 1
     order = reading_order(args.site)
     files = [f for f, _ in order]

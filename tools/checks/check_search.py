@@ -15,19 +15,18 @@
 Standard library only; Chromium is driven by check_browser.Browser.
 """
 
-import argparse
 import base64
 import collections
 import json
 import os
 import re
-import shutil
 import sys
 import time
 import urllib.parse
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from check_browser import Browser, problems_in_events  # noqa: E402
+from check_browser import (Browser, browser_arguments, find_chromium,  # noqa: E402
+                           problems_in_events)
 
 QUERIES = ["contiguous", "permute", "memset", "as_strided", "MT-03"]
 # A chapter page: Doxygen keeps the Markdown file's name (docs/03_contiguity.md) as an anchor.
@@ -156,16 +155,11 @@ def distinctive_words(texts, chapters):
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("site", help="the site folder (build/<preset>/book/html)")
-    ap.add_argument("--chromium", default="chromium")
-    ap.add_argument("--screenshots", help="save the open result list here (search-*.png)")
-    ap.add_argument("--timeout", type=float, default=30.0)
+    ap = browser_arguments(__doc__.split("\n")[0], "save the open result list here (search-*.png)")
     args = ap.parse_args(argv)
 
-    chromium = shutil.which(args.chromium) or (args.chromium if os.path.exists(args.chromium) else None)
+    chromium = find_chromium(args.chromium, "check_search")
     if not chromium:
-        print(f"check_search: {args.chromium} not found (install Debian's chromium)", file=sys.stderr)
         return 1
     # print.html, the one-page edition, holds every chapter's anchors but is no chapter page (and
     # has no search box: the search index leaves it out).
