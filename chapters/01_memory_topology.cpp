@@ -198,6 +198,7 @@ int main(int argc, char** argv) {
              c.equal("bitwise-equal elements", equal, t.numel());
              c.value("address_numel", t.numel());
              c.value("address_strides", t.strides());
+             c.value("address_layout", t.layout());  // "(2,3,4):(12,4,1)", the notation
              // The same formula on a permuted view: the strides, not the shape, find the bytes.
              Tensor p = t.permute({2, 0, 1});
              const auto* pdata = static_cast<const std::byte*>(p.data_ptr());
