@@ -51,3 +51,20 @@ TEST_CASE("the runtime version is known whenever the build has CUDA") {
     CHECK(cuda::driver_version() == "none");
   }
 }
+
+TEST_CASE("plain_reason says the runtime's usual reasons in a reader's words") {
+  using strided::cuda::plain_reason;
+  CHECK(plain_reason("") == "");
+  CHECK(plain_reason("cudaGetDeviceCount failed: no CUDA-capable device is detected "
+                     "(cudaErrorNoDevice)") == "no CUDA device on this machine");
+  CHECK(plain_reason("cudaGetDeviceCount failed: CUDA driver version is insufficient for CUDA "
+                     "runtime version (cudaErrorInsufficientDriver)") ==
+        "no NVIDIA driver on this machine, or one older than the CUDA runtime");
+  CHECK(plain_reason("this build has no CUDA support (no CUDA compiler, or "
+                     "STRIDED_ENABLE_CUDA=OFF)")
+            .rfind("this build has no CUDA support", 0) == 0);
+  CHECK(plain_reason("cudaGetDeviceCount failed: something else (cudaErrorUnknown)") ==
+        "the CUDA runtime cannot use a device here");
+  // On this machine, whatever it is: the words exist exactly when there is a reason.
+  CHECK(plain_reason(strided::cuda::unavailable_reason()).empty() == strided::cuda::available());
+}
