@@ -65,8 +65,9 @@ def build(obj, names):
     return r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
 
 
-def run_chapters(obj, names):
-    """{claim: status} over every chapter, and the chapters that crashed or timed out."""
+def run_chapters(obj, names, known=()):
+    """{claim: status} over every chapter, and the chapters that crashed or timed out. A chapter
+    that broke counts every claim of `known` it lists as crashed."""
     statuses, broken = {}, {}
     for n in names:
         exe = os.path.join(obj, "chapters", f"chapter_{n}")
@@ -82,12 +83,9 @@ def run_chapters(obj, names):
         got = dict(line.split("\t", 1) for line in out.splitlines() if "\t" in line)
         if n in broken:  # it said nothing reliable: every claim it runs counts as failed
             ids = [line.split("\t", 1)[0] for line in listed.stdout.splitlines() if "\t" in line]
-            got = {cid: got.get(cid, "crashed") for cid in ids if cid in BASELINE_IDS}
+            got = {cid: got.get(cid, "crashed") for cid in ids if cid in known}
         statuses.update({cid: st.strip() for cid, st in got.items()})
     return statuses, broken
-
-
-BASELINE_IDS = set()
 
 
 def claim_statements(obj, names):
@@ -153,7 +151,6 @@ def main(argv=None):
         return 1
     statements = claim_statements(obj, names)
     base, broken = run_chapters(obj, names)
-    BASELINE_IDS.update(base)
     failing = sorted(c for c, st in base.items() if st != "passed")
     if broken or failing:
         say(f"the unmutated chapters do not pass: {failing or broken}")
@@ -171,7 +168,7 @@ def main(argv=None):
                 print(log, file=sys.stderr)
                 raise SystemExit(f"mutate: mutant {m['id']} does not compile; fix it in "
                                  "tools/mutate/mutants.py")
-            got, broken = run_chapters(obj, names)
+            got, broken = run_chapters(obj, names, set(base))
         finally:
             with open(path, "w", encoding="utf-8") as f:
                 f.write(original)
