@@ -6,6 +6,7 @@
 #include "book/gpu.h"
 #include "book/outputs.h"
 #include "book/provenance.h"
+#include "book/quotes.h"
 #include "book/show.h"
 #include "book/status.h"
 #include "book/timing.h"

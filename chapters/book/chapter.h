@@ -40,6 +40,8 @@ struct ClaimDef {
 
   ClaimDef& model() { kind = Kind::Model; return *this; }
   ClaimDef& timing() { kind = Kind::TimingCpu; return *this; }
+  // A claim that restates a source's arithmetic: when it holds its status is *quoted*, not passed.
+  ClaimDef& quoted() { kind = Kind::Quoted; return *this; }
   // A GPU claim: the check runs only where gpu().available; elsewhere it is not run, with the
   // CUDA runtime's reason.
   ClaimDef& needs_gpu(Kind k = Kind::TimingGpu) { gpu = true; kind = k; return *this; }

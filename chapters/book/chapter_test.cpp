@@ -223,3 +223,17 @@ TEST_CASE("the caches come from sysfs: data and unified caches by level, instruc
   CHECK(book::caches_from_sysfs((dir / "missing").string()).empty());
   fs::remove_all(dir);
 }
+
+TEST_CASE("a quoted claim that holds is quoted, never passed; one that does not hold fails") {
+  book::Chapter ch("x", "x");
+  ch.claim("ER-12", "The seed's arithmetic.", [](book::Check& c) { c.equal("4 · 2048² / 2²⁰", 4 * 2048 * 2048 / (1 << 20), 16); })
+      .quoted();
+  ch.claim("ER-13", "Wrong arithmetic.", [](book::Check& c) { c.equal("2 + 2", 2 + 2, 5); }).quoted();
+  const auto r = ch.run();
+  CHECK(r.claims[0].status == book::Status::Quoted);
+  CHECK(book::status_name(r.claims[0].status) == "quoted");
+  CHECK(r.claims[1].status == book::Status::Failed);
+  const auto only = ch.run(std::nullopt, {book::Kind::Quoted});
+  CHECK(only.claims.size() == 2);
+  CHECK(ch.run(std::nullopt, {book::Kind::Exact}).claims.empty());
+}

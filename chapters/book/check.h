@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <exception>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -17,12 +18,16 @@ namespace book {
 // One value the check measured. Either a comparison ("strides: (3, 1)", expected "(3, 1)", with
 // its verdict) or a plain record (a timing, a noise figure): compared is false, expected empty and
 // ok meaningless. A record is shown as *measured*, never as passed: only a comparison can be wrong.
+// A quote is a record too, of a figure from one of the book's sources rather than from this run:
+// quoted_from names where ("nikitaved, PyTorch for Scientists!, In[13]"), and it is shown as
+// *quoted*.
 struct Measurement {
   std::string what;
   std::string measured;
   std::string expected;  // non-empty exactly when compared
   bool compared = true;
   bool ok = true;        // the verdict of a comparison; true for a record, which is not judged
+  std::string quoted_from;  // non-empty exactly for a quote
 };
 
 class Check : public Recorder {
@@ -66,7 +71,15 @@ class Check : public Recorder {
   // makes a claim pass: a check that only records compared nothing.
   template <class T>
   void record(std::string_view what, const T& v) {
-    measurements_.push_back({std::string(what), show(v), {}, false, true});
+    measurements_.push_back({std::string(what), show(v), {}, false, true, {}});
+  }
+  // A figure quoted from a source (a seed's timing), shown beside this run's values as *quoted*:
+  // like a record it proves nothing, and unlike one it was not measured here either.
+  template <class T>
+  void quote(std::string_view what, const T& v, std::string source) {
+    if (source.empty())
+      throw std::invalid_argument("book: the quote '" + std::string(what) + "' names no source");
+    measurements_.push_back({std::string(what), show(v), {}, false, true, std::move(source)});
   }
 
   // The claim cannot be checked on this machine; nothing it measured counts.

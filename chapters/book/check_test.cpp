@@ -100,3 +100,13 @@ TEST_CASE("show() writes values as a PyTorch reader reads them") {
   CHECK(book::show(0.25) == "0.25");
   CHECK(book::show("text") == "text");
 }
+
+TEST_CASE("a quote is shown with its source and proves nothing") {
+  Check c("PF-08");
+  c.quote("the seed's contiguous add(3) (ms)", 49.1, "nikitaved, PyTorch for Scientists!, In[13]");
+  REQUIRE(c.measurements().size() == 1);
+  CHECK_FALSE(c.measurements()[0].compared);
+  CHECK(c.measurements()[0].quoted_from == "nikitaved, PyTorch for Scientists!, In[13]");
+  CHECK(c.status() == Status::Failed);  // a quote alone compared nothing
+  CHECK_THROWS_AS(c.quote("no source", 1, ""), std::invalid_argument);
+}

@@ -99,6 +99,8 @@ RatioResult time_ratio(Check& check, const std::string& what, const std::functio
   check.record(what + ": spread of B/A over repeats", r.spread);
   check.record(what + ": attempts", r.attempts);
   check.record(what + ": middle half of B/A over repeats", "[" + show(r.q1) + ", " + show(r.q3) + "]");
+  check.record(what + ": spread of B/A (half the middle half, % of the median)",
+               100.0 * r.half_spread());
   if (r.status == Status::Inconclusive) {
     check.record(what + ": ratio B/A (not judged)", r.ratio);
     std::ostringstream reason;

@@ -28,6 +28,8 @@ struct RatioResult {
   double noise = 0.0;   // median over repeats of max(t_A'/t_A, t_A/t_A'), >= 1
   double spread = 0.0;  // max / min of the repeat ratios
   double q1 = 0.0, q3 = 0.0;  // the middle half of the repeat ratios: the ratio's spread
+  // Half the middle half's width, relative to the median: the ratio is ratio ± this fraction.
+  double half_spread() const { return ratio > 0 ? (q3 - q1) / 2 / ratio : 0.0; }
   double median_a_s = 0.0, median_b_s = 0.0;
   int attempts = 0;
   Status status = Status::Failed;

@@ -62,8 +62,9 @@ TERMS_RE = re.compile(r"^\\terms\s+(.+?)\s*$")
 SUBPAGE_RE = re.compile(r"\\subpage\s+([A-Za-z0-9_]+)")
 CHAPTER_REF_RE = re.compile(r'\\ref\s+ch([0-9]{2})\w*\s+"[Cc]hapter\s+([0-9]+)"')
 NAME_RE = re.compile(r"^[a-z0-9_]+$")
-STATUSES = ("passed", "failed", "not run", "inconclusive")
-MARKS = {"passed": "\u2713", "failed": "\u2717", "not run": "\u25cb", "inconclusive": "~"}
+STATUSES = ("passed", "failed", "not run", "inconclusive", "quoted")
+MARKS = {"passed": "\u2713", "failed": "\u2717", "not run": "\u25cb", "inconclusive": "~",
+         "quoted": "\u275d"}
 
 
 class Problems:
@@ -166,11 +167,15 @@ def check_claims(chapters, problems, root):
 def measurement(m):
     """One measured value as the ledger and claims.json keep it: a comparison (its expected value
     and verdict, "compared": true) or a plain record ("compared": false, no expected value, no
-    verdict), so that a value that was never compared cannot be read as passed. A report from
-    before "compared" existed marks a record by its empty expected value."""
+    verdict), so that a value that was never compared cannot be read as passed. A record quoted
+    from a source rather than measured keeps the source ("quoted"). A report from before
+    "compared" existed marks a record by its empty expected value."""
     if m.get("compared", True) and m.get("expected"):
         return {"what": m["what"], "measured": m["measured"], "expected": m["expected"],
                 "compared": True, "ok": bool(m.get("ok", False))}
+    if m.get("quoted"):
+        return {"what": m["what"], "measured": m["measured"], "compared": False,
+                "quoted": m["quoted"]}
     return {"what": m["what"], "measured": m["measured"], "compared": False}
 
 
@@ -429,7 +434,8 @@ def claim_title(c):
         parts.append(c["reason"])
     for m in measurements(c):
         s = f"{m['what']}: {m['measured']}"
-        s += f" (expected {m['expected']})" if m["compared"] else " (measured)"
+        s += (f" (expected {m['expected']})" if m["compared"]
+              else f" (quoted from {m['quoted']})" if m.get("quoted") else " (measured)")
         parts.append(s)
     for r in c.get("recorded", []):
         parts.append(f"recorded on {r['gpu']} at {r['commit']}: {r['status']}")
@@ -605,10 +611,13 @@ def chapter_link(ch, page_ids):
 def measured_html(c):
     """A claim's values: each comparison with what it expected (✗ when it did not hold), each
     plain record as *measured*, never with a mark: only a comparison can pass or fail."""
-    items, counts = [], {True: 0, False: 0}
+    items, counts = [], {"compared": 0, "measured": 0, "quoted": 0}
     for m in measurements(c):
-        counts[m["compared"]] += 1
+        counts["compared" if m["compared"] else "quoted" if m.get("quoted") else "measured"] += 1
         s = f"<code>{esc(m['what'])}</code>: {esc(m['measured'])}"
+        if m.get("quoted"):
+            items.append(f'<li>{s} <span class="measured">(quoted from {esc(m["quoted"])})</span></li>')
+            continue
         if not m["compared"]:
             items.append(f'<li>{s} <span class="measured">(measured)</span></li>')
             continue
@@ -618,8 +627,7 @@ def measured_html(c):
         items.append(f"<li>{s}</li>")
     if not items:
         return ""
-    summary = ", ".join(f"{n} {word}" for n, word in
-                        ((counts[True], "compared"), (counts[False], "measured")) if n)
+    summary = ", ".join(f"{n} {word}" for word, n in counts.items() if n)
     return f"<details><summary>{summary}</summary><ul>{''.join(items)}</ul></details>"
 
 
