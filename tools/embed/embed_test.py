@@ -334,6 +334,25 @@ class EmbedTest(unittest.TestCase):
             {"what": "ratio", "measured": "1.5", "expected": ">= 1.15", "compared": True, "ok": True},
             {"what": "noise A vs A", "measured": "1.05", "compared": False}])
 
+    def test_a_quoted_figure_names_its_source_and_a_quoted_claim_is_never_passed(self):
+        self.report["claims"][0] = claim("MT-01", status="quoted", kind="quoted", measured=[
+            {"what": "bytes", "measured": "16", "expected": "16", "compared": True, "ok": True},
+            {"what": "the seed's add(3)", "measured": "1.5 ms", "compared": False,
+             "quoted": "nikitaved, PyTorch for Scientists!, In[14]"}])
+        self.save_report()
+        rc, err = self.run_embed()
+        self.assertEqual(rc, 0, err)
+        ledger = self.read("fragments", "book.ledger.html")
+        row = ledger[ledger.index('<tr id="MT-01"'):]
+        row = row[:row.index("</tr>")]
+        self.assertIn("<summary>1 compared, 1 quoted</summary>", row)
+        self.assertIn("(quoted from nikitaved, PyTorch for Scientists!, In[14])", row)
+        self.assertIn("\u275d quoted", row)
+        self.assertNotIn("\u2713", row)
+        page = self.read("99_demo.md")
+        self.assertIn("the seed&#x27;s add(3): 1.5 ms (quoted from nikitaved", page)
+        self.assertIn('class="claim-mark claim-quoted"', page)
+
     def test_a_value_without_an_expected_value_is_a_record_whatever_it_says(self):
         # An older report (no "compared") or a comparison that names no expected value: neither
         # may be counted as a passed comparison.
