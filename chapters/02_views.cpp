@@ -192,7 +192,7 @@ int main(int argc, char** argv) {
   ch.claim("VW-03",
            "A trivial view is new metadata (storage offset, sizes, strides) computed without "
            "reading a single element: every view op succeeds on a tensor whose elements cannot "
-           "be read.",
+           "be read, and gives the layout PyTorch gives.",
            [](book::Check& c) {
              Untouchable u({4, 5, 6}, DType::Float32);
              //! [no_reads]
@@ -209,10 +209,29 @@ int main(int argc, char** argv) {
              };
              //! [no_reads]
              c.equal("the elements' pages are protected", u.armed(), true);
+             // What PyTorch 1.13 gives for each, as (sizes, strides, storage offset less t's: the
+             // protected t starts past the storage's first page).
+             const std::vector<std::tuple<Shape, Shape, int64_t>> pytorch = {
+                 {{}, {}, 45},                           // 1·30 + 2·6 + 3
+                 {{4, 2, 6}, {30, 12, 1}, 6},            // stride 6·2, offset 1·6
+                 {{6, 4, 5}, {1, 30, 6}, 0},
+                 {{5, 4, 6}, {6, 30, 1}, 0},
+                 {{5}, {7}, 0},                          // 6 + 1 per step along the diagonal
+                 {{4, 7, 6}, {30, 0, 1}, 0},             // the grown size-1 dim: stride 0
+                 {{20, 6}, {6, 1}, 0},
+                 {{1, 4, 5, 6}, {120, 30, 6, 1}, 0},     // the new dim: 4 · 30
+             };
              std::vector<std::vector<std::string>> rows;
-             for (const auto& [name, v] : views) {
+             for (size_t i = 0; i < views.size(); ++i) {
+               const auto& [name, v] = views[i];
                c.equal(name + " shares the protected storage", v.storage().is_same(t.storage()),
                        true);
+               const auto& [sizes, strides, offset] = pytorch[i];
+               c.equal(name + ": sizes, strides, storage offset − t's",
+                       std::vector<std::string>{book::show(v.sizes()), book::show(v.strides()),
+                                                book::show(v.storage_offset() - t.storage_offset())},
+                       std::vector<std::string>{book::show(sizes), book::show(strides),
+                                                book::show(offset)});
                rows.push_back(layout_row(name, v));
              }
              // The same geometry from the pure layout functions, which take no storage at all.
