@@ -215,7 +215,8 @@ int main(int argc, char** argv) {
   ch.claim("IX-01",
            "Indexing dim d with an integer i removes dim d and adds i·stride[d] to the offset: for "
            "t = arange(24).reshape(1,2,3,4), t[:,:,:,2] is [[[2,6,10],[14,18,22]]] with shape "
-           "(1,2,3), strides (24,12,4), storage offset 2, and is not contiguous.",
+           "(1,2,3), strides (24,12,4), storage offset 2, and is not contiguous. A negative index "
+           "counts from the end: t[:,:,:,-1] is t[:,:,:,3], at offset 3.",
            [](book::Check& c) {
              //! [last_index]
              Tensor t = arange(24).reshape({1, 2, 3, 4});
@@ -229,6 +230,10 @@ int main(int argc, char** argv) {
              c.equal("offset = 2·stride[3] of t", v.storage_offset(), 2 * t.stride(3));
              c.equal("contiguous", v.is_contiguous(), false);
              c.equal("shares t's storage", v.storage().is_same(t.storage()), true);
+             const Tensor last = t.index({Slice(), Slice(), Slice(), -1});
+             c.equal("t[:, :, :, -1]: storage offset", last.storage_offset(), int64_t{3});
+             c.equal("t[:, :, :, -1]: values", last.to_vector(), std::vector<double>{3, 7, 11, 15, 19, 23});
+             c.value("last_offset", last.storage_offset());
              c.text("last_index", "v = t[:, :, :, 2]\n" + to_string(v) + "\nv.shape = " +
                                       book::show(v.sizes()) + ", v.stride() = " +
                                       book::show(v.strides()) + ", v.storage_offset() = " +
