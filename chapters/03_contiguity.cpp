@@ -284,6 +284,33 @@ int main(int argc, char** argv) {
              c.value("factories_contiguous", contiguous);
            });
 
+  ch.claim("CT-04.like",
+           "empty_like and clone keep the layout they are given, not a contiguous one: a permuted "
+           "arange(24).view(2,3,4).permute(2,0,1) gives strides (1,12,4) to both; for a tensor "
+           "that is not dense they lay it out densely in its own dim order, arange(48).view(2,3,8)"
+           "[..., ::2] (strides (24,8,2)) giving (12,4,1), and where two strides tie, the dim of "
+           "smaller size goes inside: the overlapping (2,3):(1,1) gives (1,2).",
+           [](book::Check& c) {
+             //! [like]
+             Tensor p = arange(24).view({2, 3, 4}).permute({2, 0, 1});  // dense, permuted
+             Tensor s = arange(48).view({2, 3, 8}).slice(2, 0, std::nullopt, 2);  // not dense
+             Tensor o = arange(6).as_strided({2, 3}, {1, 1});  // overlapping: strides tie
+             //! [like]
+             c.equal("empty_like(p).stride()", empty_like(p).strides(), Shape{1, 12, 4});
+             c.equal("p.clone().stride()", p.clone().strides(), Shape{1, 12, 4});
+             c.equal("p.clone() == p", p.clone().to_vector(), p.to_vector());
+             c.equal("s.stride()", s.strides(), Shape{24, 8, 2});
+             c.equal("empty_like(s).stride()", empty_like(s).strides(), Shape{12, 4, 1});
+             c.equal("s.clone().stride()", s.clone().strides(), Shape{12, 4, 1});
+             c.equal("empty_like(o).stride()", empty_like(o).strides(), Shape{1, 2});
+             c.equal("o.clone().stride()", o.clone().strides(), Shape{1, 2});
+             c.equal("empty_like(p) is contiguous", empty_like(p).is_contiguous(), false);
+             c.value("like_p", empty_like(p).strides());
+             c.value("like_s_in", s.strides());
+             c.value("like_s", empty_like(s).strides());
+             c.value("like_o", empty_like(o).strides());
+           });
+
   // ---- Contiguous strides ----------------------------------------------------------------------------------
   ch.section("strides", "Contiguous strides");
 
