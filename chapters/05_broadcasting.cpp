@@ -384,8 +384,7 @@ int main(int argc, char** argv) {
   ch.erratum("ER-30",
              "Rule one of broadcasting: both tensors must have at least one dim (r-nn, Taking "
              "PyTorch For Granted).",
-             "A 0-d tensor broadcasts with anything: its missing dims all count as 1. The rule "
-             "comes from older PyTorch documentation.",
+             "A 0-d tensor broadcasts with anything: its missing dims all count as 1.",
              [](book::Check& c) {
                Tensor s = scalar_tensor(3.0);
                c.equal("(s * ones(2, 2)).shape", (s * ones({2, 2})).sizes(), Shape{2, 2});
