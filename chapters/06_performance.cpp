@@ -449,7 +449,9 @@ int main(int argc, char** argv) {
   ch.claim("PF-01",
            "An element-wise kernel nests its loops by stride: the smallest stride innermost, the "
            "largest outermost; for permute(2,1,0) of a contiguous 4×4×4 tensor that walk visits "
-           "addresses 0, 4, …, 252 in order, while the logical walk jumps by 64 bytes.",
+           "addresses 0, 4, …, 252 in order, while the logical walk jumps by 64 bytes. Dims that "
+           "step as one are merged: every dense permutation of it runs as one loop of 64, and "
+           "t[:, ::2, 1:3] as loops of 2 and 8.",
            [](book::Check& c) {
              //! [plan_order]
              Tensor t = arange(64, {DType::Float32}).view({4, 4, 4});
@@ -472,13 +474,17 @@ int main(int argc, char** argv) {
              c.value("order_last", walked.bytes.back());
              // The plans of a few layouts, as the engine builds them.
              std::vector<std::vector<std::string>> rows;
-             for (const auto& [name, x] : std::vector<std::pair<std::string, Tensor>>{
-                      {"t", t},
-                      {"t.permute(2, 1, 0)", p},
-                      {"t.permute(1, 2, 0)", t.permute({1, 2, 0})},
-                      {"t[:, ::2, 1:3]", t.index({Slice(), Slice(indexing::None, indexing::None, 2),
-                                                  Slice(1, 3)})}}) {
+             const std::vector<std::tuple<std::string, Tensor, Shape>> layouts = {
+                 {"t", t, {64}},
+                 {"t.permute(2, 1, 0)", p, {64}},
+                 {"t.permute(1, 2, 0)", t.permute({1, 2, 0}), {64}},
+                 {"t[:, ::2, 1:3]", t.index({Slice(), Slice(indexing::None, indexing::None, 2), Slice(1, 3)}),
+                  {2, 8}}};  // the two outer dims, strides 16 and 8 over sizes 4 and 2, merge
+             for (const auto& [name, x, merged] : layouts) {
                TensorIterator pl = unary_plan(UnaryOp::Neg, Tensor(), x);
+               c.equal("plan shape of " + name + " (inner first)", pl.shape(), merged);
+               if (name == "t") c.value("plan_dense", pl.shape());
+               if (name == "t[:, ::2, 1:3]") c.value("plan_slice", pl.shape());
                rows.push_back({name, layout_string(x.sizes(), x.strides()),
                                book::show(pl.iteration_order()), book::show(pl.shape()),
                                book::show(pl.operand(1).stride_bytes),
