@@ -399,27 +399,33 @@ int main(int argc, char** argv) {
   // ---- BLAS and the four layouts ----------------------------------------------------------------------
   ch.section("blas", "BLAS and the four layouts");
 
+  ch.claim("MM-06.flags",
+           "A row-major 3×5 operand goes to gemm as stored and its column-major transpose .mT "
+           "with the transpose flag, both with ld 5 and no copy; only an operand that is neither, "
+           "such as a stride-2 slice, is copied first.",
+           [](book::Check& c) {
+             //! [blas_flags]
+             Tensor a = zeros({3, 5});
+             BlasOperand row = blas_operand(a);       // row-major: as stored, ld = 5
+             BlasOperand col = blas_operand(a.mT());  // column-major: transposed, ld = 5
+             //! [blas_flags]
+             c.equal("row-major: transpose flag", row.transpose, false);
+             c.equal("row-major: ld", row.ld, int64_t{5});
+             c.equal("row-major: copy", row.copy, false);
+             c.equal("column-major: transpose flag", col.transpose, true);
+             c.equal("column-major: ld", col.ld, int64_t{5});
+             c.equal("column-major: copy", col.copy, false);
+             c.equal("a stride-2 slice is copied", blas_operand(zeros({3, 10}).slice(1, 0, 10, 2)).copy,
+                     true);
+             c.value("flags_ld", row.ld);
+           });
+
   ch.claim("MM-06",
            "With BLAS the four layouts of In[19] (a@b, a@b.mT, a.mT@b, a.mT@b.mT) take about the "
            "same time (each within [0.67, 1.5] of a@b), because each is one gemm call with "
            "transpose flags and no copy; the naive kernel's worst layout takes at least 1.5 "
            "times its best.",
            [](book::Check& c) {
-             {
-               //! [blas_flags]
-               Tensor a = zeros({3, 5});
-               BlasOperand row = blas_operand(a);       // row-major: as stored, ld = 5
-               BlasOperand col = blas_operand(a.mT());  // column-major: transposed, ld = 5
-               //! [blas_flags]
-               c.equal("row-major: transpose flag", row.transpose, false);
-               c.equal("row-major: ld", row.ld, int64_t{5});
-               c.equal("row-major: copy", row.copy, false);
-               c.equal("column-major: transpose flag", col.transpose, true);
-               c.equal("column-major: ld", col.ld, int64_t{5});
-               c.equal("column-major: copy", col.copy, false);
-               c.equal("a stride-2 slice is copied", blas_operand(zeros({3, 10}).slice(1, 0, 10, 2)).copy,
-                       true);
-             }
              const int64_t n = blas_n();
              Layouts l = four_layouts(n, 6);
              OneThread one;
