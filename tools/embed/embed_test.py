@@ -312,16 +312,20 @@ class EmbedTest(unittest.TestCase):
 
     # ---- measured, not compared -------------------------------------------------------------------
 
-    def test_a_recorded_value_is_shown_as_measured_never_as_passed(self):
-        self.report["claims"][0] = claim("MT-01", measured=[
-            {"what": "ratio", "measured": "1.5", "expected": ">= 1.15", "compared": True, "ok": True},
-            {"what": "noise A vs A", "measured": "1.05", "compared": False}])
+    def embedded_ledger_row(self, cid):
+        """Saves the report, runs the embed tool (which must succeed) and returns cid's ledger row."""
         self.save_report()
         rc, err = self.run_embed()
         self.assertEqual(rc, 0, err)
         ledger = self.read("fragments", "book.ledger.html")
-        row = ledger[ledger.index('<tr id="MT-01"'):]
-        row = row[:row.index("</tr>")]
+        row = ledger[ledger.index(f'<tr id="{cid}"'):]
+        return row[:row.index("</tr>")]
+
+    def test_a_recorded_value_is_shown_as_measured_never_as_passed(self):
+        self.report["claims"][0] = claim("MT-01", measured=[
+            {"what": "ratio", "measured": "1.5", "expected": ">= 1.15", "compared": True, "ok": True},
+            {"what": "noise A vs A", "measured": "1.05", "compared": False}])
+        row = self.embedded_ledger_row("MT-01")
         self.assertIn("<summary>1 compared, 1 measured</summary>", row)
         self.assertIn('<li><code>noise A vs A</code>: 1.05 <span class="measured">(measured)</span></li>', row)
         self.assertIn('<code>ratio</code>: 1.5 <span class="expected">(expected &gt;= 1.15)</span>', row)
@@ -339,12 +343,7 @@ class EmbedTest(unittest.TestCase):
             {"what": "bytes", "measured": "16", "expected": "16", "compared": True, "ok": True},
             {"what": "the seed's add(3)", "measured": "1.5 ms", "compared": False,
              "quoted": "nikitaved, PyTorch for Scientists!, In[14]"}])
-        self.save_report()
-        rc, err = self.run_embed()
-        self.assertEqual(rc, 0, err)
-        ledger = self.read("fragments", "book.ledger.html")
-        row = ledger[ledger.index('<tr id="MT-01"'):]
-        row = row[:row.index("</tr>")]
+        row = self.embedded_ledger_row("MT-01")
         self.assertIn("<summary>1 compared, 1 quoted</summary>", row)
         self.assertIn("(quoted from nikitaved, PyTorch for Scientists!, In[14])", row)
         self.assertIn("\u275d quoted", row)
