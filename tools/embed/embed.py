@@ -650,7 +650,8 @@ NUMBER_WORDS = {
 NUMBER_WORD_RE = re.compile(r"\b(" + "|".join(NUMBER_WORDS) + r")\b", re.I)
 SIZE_UNITS = {"KiB": 1024, "MiB": 1024 ** 2, "GiB": 1024 ** 3, "kB": 1000, "KB": 1000,
               "MB": 1000 ** 2, "GB": 1000 ** 3}
-SIZE_RE = re.compile(r"(?<![\w.])([0-9]+(?:\.[0-9]+)?)\s*(" + "|".join(SIZE_UNITS) + r")\b")
+# A size is a count of bytes with its unit; 716 GB/s is a rate, not a size.
+SIZE_RE = re.compile(r"(?<![\w.])([0-9]+(?:\.[0-9]+)?)\s*(" + "|".join(SIZE_UNITS) + r")\b(?!\s*/)")
 TIMES_RE = re.compile(r"\s*[×·]\s*")
 
 

@@ -629,6 +629,10 @@ A GPU sentence.\\claim{PF-10} The seed's dump reads past the end.\\claim{ER-14}
         self.assertEqual(embed.contradictions("64³ and 32³ and 2×3", "a 32×32×32 cube"),
                          [("shape:64×64×64", "64³", "32×32×32")])
         self.assertEqual(embed.contradictions("a 2×3 matrix, 8 MiB", "a 32³ cube"), [])
+        # A rate is no size: 716 GB/s beside a 16 MiB output contradicts nothing.
+        self.assertEqual(embed.contradictions("716 GB/s, 16 MiB", "a 16 MiB output"), [])
+        self.assertEqual(embed.contradictions("716 GB, 16 MiB", "a 16 MiB output"),
+                         [("size:716000000000", "716 GB", "16 MiB")])
 
     # ---- recorded runs ------------------------------------------------------------------------------
 
