@@ -429,6 +429,8 @@ int main(int argc, char** argv) {
                        x.index({Slice(-5, None)}).numel() != seed_len_neg, true);
                c.equal("normalize(-5, 20, 1, 20).length", normalize(-5, 20, 1, 20).length,
                        int64_t{5});
+               c.value("neg_len", x.index({Slice(-5, None)}).numel());
+               c.value("neg_range_len", seed_len_neg);
              });
 
   // ---- When a new shape can be a view ----------------------------------------------------------------

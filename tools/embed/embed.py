@@ -13,8 +13,11 @@ Markdown pages of docs/, and writes into --pages:
 
 It fails (exit 1, one line per problem naming the file and the claim) when the text and the checks
 drift apart: a claim ID in the text that no chapter checks, a check that no page cites, an output or
-value a page refers to that is missing or older than its chapter's source, a claim that failed, or
-a recorded run naming a claim no chapter checks.
+value a page refers to that is missing or older than its chapter's source, a claim that failed, a
+recorded run naming a claim no chapter checks, or a claim's sentence whose numbers are not its
+statement's (a number of the statement that neither the sentence's paragraph nor what its section
+shows says, or a shape or size that differs from the statement's; see check_claim_numbers and
+docs/claim_numbers.txt, its reviewed exceptions).
 
 Directives in docs/*.md (nothing else is touched):
   \\claim{MT-03}        the mark of a sentence stating claim MT-03 (status, link to the ledger)
@@ -46,6 +49,7 @@ import shutil
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
+from decimal import Decimal
 
 ID = r"[A-Z]{2}-[0-9]{2}(?:\.[a-z0-9]+)?"
 CLAIM_RE = re.compile(r"\\claim\{([^}]*)\}")
@@ -401,6 +405,20 @@ def dedented_source(text):
     return "\n".join(lines), names
 
 
+def snippet_block(text, name):
+    """The lines of the first //! [name] block of a source, as \\snippet shows them."""
+    shown, inside = [], False
+    for line in text.split("\n"):
+        m = MARKER_RE.match(line)
+        if m and m.group(1) == name:
+            if inside:
+                break  # Doxygen shows the first block of that name
+            inside = True
+        elif inside:
+            shown.append(line)
+    return "\n".join(shown)
+
+
 # ---- values ----------------------------------------------------------------------------------------
 
 FORBIDDEN_IN_VALUES = set("\\@#$%`*_\n\r")
@@ -598,6 +616,429 @@ def process_page(path, chapters_by_name, claims, values, fragments, problems, ar
         line = BOOK_RE.sub(book_sub, line)
         out_lines.append(line)
     return "\n".join(out_lines)
+
+
+# ---- the numbers of a claim and of its sentence ------------------------------------------------
+#
+# A reader must never find the prose beside a mark saying other numbers than the claim that was
+# checked. So every number of a claim's statement must be found in what the reader sees with the
+# mark: the paragraph that carries it (values put in), the code, outputs, tables and displayed
+# formulas shown earlier in its section or right after the paragraph, or in words ("twice",
+# "three times"). And a shape (32³, 2×3×4) or a size (4 KiB) in the marked sentence, or in the
+# caption of one of the claim's outputs, must be one the statement has, when the statement has one
+# of that kind. What the tool cannot read is said in docs/claim_numbers.txt, one reviewed line each.
+# The check reads the Markdown with the run's values, outputs and snippets, which is what Doxygen
+# renders, so a failure names the page's line and the claim before anything is rendered; the
+# browser checks (tools/checks) would have to find the same paragraphs and sections again in
+# Doxygen's HTML, and could only fail the tests, not the build.
+
+SUPERSCRIPT_DIGITS = str.maketrans("\u2070\u00b9\u00b2\u00b3\u2074\u2075\u2076\u2077\u2078\u2079",
+                                   "0123456789")
+SUPERSCRIPT_FROM_DIGITS = {v: k for k, v in SUPERSCRIPT_DIGITS.items()}
+SUPERSCRIPT_RE = re.compile("[\u2070\u00b9\u00b2\u00b3\u2074\u2075\u2076\u2077\u2078\u2079]+")
+# A number as the book writes one: 0x3E8, 65,536, 1.5, -1 (or −1, U+2212), 2^26 (or 2²⁶, 2^{26},
+# 2<sup>26</sup>), once number_text has made these one. Digits inside a name (float32, i0) are no
+# number; a minus is a sign only where no operand stands before it ("N−1" is N minus 1, "dim −1"
+# is −1).
+NUMBER = (r"(?P<sign>(?<![\w)\]])-)?(?<![\w.])"
+          r"(?P<digits>0x[0-9A-Fa-f]+|[0-9]{1,3}(?:,[0-9]{3})+(?![0-9])|[0-9]+(?:\.[0-9]+)?)"
+          r"(?:\^(?P<exp>[0-9]+))?(?![\w])")
+NUMBER_RE = re.compile(NUMBER)
+# Numbers in words, as the prose says them: "twice as long", "three times as many", "the fourth
+# line": whole words, any case, found in the text around a claim (a statement's numbers are its
+# digits).
+NUMBER_WORDS = {
+    "zero": "0", "one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6",
+    "seven": "7", "eight": "8", "nine": "9", "ten": "10", "eleven": "11", "twelve": "12",
+    "sixteen": "16", "once": "1", "twice": "2", "thrice": "3", "double": "2", "half": "2",
+    "first": "1", "second": "2", "third": "3", "fourth": "4", "fifth": "5", "sixth": "6",
+}
+NUMBER_WORD_RE = re.compile(r"\b(" + "|".join(NUMBER_WORDS) + r")\b", re.I)
+SIZE_UNITS = {"KiB": 1024, "MiB": 1024 ** 2, "GiB": 1024 ** 3, "kB": 1000, "KB": 1000,
+              "MB": 1000 ** 2, "GB": 1000 ** 3}
+# A size is a count of bytes with its unit; 716 GB/s is a rate, not a size.
+SIZE_RE = re.compile(r"(?<![\w.])([0-9]+(?:\.[0-9]+)?)\s*(" + "|".join(SIZE_UNITS) + r")\b(?!\s*/)")
+TIMES_RE = re.compile(r"\s*[×·]\s*")
+
+
+def number_text(text):
+    """Text with every way of writing a number made one: entities decoded, TeX's \\times and \\cdot
+    as × and ·, thousands groups (65{,}536, 65\\,536, thin spaces) as 65,536, exponents
+    (2^{26}, 2<sup>26</sup>, 2²⁶) as 2^26, U+2212 as -, and claim IDs (PF-03) dropped."""
+    t = html.unescape(text)
+    t = re.sub(r"\\times(?![A-Za-z])", "×", t)
+    t = re.sub(r"\\cdot(?![A-Za-z])", "·", t)
+    t = re.sub(r"([0-9])(?:\{,\}|\\,|[\u2009\u202f\u00a0])(?=[0-9]{3}(?![0-9]))", r"\1,", t)
+    t = re.sub(r"\^\{\s*([0-9]+)\s*\}", r"^\1", t)
+    t = re.sub(r"<sup>\s*([0-9]+)\s*</sup>", r"^\1", t)
+    t = SUPERSCRIPT_RE.sub(lambda m: "^" + m.group(0).translate(SUPERSCRIPT_DIGITS), t)
+    t = t.replace("\u2212", "-")
+    return re.sub(ID, " ", t)
+
+
+def number_key(digits, sign=""):
+    """One number's canonical form: 65,536 and 65536 alike, 1.50 as 1.5, hex in lower case."""
+    if digits.lower().startswith("0x"):
+        return sign + "0x" + digits[2:].lower()
+    d = Decimal(digits.replace(",", ""))
+    return format((-d if sign else d).normalize(), "f")
+
+
+def as_written(text):
+    """A number or shape from number_text as a reader would write it: 32^3 as 32³."""
+    return re.sub(r"\^([0-9]+)", lambda m: m.group(1).translate(SUPERSCRIPT_FROM_DIGITS), text)
+
+
+def number_tokens(text):
+    """The numbers of a text made by number_text: (as written, canonical key, the keys that say
+    the same number, start, end). A power is found as itself (2^26) or as its value (67108864)."""
+    out = []
+    for m in NUMBER_RE.finditer(text):
+        key = number_key(m.group("digits"), m.group("sign") or "")
+        same = {key}
+        if m.group("exp") and int(m.group("exp")) <= 64 and not key.startswith(("0x", "-0x")):
+            value = Decimal(key) ** int(m.group("exp"))
+            same = {f"{key}^{m.group('exp')}", format(value.normalize(), "f")}
+            key = f"{key}^{m.group('exp')}"
+        out.append((as_written(m.group(0).strip()), key, same, m.start(), m.end()))
+    return out
+
+
+def statement_numbers(statement):
+    """The numbers a claim's statement states: {key: (as written, keys that say it)}, in order.
+    Only numbers in digits: a statement's "one" or "second" is as often no number at all."""
+    found = {}
+    for shown, key, same, _, _ in number_tokens(number_text(statement)):
+        found.setdefault(key, (shown, same))
+    return found
+
+
+def context_numbers(text):
+    """Every number a reader finds in a text, in any of its forms: each number, a power's base and
+    value, both readings of 64,512 (a thousands group or a list), the product of a chain
+    2·3·4 or 1024×1024 (and N^k for a chain of k equal factors), and the numbers in words."""
+    text = number_text(text)
+    tokens = number_tokens(text)
+    found = set()
+    for _, key, same, start, end in tokens:
+        found |= same
+        if "^" in key:
+            found.add(key.split("^")[0])
+        digits = text[start:end].lstrip("-").split("^")[0]
+        if "," in digits:
+            found |= {number_key(p) for p in digits.split(",")}
+    i = 0
+    while i < len(tokens):
+        j = i
+        while j + 1 < len(tokens) and TIMES_RE.fullmatch(text[tokens[j][4]:tokens[j + 1][3]]):
+            j += 1
+        factors = [tokens[k][1] for k in range(i, j + 1)]
+        if j > i and all(re.fullmatch(r"-?[0-9.]+", f) for f in factors):
+            product = Decimal(1)
+            for f in factors:
+                product *= Decimal(f)
+            found.add(format(product.normalize(), "f"))
+            if len(set(factors)) == 1:
+                found.add(f"{factors[0]}^{len(factors)}")
+        i = j + 1
+    for m in NUMBER_WORD_RE.finditer(text):
+        found.add(NUMBER_WORDS[m.group(1).lower()])
+        if m.group(1).lower() == "half":
+            found.add("0.5")
+    return found
+
+
+def byte_count(number, unit):
+    """'64', 'KiB' -> '65536': a size's key, in bytes, so that 64 KiB and 0.0625 MiB agree."""
+    return format((Decimal(number) * SIZE_UNITS[unit]).normalize(), "f")
+
+
+def quantities(text):
+    """The shapes and sizes a text names, by kind: {"shape of 3": {"32×32×32", ...}, "size":
+    {"4 KiB", ...}} as canonical strings. A shape is a chain N×M(×K…) or a square or cube, N² or
+    N³; a size a number of bytes with its unit (KiB, MiB, GiB, kB, MB, GB), counted in bytes."""
+    text = number_text(text)
+    tokens = number_tokens(text)
+    found = {}
+    i = 0
+    while i < len(tokens):
+        j = i
+        while j + 1 < len(tokens) and text[tokens[j][4]:tokens[j + 1][3]].strip() == "×":
+            j += 1
+        dims = [tokens[k][1] for k in range(i, j + 1)]
+        if j == i and re.fullmatch(r"[0-9]+\^[23]", dims[0]):
+            base, exp = dims[0].split("^")
+            dims = [base] * int(exp)
+        if len(dims) > 1 and all(re.fullmatch(r"[0-9]+", d) for d in dims):
+            shown = as_written(text[tokens[i][3]:tokens[j][4]])
+            found.setdefault(f"shape of {len(dims)}", {})["×".join(dims)] = shown
+        i = j + 1
+    for m in SIZE_RE.finditer(text):
+        found.setdefault("size", {})[byte_count(m.group(1), m.group(2))] = m.group(0)
+    return found
+
+
+def contradictions(text, statement):
+    """The shapes and sizes of a text that differ from every one of their kind in the statement
+    (nothing is said of a kind the statement never names): [(key, as written, the statement's)],
+    key being "shape:32×32×32" or "size:4096"."""
+    ours = quantities(statement)
+    bad = []
+    for kind, items in quantities(text).items():
+        if kind not in ours:
+            continue
+        for key, shown in items.items():
+            if key not in ours[kind]:
+                bad.append((("size:" if kind == "size" else "shape:") + key, shown.strip(),
+                            ", ".join(s.strip() for s in ours[kind].values())))
+    return bad
+
+
+def note_key(text):
+    """The key of a number as a line of docs/claim_numbers.txt names it: a number as
+    statement_numbers keys it ("1.5", "2^26"), or a shape or size as contradictions does
+    ("shape:64×64×64", "size:65536"); None if it is none of these, or several."""
+    text = number_text(text).strip()
+    size = SIZE_RE.fullmatch(text)
+    if size:
+        return "size:" + byte_count(size.group(1), size.group(2))
+    shapes = [k for kind, items in quantities(text).items() if kind != "size" for k in items]
+    if len(shapes) == 1 and re.fullmatch(r"[0-9]+(?:\^[23]|(?:\s*×\s*[0-9]+)+)", text):
+        return "shape:" + shapes[0]
+    tokens = number_tokens(text)
+    if len(tokens) == 1 and tokens[0][0] == text:
+        return tokens[0][1]
+    return None
+
+
+def load_claim_numbers(path, claims, problems, root):
+    """docs/claim_numbers.txt: lines 'ID NUMBER: how', each a reviewed exception to the check, by
+    (claim, note_key(NUMBER)). NUMBER is a number of the statement that the claim's sentence says
+    in a way the check cannot read, or a shape or size that the sentence names beside the
+    statement's for a reason the line gives."""
+    notes = {}
+    if not path:
+        return notes
+    where = rel(path, root)
+    try:
+        with open(path, encoding="utf-8") as f:
+            lines = f.read().split("\n")
+    except OSError as e:
+        problems.add(where, f"cannot be read: {e}")
+        return notes
+    for n, line in enumerate(lines, 1):
+        at = f"{where}:{n}"
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        m = re.fullmatch(rf"({ID})\s+([^:]+?)\s*:\s*(\S.*)", line.strip())
+        if not m:
+            problems.add(at, "a line must read 'ID NUMBER: how the sentence says it'")
+            continue
+        cid, number, how = m.groups()
+        key = note_key(number)
+        if cid not in claims:
+            problems.add(at, f"claim {cid} is not checked by any chapter")
+        elif key is None:
+            problems.add(at, f"{number!r} is not one number, shape (64³, 2×3) or size (4 KiB)")
+        elif (cid, key) in notes:
+            problems.add(at, f"{cid} {number} is noted twice")
+        else:
+            notes[(cid, key)] = {"at": at, "number": number, "how": how, "used": False}
+    return notes
+
+
+def output_text(chapter, output):
+    """What a reader sees of a chapter output, as text: a listing's lines, a table's caption and
+    cells, a figure's caption and the words and numbers it draws."""
+    with open(os.path.join(chapter["out"], output["file"]), encoding="utf-8") as f:
+        body = f.read()
+    caption = output.get("caption", "")
+    kind = output.get("kind")
+    if kind == "table":
+        try:
+            t = json.loads(body)
+            rows = [t.get("caption") or caption, *t.get("header", [])]
+            rows += [" | ".join(map(str, r)) for r in t.get("rows", [])]
+            return "\n".join(map(str, rows))
+        except (ValueError, AttributeError, TypeError):
+            return caption
+    if kind == "figure":
+        try:
+            shown = [el.text or "" for el in ET.fromstring(body).iter() if isinstance(el.tag, str)
+                     and el.tag.rsplit("}", 1)[-1] in ("text", "tspan", "title")]
+        except ET.ParseError:
+            shown = []
+        return "\n".join([caption, *shown])
+    return caption + "\n" + body
+
+
+def page_blocks(lines):
+    """A page as the reader meets it: [{"kind": "prose" or "shown", "section", "line", "text"}].
+
+    Prose is a paragraph (or a list); what is shown is a snippet, an output, a try-it block, a
+    fenced code block, a table, a displayed formula or raw HTML, each with its directive line
+    kept as its text (check_claim_numbers puts in what it shows). A heading starts a section."""
+    blocks, para = [], []
+    section = 0
+
+    def flush():
+        if para:
+            text = "\n".join(l for _, l in para)
+            s = text.strip()
+            kind = "shown" if s.startswith("\\f[") and s.endswith("\\f]") else "prose"
+            blocks.append({"kind": kind, "section": section, "line": para[0][0], "text": text})
+            para.clear()
+
+    i = 0
+    while i < len(lines):
+        s = lines[i].strip()
+        if s.startswith(("```", "~~~")):
+            flush()
+            j = i + 1
+            while j < len(lines) and not lines[j].strip().startswith(s[:3]):
+                j += 1
+            blocks.append({"kind": "shown", "section": section, "line": i + 1,
+                           "text": "\n".join(lines[i + 1:j])})
+            i = j + 1
+            continue
+        if s.startswith("|"):
+            flush()
+            j = i
+            while j < len(lines) and lines[j].strip().startswith("|"):
+                j += 1
+            blocks.append({"kind": "shown", "section": section, "line": i + 1,
+                           "text": "\n".join(lines[i:j])})
+            i = j
+            continue
+        if HEADING_ID_RE.match(s) or re.match(r"#+\s", s):
+            flush()
+            section += 1
+        elif not s:
+            flush()
+        elif re.match(r"\\(?:snippet|output|tryit|htmlonly|htmlinclude|book|terms)\b", s):
+            flush()
+            blocks.append({"kind": "shown", "section": section, "line": i + 1, "text": s})
+        else:
+            para.append((i + 1, lines[i]))
+        i += 1
+    flush()
+    return blocks
+
+
+def reader_text(text, values):
+    """Prose as the reader gets it, for its numbers: values put in, \\ref and link targets and
+    URLs (whose digits the reader never reads as numbers) dropped."""
+    text = VALUE_RE.sub(lambda m: html.unescape(values.get(m.group(1), m.group(0))), text)
+    text = re.sub(r'\\ref\s+\S+(?:\s+"([^"]*)")?', lambda m: m.group(1) or "", text)
+    text = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", text)
+    text = re.sub(r"https?://\S+", " ", text)
+    return re.sub(r"<(?!/?sup>)[^>]*>", " ", text)  # 2<sup>26</sup> is a number for number_text
+
+
+def check_claim_numbers(path, lines, own, chapters_by_name, claims, values, sources, tryits,
+                        notes, problems, root):
+    """The check described above, for one page; problems name the page's line and the claim."""
+    where = rel(path, root)
+    name = os.path.splitext(os.path.basename(path))[0]
+
+    def shown_text(block):
+        s = block["text"].strip()
+        m = SNIPPET_RE.match(s)
+        if m and m.group(1) in sources:
+            return snippet_block(sources[m.group(1)], m.group(2))
+        m = OUTPUT_RE.match(s)
+        if m:
+            chap_name, _, out_name = m.group(1).strip().rpartition("/")
+            chap = chapters_by_name.get(chap_name) if chap_name else own
+            listed = {o.get("name"): o for o in chap["report"].get("outputs", [])} if chap else {}
+            output = listed.get(out_name)
+            if output and os.path.exists(os.path.join(chap["out"], output.get("file", ""))):
+                return output_text(chap, output)
+            return ""  # a missing output is reported by process_page
+        if TRYIT_RE.match(s):
+            body = tryits.get(f"tryit.{name}.{block['line']}", "")
+            return html.unescape(re.sub(r"<[^>]*>", " ", body))
+        return reader_text(block["text"], values)
+
+    def own_text(block):
+        """What the page itself says, the same on every machine: no value, output or try-it."""
+        s = block["text"].strip()
+        m = SNIPPET_RE.match(s)
+        if m and m.group(1) in sources:
+            return snippet_block(sources[m.group(1)], m.group(2))
+        if OUTPUT_RE.match(s) or TRYIT_RE.match(s):
+            return ""
+        return reader_text(VALUE_RE.sub(" ", CLAIM_RE.sub(" ", block["text"])), {})
+
+    blocks = page_blocks(lines)
+    for bi, block in enumerate(blocks):
+        if block["kind"] != "prose" or "\\claim{" not in block["text"]:
+            continue
+        shown = [b for b in blocks[:bi]
+                 if b["kind"] == "shown" and b["section"] == block["section"]]
+        for b in blocks[bi + 1:]:
+            if b["kind"] != "shown":
+                break
+            shown.append(b)
+        paragraph = reader_text(CLAIM_RE.sub(" ", block["text"]), values)
+        have = context_numbers("\n".join([paragraph] + [shown_text(b) for b in shown]))
+        # A line of docs/claim_numbers.txt is no longer needed once the page's own text says its
+        # number; a value or an output of this run that happens to equal it (a timing of 1.50)
+        # may not on another machine.
+        fixed = context_numbers("\n".join(own_text(b) for b in [block] + shown))
+        start = 0
+        for m in CLAIM_RE.finditer(block["text"]):
+            cid = m.group(1).strip()
+            sentence = reader_text(CLAIM_RE.sub(" ", block["text"][start:m.start()]), values)
+            start = m.end()
+            if cid not in claims:
+                continue  # reported by process_page
+            at = f"{where}:{block['line'] + block['text'][:m.start()].count(chr(10))}"
+            statement = claims[cid]["statement"]
+            for key, (written, same) in statement_numbers(statement).items():
+                note = notes.get((cid, key))
+                if note:
+                    note["used"] = True
+                    if same & fixed:
+                        problems.add(note["at"], f"claim {cid}'s sentence ({at}) says {written} "
+                                                 "already: remove this line")
+                    continue
+                if same & have:
+                    continue
+                problems.add(at, f"claim {cid} states {written}, which its paragraph does not say, "
+                                 "nor what its section shows up to the paragraph's end: say it, or "
+                                 "note in docs/claim_numbers.txt how the sentence says it")
+            for key, said, stated in contradictions(sentence, statement):
+                note = notes.get((cid, key))
+                if note:
+                    note["used"] = True
+                    continue
+                problems.add(at, f"claim {cid}: the sentence says {said} where the statement "
+                                 f"says {stated}")
+
+
+def check_caption_numbers(chapters, claims, notes, problems, root):
+    """The captions of a claim's outputs name no shape or size that contradicts its statement."""
+    for ch in chapters:
+        for o in ch["report"].get("outputs", []):
+            cid = o.get("claim")
+            if cid not in claims:
+                continue
+            captions = [o.get("caption", "")]
+            if o.get("kind") == "table":
+                try:
+                    with open(os.path.join(ch["out"], o["file"]), encoding="utf-8") as f:
+                        captions.append(str(json.load(f).get("caption") or ""))
+                except (OSError, ValueError, AttributeError):
+                    pass  # reported where the table is rendered
+            for key, said, stated in contradictions("\n".join(captions), claims[cid]["statement"]):
+                note = notes.get((cid, key))
+                if note:
+                    note["used"] = True
+                    continue
+                problems.add(rel(ch["source"], root),
+                             f"the caption of output {o.get('name')!r} says {said} where the "
+                             f"statement of claim {cid} says {stated}")
 
 
 # ---- generated blocks: chapter list, ledger, errata, footer ------------------------------------------
@@ -947,6 +1388,9 @@ def main(argv=None):
     ap.add_argument("--recorded", help="a folder of recorded runs (report.json files)")
     ap.add_argument("--mutants", help="the record of tools/book mutate (which mutants kill which "
                                       "claims); the build fails when it is stale")
+    ap.add_argument("--claim-numbers", help="the reviewed exceptions to the check that a claim's "
+                                            "sentence carries its statement's numbers "
+                                            "(docs/claim_numbers.txt)")
     ap.add_argument("--footer", help="the page footer, copied beside the pages")
     ap.add_argument("--explore", help="the strided-explore program, for \\tryit blocks")
     ap.add_argument("--root", default=os.getcwd(), help="paths in messages are relative to this")
@@ -959,6 +1403,8 @@ def main(argv=None):
     claims = check_claims(chapters, problems, args.root)
     runs = load_recorded(args.recorded, claims, problems, args.root)
     mutants = load_mutants(args.mutants, claims, problems, args.root)
+    notes = load_claim_numbers(args.claim_numbers, claims, problems, args.root)
+    check_caption_numbers(chapters, claims, notes, problems, args.root)
 
     # Every chapter must have its page.
     page_ids = {}
@@ -1030,11 +1476,21 @@ def main(argv=None):
             path = os.path.join(args.docs, fname)
             pages[fname] = process_page(path, chapters_by_name, claims, values, fragments, problems,
                                         args, book_blocks, snippets, tryits)
+            with open(path, encoding="utf-8") as f:
+                check_claim_numbers(path, f.read().split("\n"), chapters_by_name.get(fname[:-3]),
+                                    chapters_by_name, claims, values, sources, tryits, notes,
+                                    problems, args.root)
             own = chapters_by_name.get(fname[:-3])
             if own is not None:  # a chapter page ends on the machine its claims were checked on
                 pages[fname] += ("\n\\htmlonly[block]\n"
                                  + machine_note_html(own["report"].get("provenance", {}))
                                  + "\\endhtmlonly\n")
+
+    for (cid, _), note in notes.items():
+        if not note["used"]:
+            problems.add(note["at"], f"{note['number']} is neither a number of claim {cid}'s "
+                                     "statement that its sentence lacks nor a shape or size of "
+                                     "its sentence that the statement lacks: remove this line")
 
     terms = glossary_terms(args.docs, problems, args.root)
     for ch in chapters:
