@@ -1,8 +1,8 @@
 // Chapter 6, Performance: how the engine walks memory, and what the walk costs. Claims PF-01…PF-20
 // and the errata the catalogue gives this chapter. Every timing claim is a ratio of two
 // measurements taken in this run (book/timing.h) and stands beside a model claim that counts what
-// the walk asks of memory (strided/models.h), so a noisy machine can make a timing inconclusive but
-// never leaves a claim without its explanation. GPU timings go through strided::cuda and are not
+// the same walk asks of memory (strided/models.h), so a noisy machine can make a timing
+// inconclusive but never leaves a claim without its count. GPU timings go through strided::cuda and are not
 // run where no CUDA device is. The code between //! [name] markers is shown on the page
 // (docs/06_performance.md).
 #include <algorithm>
@@ -185,10 +185,11 @@ struct SumPlan {
 //! [reduce_plan]
 
 //! [unary_timing]
-// The walks of add(3) that PF-08 times over an n×n×n cube x: x itself, its permutation p, a
-// stride-5 slice s, and p walked in its logical order. All four write into one output buffer,
-// viewed in the layout each op chooses (x + 3 is contiguous, p + 3 has p's strides), so that the
-// timings compare walks, not allocations or the memory pages behind them. The plans are built once.
+// The walks of add(3) that PF-08 times over an n×n×n cube x: x itself, its
+// permutation p, a stride-5 slice s, and p walked in its logical order. All four
+// write into one output buffer, viewed in the layout each op chooses (x + 3 is
+// contiguous, p + 3 has p's strides), so that the timings compare walks, not
+// allocations or the memory pages behind them. The plans are built once.
 struct AddWalks {
   int64_t n;
   Tensor x, p, s, out_x, out_p;
@@ -1045,7 +1046,8 @@ int main(int argc, char** argv) {
              // a warp cooperating along row 0 (BlockPerRow, dim -1): at step i, lane l reads
              // x[0, 32 i + l];
              SectorCount cooperative = sectors_per_request(x.select(0, 0).view({-1, 32}));
-             // lanes over 32 adjacent columns (ColumnSplit, dim -2): at step i, lane l reads x[i, l];
+             // lanes over 32 adjacent columns (ColumnSplit, dim -2): at step i, lane l
+             // reads x[i, l];
              SectorCount per_column = sectors_per_request(x.slice(1, 0, 32));
              // one thread per row (ThreadPerOutput, dim -1): at step j, lane l reads x[l, j].
              SectorCount per_row = sectors_per_request(x.slice(0, 0, 32).t());
