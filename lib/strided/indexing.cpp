@@ -67,34 +67,10 @@ Shape iterator_output_strides(IntList shape, const std::vector<Operand>& ops) {
     for (size_t d = 0; d < n; ++d) s[d] = (o.sizes[d] == 1 && shape[d] != 1) ? 0 : o.strides[d];
     strides.push_back(std::move(s));
   }
-  // reorder_dimensions: perm[0] is the fastest dim.
-  std::vector<size_t> perm(n);
-  for (size_t i = 0; i < n; ++i) perm[i] = n - 1 - i;
-  auto should_swap = [&](size_t d0, size_t d1) {
-    for (const Shape& s : strides) {
-      if (s[d0] == 0 || s[d1] == 0) continue;
-      if (s[d0] < s[d1]) return -1;
-      if (s[d0] > s[d1]) return 1;
-      if (shape[d0] > shape[d1]) return 1;
-    }
-    return 0;
-  };
-  if (n > 1) {
-    for (size_t i = 1; i < n; ++i) {
-      size_t d1 = i;
-      for (size_t d0 = i; d0-- > 0;) {
-        const int c = should_swap(perm[d0], perm[d1]);
-        if (c > 0) {
-          std::swap(perm[d0], perm[d1]);
-          d1 = d0;
-        } else if (c < 0) {
-          break;
-        }
-      }
-    }
-  }
+  // reorder_dimensions (the layout algebra's walk_order): perm[0] is the fastest dim.
+  const Shape perm = walk_order(shape, strides);
   bool inverted = true;
-  for (size_t j = 0; j < n; ++j) inverted &= perm[j] == n - 1 - j;
+  for (size_t j = 0; j < n; ++j) inverted &= perm[j] == static_cast<int64_t>(n - 1 - j);
   if (inverted) return contiguous_strides(shape);
   // compatible_stride: dense in perm order, multiplying by the sizes as they are (a size-0 dim
   // makes the strides after it 0, which is harmless: there are no elements).

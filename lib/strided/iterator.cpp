@@ -329,38 +329,19 @@ TensorIterator TensorIteratorConfig::build() const {
                                                       : wrapping_mul(strides[i], o.element_size());
   }
 
-  // reorder_dimensions: perm starts as (n-1, ..., 0) so that plan dim 0 is the last tensor dim.
+  // reorder_dimensions: plan dim 0 is the innermost; the rule is the layout algebra's
+  // walk_order, asked of the operands' byte strides (an output still to be allocated has none).
+  // enforce_linear_iteration keeps the tensor's own order, (n-1, ..., 0).
   Shape perm(nd);
   std::iota(perm.rbegin(), perm.rend(), 0);
-  if (!enforce_linear_iteration_ && nd > 1) {
-    // 1: dim0 goes outside dim1; -1: it stays inside; 0: this operand cannot tell.
-    auto should_swap = [&](int64_t dim0, int64_t dim1) {
-      for (const IterOperand& o : ops) {
-        if (o.stride_bytes.empty()) continue;  // an output still to be allocated
-        const int64_t s0 = o.stride_bytes[dim0], s1 = o.stride_bytes[dim1];
-        if (is_reduction_ && o.is_output) {
-          // Reduced dims (stride 0 in the viewed output) go innermost.
-          if ((s0 == 0) != (s1 == 0)) return s1 == 0 ? 1 : -1;
-        }
-        if (s0 == 0 || s1 == 0) continue;
-        if (s0 < s1) return -1;
-        if (s0 > s1) return 1;
-        if (shape[dim0] > shape[dim1]) return 1;
-      }
-      return 0;
-    };
-    for (int i = 1; i < nd; ++i) {
-      int dim1 = i;
-      for (int dim0 = i - 1; dim0 >= 0; --dim0) {
-        const int c = should_swap(perm[dim0], perm[dim1]);
-        if (c > 0) {
-          std::swap(perm[dim0], perm[dim1]);
-          dim1 = dim0;
-        } else if (c < 0) {
-          break;
-        }
-      }
+  if (!enforce_linear_iteration_) {
+    std::vector<Shape> steps;
+    std::vector<bool> reduced;
+    for (const IterOperand& o : ops) {
+      steps.push_back(o.stride_bytes);
+      reduced.push_back(is_reduction_ && o.is_output);
     }
+    perm = walk_order(shape, steps, reduced);
   }
   it.perm_ = perm;
   auto permuted = [&](const Shape& v) {

@@ -422,21 +422,27 @@ int64_t storage_nbytes_needed(IntList sizes, IntList strides, int64_t offset, in
   return bytes;
 }
 
-Shape infer_dense_strides(IntList sizes, IntList strides) {
-  // TensorUtils / empty_like with preserve_format: order dims by stride (ascending; ties and
-  // size-1 dims keep their original order from the back), then lay them out densely.
+Shape walk_order(IntList sizes, const std::vector<Shape>& strides,
+                 const std::vector<bool>& reduced_output) {
   const size_t n = sizes.size();
-  if (n == 0) return {};
-  std::vector<int64_t> perm(n);
+  Shape perm(n);
   for (size_t i = 0; i < n; ++i) perm[i] = static_cast<int64_t>(n - 1 - i);  // innermost first
-  // Insertion sort, as PyTorch's should_swap: swap only when the outer dim's stride is smaller.
+  // should_swap: 1 when dim d0 belongs outside d1, -1 inside, 0 when no operand decides.
   auto should_swap = [&](int64_t d0, int64_t d1) {
-    if (strides[d0] == 0 || strides[d1] == 0) return 0;
-    if (strides[d0] < strides[d1]) return -1;
-    if (strides[d0] > strides[d1]) return 1;
-    if (sizes[d0] > sizes[d1]) return 1;
+    for (size_t k = 0; k < strides.size(); ++k) {
+      const Shape& s = strides[k];
+      if (s.empty()) continue;
+      const int64_t s0 = s[static_cast<size_t>(d0)], s1 = s[static_cast<size_t>(d1)];
+      if (k < reduced_output.size() && reduced_output[k] && (s0 == 0) != (s1 == 0))
+        return s1 == 0 ? 1 : -1;  // the reduced dims, stride 0 in the output, go inside
+      if (s0 == 0 || s1 == 0) continue;
+      if (s0 < s1) return -1;
+      if (s0 > s1) return 1;
+      if (sizes[static_cast<size_t>(d0)] > sizes[static_cast<size_t>(d1)]) return 1;
+    }
     return 0;
   };
+  // Insertion sort that tolerates "no opinion": an undecided pair neither swaps nor stops the scan.
   for (size_t i = 1; i < n; ++i) {
     size_t d1 = i;
     for (size_t d0 = i; d0-- > 0;) {
@@ -449,6 +455,14 @@ Shape infer_dense_strides(IntList sizes, IntList strides) {
       }
     }
   }
+  return perm;
+}
+
+Shape infer_dense_strides(IntList sizes, IntList strides) {
+  // TensorUtils / empty_like with preserve_format: the walk order of the input, laid out densely.
+  const size_t n = sizes.size();
+  if (n == 0) return {};
+  const Shape perm = walk_order(sizes, {Shape(strides.begin(), strides.end())});
   Shape out(n);
   int64_t running = 1;
   for (size_t i = 0; i < n; ++i) {
@@ -458,9 +472,6 @@ Shape infer_dense_strides(IntList sizes, IntList strides) {
   return out;
 }
 
-}  // namespace strided
-
-namespace strided {
 MemOverlap has_internal_overlap(IntList sizes, IntList strides) {
   if (is_non_overlapping_and_dense(sizes, strides)) return MemOverlap::No;
   for (size_t i = 0; i < sizes.size(); ++i)

@@ -108,13 +108,26 @@ Geometry unfold_geometry(IntList sizes, IntList strides, int64_t dim, int64_t si
 int64_t storage_nbytes_needed(IntList sizes, IntList strides, int64_t offset, int64_t itemsize,
                               const char* op);
 
+// The order in which a walk over `sizes` nests its dims, as PyTorch decides it for a
+// TensorIterator (TensorIterator.cpp, reorder_dimensions) and for empty_like of a non-dense
+// tensor (TensorUtils.cpp, infer_dense_strides). The result lists the dims innermost first.
+// Starting from (n-1, ..., 0), an insertion sort asks of each pair of dims every operand's
+// strides in turn (an empty one is skipped: an output not yet allocated):
+//   - an operand marked in `reduced_output` puts its stride-0 dims inside its other dims;
+//   - a stride 0 on either side decides nothing: the next operand is asked;
+//   - a smaller stride goes inside; for equal strides, the dim of larger size goes outside, and
+//     otherwise the next operand is asked.
+// When no operand decides, the pair keeps its order.
+// Post-condition: a permutation of 0..n-1; along it, the first operand that decides every pair
+// (for instance one with distinct non-zero strides) has non-decreasing strides, and a dim of
+// stride 0 in every operand keeps its place relative to its neighbours (tests in layout_test).
+Shape walk_order(IntList sizes, const std::vector<Shape>& strides,
+                 const std::vector<bool>& reduced_output = {});
+
 // The strides PyTorch gives an output that should follow an input's layout
-// (TensorUtils.cpp/empty_like's infer_dense_strides): dims sorted by stride, ties kept in order.
+// (TensorUtils.cpp/empty_like's infer_dense_strides): dense, in walk_order of the input.
 Shape infer_dense_strides(IntList sizes, IntList strides);
 
-}  // namespace strided
-
-namespace strided {
 // PyTorch's cheap self-overlap test (aten/src/ATen/MemoryOverlap.cpp, has_internal_overlap):
 // No when non-overlapping and dense, Yes when a dim of size > 1 has stride 0, else TooHard.
 enum class MemOverlap : uint8_t { No, Yes, TooHard };

@@ -5,6 +5,8 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
+
 #include "strided/error.h"
 
 using namespace strided;
@@ -393,4 +395,50 @@ TEST_CASE("diagonal's stride sum wraps instead of overflowing (regression)") {
   CHECK(g.sizes == Shape{1});
   CHECK(g.strides == Shape{INT64_MIN});
   CHECK(g.storage_offset == 0);
+}
+
+// walk_order's post-condition, as layout.h states it.
+TEST_CASE("walk_order is a permutation, innermost first, sorted by the first deciding operand") {
+  // Distinct non-zero strides: the order sorts them, whatever the dims' order.
+  CHECK(walk_order({4, 5, 6}, {{30, 6, 1}}) == Shape{2, 1, 0});
+  CHECK(walk_order({6, 4, 5}, {{1, 30, 6}}) == Shape{0, 2, 1});
+  // Equal strides: the dim of smaller size goes inside, (2,3):(1,1) as PF-02 and CT-04.like.
+  CHECK(walk_order({2, 3}, {{1, 1}}) == Shape{0, 1});
+  CHECK(walk_order({3, 2}, {{1, 1}}) == Shape{1, 0});
+  // Stride 0 decides nothing: the next operand does, or, when none does, the dims keep their order.
+  CHECK(walk_order({4, 4}, {{4, 0}, {1, 4}}) == Shape{0, 1});
+  CHECK(walk_order({3, 4}, {{0, 1}}) == Shape{1, 0});
+  CHECK(walk_order({3, 4}, {{0, 0}, {}}) == Shape{1, 0});
+  // An operand still to be allocated (no strides) is skipped.
+  CHECK(walk_order({4, 5}, {{}, {1, 4}}) == Shape{0, 1});
+  // A reduction's output puts its stride-0 (reduced) dims inside, before any input is asked.
+  CHECK(walk_order({3, 4}, {{0, 4}, {16, 4}}, {true, false}) == Shape{0, 1});
+  CHECK(walk_order({3, 4}, {{0, 4}, {16, 4}}, {false, false}) == Shape{1, 0});
+  CHECK(walk_order({}, {{}}).empty());
+}
+
+TEST_CASE("walk_order, over many layouts: a permutation along which decided strides never fall") {
+  uint64_t state = 12345;
+  auto next = [&](int64_t n) {
+    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+    return static_cast<int64_t>((state >> 33) % static_cast<uint64_t>(n));
+  };
+  for (int trial = 0; trial < 2000; ++trial) {
+    const int64_t nd = 1 + next(5);
+    Shape sizes(nd), strides(nd);
+    std::vector<int64_t> pool = {1, 2, 3, 5, 7, 11, 13, 17};
+    for (int64_t d = 0; d < nd; ++d) {
+      sizes[d] = 1 + next(4);
+      const int64_t pick = next(static_cast<int64_t>(pool.size()));
+      strides[d] = pool[pick];  // distinct: each stride drawn once
+      pool.erase(pool.begin() + pick);
+    }
+    const Shape perm = walk_order(sizes, {strides});
+    Shape seen = perm;
+    std::sort(seen.begin(), seen.end());
+    Shape iota(nd);
+    for (int64_t d = 0; d < nd; ++d) iota[d] = d;
+    REQUIRE(seen == iota);
+    for (int64_t i = 1; i < nd; ++i) CHECK(strides[perm[i - 1]] < strides[perm[i]]);
+  }
 }

@@ -14,43 +14,6 @@ bool ElementwisePlan::is_flat(int64_t itemsize) const {
   return true;
 }
 
-Shape iteration_order(IntList sizes, const std::vector<Shape>& strides) {
-  const int64_t ndim = static_cast<int64_t>(sizes.size());
-  Shape perm(static_cast<size_t>(ndim));
-  for (int64_t i = 0; i < ndim; ++i) perm[static_cast<size_t>(i)] = ndim - 1 - i;
-  if (ndim <= 1) return perm;
-
-  // 1: dim0 belongs outside dim1; -1: inside; 0: no operand decides. A stride 0 on either side
-  // says nothing about locality, so the next operand is asked; for equal strides the dim of
-  // smaller size goes inside, else the next operand is asked too.
-  auto should_swap = [&](int64_t dim0, int64_t dim1) {
-    for (const Shape& s : strides) {
-      if (s.empty()) continue;
-      const int64_t s0 = s[static_cast<size_t>(dim0)];
-      const int64_t s1 = s[static_cast<size_t>(dim1)];
-      if (s0 == 0 || s1 == 0) continue;
-      if (s0 < s1) return -1;
-      if (s0 > s1) return 1;
-      if (sizes[static_cast<size_t>(dim0)] > sizes[static_cast<size_t>(dim1)]) return 1;
-    }
-    return 0;
-  };
-  // Insertion sort that tolerates "no opinion": an ambiguous pair neither swaps nor stops the scan.
-  for (int64_t i = 1; i < ndim; ++i) {
-    int64_t dim1 = i;
-    for (int64_t dim0 = i - 1; dim0 >= 0; --dim0) {
-      const int cmp = should_swap(perm[static_cast<size_t>(dim0)], perm[static_cast<size_t>(dim1)]);
-      if (cmp > 0) {
-        std::swap(perm[static_cast<size_t>(dim0)], perm[static_cast<size_t>(dim1)]);
-        dim1 = dim0;
-      } else if (cmp < 0) {
-        break;
-      }
-    }
-  }
-  return perm;
-}
-
 Shape output_strides_for_order(IntList sizes, IntList order) {
   STRIDED_INTERNAL_ASSERT(order.size() == sizes.size());
   const size_t ndim = sizes.size();

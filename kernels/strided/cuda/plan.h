@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "strided/layout.h"
 #include "strided/shape.h"
 
 namespace strided::cuda {
@@ -25,13 +26,12 @@ struct ElementwisePlan {
   bool is_flat(int64_t itemsize) const;
 };
 
-// The dims of a shape in iteration order, innermost first (TensorIteratorBase::reorder_dimensions):
-// an insertion sort starting from the reversed dims, comparing two dims by the first operand whose
-// strides for them are both non-zero and differ (smaller stride goes inner) or are equal with the
-// inner candidate the larger dim (smaller size goes inner); otherwise the order stays. An operand
-// with an empty stride list (an output still to be allocated) is skipped.
+// The dims of a shape in iteration order, innermost first: the layout algebra's walk_order (the
+// rule of TensorIteratorBase::reorder_dimensions, in one place for the CPU engine and the kernels).
 // strides: per operand, in the tensor's dim order (element or byte strides; only order matters).
-Shape iteration_order(IntList sizes, const std::vector<Shape>& strides);
+inline Shape iteration_order(IntList sizes, const std::vector<Shape>& strides) {
+  return walk_order(sizes, strides);
+}
 
 // Element strides of an output allocated to follow the iteration order (TensorIterator's
 // allocate_or_resize_outputs): row-major when the order is the plain reversed one, else dense in
