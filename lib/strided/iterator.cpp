@@ -376,33 +376,12 @@ TensorIterator TensorIteratorConfig::build() const {
     o.stride_bytes = plan_strides;
   }
 
-  // coalesce_dimensions: merge plan dims d-1 and d when every operand steps over them as one.
+  // coalesce_dimensions: the layout algebra's coalesce_dims, over every operand's byte strides.
   if (nd > 1) {
-    Shape& sh = it.shape_;
-    auto can_coalesce = [&](int d0, int d1) {
-      if (sh[d0] == 1 || sh[d1] == 1) return true;
-      for (const IterOperand& o : ops)
-        if (sh[d0] * o.stride_bytes[d0] != o.stride_bytes[d1]) return false;
-      return true;
-    };
-    auto replace_stride = [&](int d0, int d1) {
-      for (IterOperand& o : ops) o.stride_bytes[d0] = o.stride_bytes[d1];
-    };
-    int prev = 0;
-    for (int d = 1; d < nd; ++d) {
-      if (can_coalesce(prev, d)) {
-        if (sh[prev] == 1) replace_stride(prev, d);
-        sh[prev] *= sh[d];
-      } else {
-        ++prev;
-        if (prev != d) {
-          replace_stride(prev, d);
-          sh[prev] = sh[d];
-        }
-      }
-    }
-    sh.resize(prev + 1);
-    for (IterOperand& o : ops) o.stride_bytes.resize(prev + 1);
+    std::vector<Shape> steps;
+    for (IterOperand& o : ops) steps.push_back(std::move(o.stride_bytes));
+    coalesce_dims(it.shape_, steps);
+    for (size_t k = 0; k < ops.size(); ++k) ops[k].stride_bytes = std::move(steps[k]);
   }
   return it;
 }

@@ -458,6 +458,36 @@ Shape walk_order(IntList sizes, const std::vector<Shape>& strides,
   return perm;
 }
 
+void coalesce_dims(Shape& sizes, std::vector<Shape>& strides) {
+  const size_t n = sizes.size();
+  if (n <= 1) return;
+  auto can_coalesce = [&](size_t d0, size_t d1) {
+    if (sizes[d0] == 1 || sizes[d1] == 1) return true;
+    for (const Shape& s : strides)
+      if (wrapping_mul(sizes[d0], s[d0]) != s[d1]) return false;
+    return true;
+  };
+  // A size-1 dim's stride is never stepped: the merged dim takes the other's.
+  auto replace_stride = [&](size_t d0, size_t d1) {
+    for (Shape& s : strides) s[d0] = s[d1];
+  };
+  size_t prev = 0;
+  for (size_t d = 1; d < n; ++d) {
+    if (can_coalesce(prev, d)) {
+      if (sizes[prev] == 1) replace_stride(prev, d);
+      sizes[prev] *= sizes[d];
+    } else {
+      ++prev;
+      if (prev != d) {
+        replace_stride(prev, d);
+        sizes[prev] = sizes[d];
+      }
+    }
+  }
+  sizes.resize(prev + 1);
+  for (Shape& s : strides) s.resize(prev + 1);
+}
+
 Shape infer_dense_strides(IntList sizes, IntList strides) {
   // TensorUtils / empty_like with preserve_format: the walk order of the input, laid out densely.
   const size_t n = sizes.size();

@@ -124,6 +124,15 @@ int64_t storage_nbytes_needed(IntList sizes, IntList strides, int64_t offset, in
 Shape walk_order(IntList sizes, const std::vector<Shape>& strides,
                  const std::vector<bool>& reduced_output = {});
 
+// Merges the adjacent dims of a walk that every operand steps over as one, as TensorIterator's
+// coalesce_dimensions does. Dims are listed innermost first, as walk_order gives them; dims d and
+// d+1 merge when one of them has size 1 or, for every operand, size[d] · stride[d] == stride[d+1];
+// the merged dim takes the outer one's strides (the inner one's when the outer has size 1).
+// sizes and every operand's strides are rewritten in place, to the same length.
+// Post-condition: the merged walk visits, for every operand, the same offsets in the same order
+// (a test sweeps random layouts), and no two adjacent dims left could merge.
+void coalesce_dims(Shape& sizes, std::vector<Shape>& strides);
+
 // The strides PyTorch gives an output that should follow an input's layout
 // (TensorUtils.cpp/empty_like's infer_dense_strides): dense, in walk_order of the input.
 Shape infer_dense_strides(IntList sizes, IntList strides);

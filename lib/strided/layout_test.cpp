@@ -442,3 +442,77 @@ TEST_CASE("walk_order, over many layouts: a permutation along which decided stri
     for (int64_t i = 1; i < nd; ++i) CHECK(strides[perm[i - 1]] < strides[perm[i]]);
   }
 }
+
+namespace {
+// Every offset of a walk, innermost dim fastest (dims listed innermost first, as a plan's).
+std::vector<int64_t> walk_offsets(const Shape& sizes, const Shape& strides) {
+  std::vector<int64_t> out;
+  int64_t n = 1;
+  for (int64_t s : sizes) n *= s;
+  Shape idx(sizes.size(), 0);
+  for (int64_t k = 0; k < n; ++k) {
+    int64_t off = 0;
+    for (size_t d = 0; d < sizes.size(); ++d) off += idx[d] * strides[d];
+    out.push_back(off);
+    for (size_t d = 0; d < sizes.size(); ++d) {
+      if (++idx[d] < sizes[d]) break;
+      idx[d] = 0;
+    }
+  }
+  return out;
+}
+}  // namespace
+
+TEST_CASE("coalesce_dims merges exactly the dims every operand steps over as one") {
+  Shape sizes = {4, 3, 2};  // innermost first: a contiguous (2, 3, 4) and its transpose
+  std::vector<Shape> strides = {{1, 4, 12}, {6, 2, 1}};
+  coalesce_dims(sizes, strides);
+  CHECK(sizes == Shape{4, 3, 2});  // the transpose steps differently: nothing merges
+  sizes = {4, 3, 2};
+  strides = {{1, 4, 12}, {1, 4, 12}};
+  coalesce_dims(sizes, strides);
+  CHECK(sizes == Shape{24});
+  CHECK(strides == std::vector<Shape>{{1}, {1}});
+  sizes = {2, 1, 4};  // a size-1 dim merges with anything; its stride is dropped
+  strides = {{1, 99, 2}};
+  coalesce_dims(sizes, strides);
+  CHECK(sizes == Shape{8});
+  CHECK(strides == std::vector<Shape>{{1}});
+}
+
+TEST_CASE("coalesce_dims, over many layouts: the same offsets in the same order, nothing left to merge") {
+  uint64_t state = 777;
+  auto next = [&](int64_t n) {
+    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+    return static_cast<int64_t>((state >> 33) % static_cast<uint64_t>(n));
+  };
+  for (int trial = 0; trial < 3000; ++trial) {
+    const int64_t nd = 1 + next(4), nops = 1 + next(3);
+    Shape sizes(nd);
+    for (int64_t& s : sizes) s = 1 + next(3);
+    std::vector<Shape> strides(nops, Shape(nd));
+    for (Shape& st : strides) {
+      // Often dense (each stride the product of the sizes inside it), sometimes not.
+      int64_t run = 1 + next(2);
+      for (int64_t d = 0; d < nd; ++d) {
+        st[d] = next(4) == 0 ? next(7) : run;
+        run = st[d] * sizes[d];
+      }
+    }
+    std::vector<std::vector<int64_t>> before;
+    for (const Shape& st : strides) before.push_back(walk_offsets(sizes, st));
+    Shape merged = sizes;
+    std::vector<Shape> merged_strides = strides;
+    coalesce_dims(merged, merged_strides);
+    for (size_t k = 0; k < strides.size(); ++k) {
+      REQUIRE(merged_strides[k].size() == merged.size());
+      CHECK(walk_offsets(merged, merged_strides[k]) == before[k]);
+    }
+    for (size_t d = 0; d + 1 < merged.size(); ++d) {
+      bool all = merged[d] != 1 && merged[d + 1] != 1;
+      for (const Shape& st : merged_strides) all = all && merged[d] * st[d] == st[d + 1];
+      CHECK_FALSE(all);
+      CHECK(merged[d] != 1);
+    }
+  }
+}

@@ -49,31 +49,7 @@ ElementwisePlan make_elementwise_plan(IntList sizes, const std::vector<Shape>& b
   }
   if (ndim <= 1) return plan;
 
-  auto can_coalesce = [&](size_t d0, size_t d1) {
-    if (plan.sizes[d0] == 1 || plan.sizes[d1] == 1) return true;
-    for (const Shape& s : plan.byte_strides)
-      if (plan.sizes[d0] * s[d0] != s[d1]) return false;
-    return true;
-  };
-  auto replace_stride = [&](size_t d0, size_t d1) {
-    for (Shape& s : plan.byte_strides) s[d0] = s[d1];
-  };
-  size_t prev = 0;
-  for (size_t d = 1; d < ndim; ++d) {
-    if (can_coalesce(prev, d)) {
-      // A size-1 dim's stride is meaningless; the merged dim takes the other's.
-      if (plan.sizes[prev] == 1) replace_stride(prev, d);
-      plan.sizes[prev] *= plan.sizes[d];
-    } else {
-      ++prev;
-      if (prev != d) {
-        replace_stride(prev, d);
-        plan.sizes[prev] = plan.sizes[d];
-      }
-    }
-  }
-  plan.sizes.resize(prev + 1);
-  for (Shape& s : plan.byte_strides) s.resize(prev + 1);
+  coalesce_dims(plan.sizes, plan.byte_strides);  // the layout algebra's, as the CPU engine's
   return plan;
 }
 
