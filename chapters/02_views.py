@@ -81,7 +81,7 @@ for n in [1, 2**26]:
     # [cost]
     v = t.t()[:, ::2].unsqueeze(0).squeeze(1)  # no element is read, whatever n is
     # [cost]
-    answers.of("v", name=f"t.t()[:, ::2].unsqueeze(0).squeeze(1) of {n} elements")
+    answers.of("v", name=f"t.t()[:, ::2].unsqueeze(0).squeeze(1), n = {n}")
 
 answers.group("chain")
 x = torch.arange(24)

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "book/provenance.h"
+#include "book/show.h"
 #include "strided/dtype.h"
 
 namespace book {
@@ -58,19 +59,18 @@ const nlohmann::json* PytorchRecord::find(const std::string& group,
   return e == g->end() ? nullptr : &*e;
 }
 
-std::string PytorchRecord::what(const std::string& expression, std::string_view field) const {
-  return "chapter " + chapter_ + ", PyTorch " + torch_ + "'s " + expression + ": " +
-         std::string(field);
+std::string PytorchRecord::what(const std::string& expression) const {
+  return "chapter " + chapter_ + ", " + expression + ": PyTorch " + torch_ + " (recorded)";
 }
 
 const nlohmann::json* PytorchRecord::answer(Check& c, const std::string& group,
                                             const std::string& expression) const {
   const nlohmann::json* a = find(group, expression);
   if (a == nullptr)
-    c.that(what(expression, "recorded answer"), false,
+    c.that(what(expression), false,
            "none in " + source_ + " (listing " + group + "; run tools/book record-pytorch)");
   else if (a->contains("error"))
-    c.that(what(expression, "recorded answer"), false,
+    c.that(what(expression), false,
            "PyTorch refused it: " + (*a)["error"].get<std::string>());
   return a != nullptr && !a->contains("error") ? a : nullptr;
 }
@@ -98,31 +98,41 @@ bool PytorchRecord::compare(Check& c, const std::string& group, const std::strin
                             const strided::Tensor& t, Against against) const {
   const nlohmann::json* a = answer(c, group, expression);
   if (a == nullptr) return false;
-  bool ok = true;
-  ok &= c.equal(what(expression, "shape"), t.sizes(), ints((*a)["shape"]));
-  ok &= c.equal(what(expression, "strides"), t.strides(), ints((*a)["strides"]));
-  ok &= c.equal(what(expression, "storage offset"), t.storage_offset() - against.origin,
-                (*a)["storage_offset"].get<int64_t>());
-  ok &= c.equal(what(expression, "is_contiguous()"), t.is_contiguous(),
-                (*a)["is_contiguous"].get<bool>());
-  ok &= c.equal(what(expression, "dtype"), std::string(strided::name(t.dtype())),
-                (*a)["dtype"].get<std::string>());
+  // Both sides as one line, field by field, in the same words: one comparison per expression,
+  // whose measured and expected lines show at a glance which field differs.
+  std::vector<std::string> ours, theirs;
+  const auto field = [&](const std::string& name, const std::string& mine, const std::string& pt) {
+    ours.push_back(name + " " + mine);
+    theirs.push_back(name + " " + pt);
+  };
+  field("shape", show(t.sizes()), show(ints((*a)["shape"])));
+  field("strides", show(t.strides()), show(ints((*a)["strides"])));
+  field("offset", show(t.storage_offset() - against.origin),
+        show((*a)["storage_offset"].get<int64_t>()));
+  field("contiguous", show(t.is_contiguous()), show((*a)["is_contiguous"].get<bool>()));
+  field("dtype", std::string(strided::name(t.dtype())), (*a)["dtype"].get<std::string>());
   if (a->contains("values")) {
     std::vector<double> expected;
     for (const auto& v : (*a)["values"]) expected.push_back(number(v));
-    ok &= c.equal(what(expression, "values"), t.to_vector(), expected);
+    field("values", show(t.to_vector()), show(expected));
   }
   if (against.base != nullptr && a->contains("shares_storage")) {
+    const std::string base = (*a)["base"].get<std::string>();
     const bool shares = t.storage().is_same(against.base->storage());
-    ok &= c.equal(what(expression, "shares " + (*a)["base"].get<std::string>() + "'s storage"),
-                  shares, (*a)["shares_storage"].get<bool>());
-    if (shares && a->contains("bytes_past_base"))
-      ok &= c.equal(what(expression, "bytes past " + (*a)["base"].get<std::string>() + ".data_ptr()"),
-                    static_cast<int64_t>(static_cast<const char*>(t.data_ptr()) -
-                                         static_cast<const char*>(against.base->data_ptr())),
-                    (*a)["bytes_past_base"].get<int64_t>());
+    const bool pt_shares = (*a)["shares_storage"].get<bool>();
+    field("of " + base, shares ? "a view" : "a copy", pt_shares ? "a view" : "a copy");
+    if (shares && pt_shares && a->contains("bytes_past_base"))
+      field("bytes past " + base + ".data_ptr()",
+            show(static_cast<int64_t>(static_cast<const char*>(t.data_ptr()) -
+                                      static_cast<const char*>(against.base->data_ptr()))),
+            show((*a)["bytes_past_base"].get<int64_t>()));
   }
-  return ok;
+  const auto join = [](const std::vector<std::string>& parts) {
+    std::string out;
+    for (const auto& p : parts) out += (out.empty() ? "" : "; ") + p;
+    return out;
+  };
+  return c.equal(what(expression), join(ours), join(theirs));
 }
 
 bool PytorchRecord::compare_value(Check& c, const std::string& group, const std::string& expression,
@@ -130,10 +140,10 @@ bool PytorchRecord::compare_value(Check& c, const std::string& group, const std:
   const nlohmann::json* a = answer(c, group, expression);
   if (a == nullptr) return false;
   if (!a->contains("value")) {
-    c.that(what(expression, "value"), false, "the record holds a tensor, not a value");
+    c.that(what(expression), false, "the record holds a tensor, not a value");
     return false;
   }
-  return c.equal(what(expression, "value"), value.dump(), (*a)["value"].dump());
+  return c.equal(what(expression), value.dump(), (*a)["value"].dump());
 }
 
 }  // namespace book

@@ -57,7 +57,7 @@ class PytorchRecord {
  private:
   const nlohmann::json* answer(Check& c, const std::string& group,
                                const std::string& expression) const;
-  std::string what(const std::string& expression, std::string_view field) const;
+  std::string what(const std::string& expression) const;
 
   std::string chapter_, torch_, source_;
   nlohmann::json expressions_;
