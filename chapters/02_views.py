@@ -1,20 +1,22 @@
-"""Chapter 2, Views, in PyTorch: the PyTorch form of every listing of docs/02_views.md (the code
-between `# [name]` markers, shown beside the C++ of 02_views.cpp under the same name) and of every
-Try it block, and the expressions whose answers the book keeps. `tools/book record-pytorch` runs
-it with torch 1.13 and writes what PyTorch answered to docs/recorded/pytorch/02_views.json; the
-chapter's checks compare the library's answers with that record.
+"""Chapter 2, Views, in PyTorch: the PyTorch form of every listing of docs/02_views.md (the
+code between `# [name]` markers, shown beside the C++ of 02_views.cpp under the same name) and
+of every Try it block, and the expressions whose answers the book keeps. `tools/book
+record-pytorch` runs it with torch 1.13 and writes what PyTorch answered to
+docs/recorded/pytorch/02_views.json; the chapter's checks compare the library's answers with it.
 """
+import itertools
 import os
 import sys
 
 import torch
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tools", "pytorch"))
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "tools", "pytorch"))
 from answers import Answers  # noqa: E402
 
 answers = Answers("02_views")
 
-# ---- What a view is ---------------------------------------------------------------------------------
+# ---- What a view is -----------------------------------------------------------------------------
 answers.group("is_view_of")
 t = torch.arange(24).view(2, 3, 4)
 # [is_view_of]
@@ -30,7 +32,8 @@ results = {
     "t.to(torch.float32)": t.to(torch.float32),
 }
 # PyTorch has no is_view_of: compare the storages
-shares = {name: r.storage().data_ptr() == t.storage().data_ptr() for name, r in results.items()}
+shares = {name: r.storage().data_ptr() == t.storage().data_ptr()
+          for name, r in results.items()}
 # [is_view_of]
 for name in results:
     answers.of(name, base="t")
@@ -52,11 +55,12 @@ y = x.add_(1)
 answers.of("y is x")
 answers.of("x")
 
-# ---- What a view costs --------------------------------------------------------------------------------
+# ---- What a view costs --------------------------------------------------------------------------
 answers.group("no_reads")
 # [untouchable]
-# PyTorch's nearest thing: a tensor on the "meta" device has sizes, strides, a storage offset and
-# a dtype but no memory at all, so an op on it computes metadata alone.
+# PyTorch's nearest thing: a tensor on the "meta" device has sizes,
+# strides, a storage offset and a dtype but no memory at all, so an op
+# on it computes metadata alone.
 t = torch.empty(4, 5, 6, device="meta")
 # [untouchable]
 # [no_reads]
@@ -70,7 +74,8 @@ views = {
     "t.view(20, 6)": t.view(20, 6),
     "t.unsqueeze(0)": t.unsqueeze(0),
 }
-layouts = {name: (tuple(v.shape), v.stride(), v.storage_offset()) for name, v in views.items()}
+layouts = {name: (tuple(v.shape), v.stride(), v.storage_offset())
+           for name, v in views.items()}
 # [no_reads]
 for name in views:
     answers.of(name)
@@ -94,7 +99,7 @@ y = (x.view(2, 3, 4)        # a compatible reshape
 # [chain]
 answers.of("x.view(2, 3, 4).permute(2, 0, 1)[1].unsqueeze(0).expand(5, 2, 3)", base="x")
 
-# ---- One element --------------------------------------------------------------------------------------
+# ---- One element --------------------------------------------------------------------------------
 answers.group("element")
 # [element]
 x = torch.arange(24).reshape(2, 3, 4)
@@ -112,7 +117,7 @@ x[0, 2, 2].fill_(-1)
 # [element_write]
 answers.of("x")
 
-# ---- Slicing ------------------------------------------------------------------------------------------
+# ---- Slicing ------------------------------------------------------------------------------------
 answers.group("slices")
 x = torch.rand(20, 30, 40)
 start, stop, step = 2, 15, 3
@@ -135,7 +140,7 @@ x[0, 0, 0] = 10.0
 # [slice_shares]
 answers.of("y[0, 0, 0].item()")
 
-# ---- Permuting dims -----------------------------------------------------------------------------------
+# ---- Permuting dims -----------------------------------------------------------------------------
 answers.group("permutes")
 x = torch.arange(24).view(2, 3, 4)
 for p in [(0, 1, 2), (0, 2, 1), (1, 0, 2), (1, 2, 0), (2, 0, 1), (2, 1, 0)]:
@@ -152,20 +157,20 @@ answers.group("seed_formula")
 t = torch.arange(24).view(2, 3, 4)
 pi = (1, 2, 0)
 # [seed_formula]
-# The notebook's formula, element by element: res[i0, i1, i2] = t[i_π(0), i_π(1), i_π(2)],
-# where i_π(k) runs over t's dim k.
+# The notebook's formula, element by element:
+# res[i0, i1, i2] = t[i_π(0), i_π(1), i_π(2)], where i_π(k) runs over t's dim k.
 sizes = [0, 0, 0]
 for k in range(3):
     sizes[pi[k]] = t.shape[k]
 res = torch.empty(sizes, dtype=t.dtype)
-for i in torch.cartesian_prod(*[torch.arange(n) for n in sizes]).tolist():
-    res[tuple(i)] = t[i[pi[0]], i[pi[1]], i[pi[2]]]
+for i in itertools.product(*map(range, sizes)):
+    res[i] = t[i[pi[0]], i[pi[1]], i[pi[2]]]
 # [seed_formula]
 answers.of("res")
 answers.of("t.permute(2, 0, 1)", base="t")  # permute by π⁻¹ = (2, 0, 1): the formula's tensor
 answers.of("t.permute(1, 2, 0)", base="t")
 
-# ---- The diagonal -------------------------------------------------------------------------------------
+# ---- The diagonal -------------------------------------------------------------------------------
 answers.group("diagonals")
 x = torch.arange(125).view(5, 5, 5)
 for p in [(0, 1, 2), (0, 2, 1), (1, 0, 2), (1, 2, 0), (2, 0, 1), (2, 1, 0)]:
@@ -181,7 +186,7 @@ answers.of("m.diagonal()", base="m")
 answers.of("m.diagonal(1)", base="m")
 answers.of("m.diagonal(-1)", base="m")
 
-# ---- Transpose ----------------------------------------------------------------------------------------
+# ---- Transpose ----------------------------------------------------------------------------------
 answers.group("transpose")
 a = torch.empty(3, 5, dtype=torch.int64, device="meta")
 answers.of("a.t()")
@@ -195,7 +200,7 @@ b[0, 1] = 7777
 # [transpose_write]
 answers.of("a")
 
-# ---- Rows and columns ---------------------------------------------------------------------------------
+# ---- Rows and columns ---------------------------------------------------------------------------
 answers.group("rows")
 # [rows]
 T = torch.tensor([[1, 2, 3], [4, 5, 6]])
@@ -207,7 +212,7 @@ answers.of("T[:, 1]", base="T")
 answers.of("T[1, :].size()")
 answers.of("T[1, :].stride()")
 
-# ---- Aliases and one buffer ---------------------------------------------------------------------------
+# ---- Aliases and one buffer ---------------------------------------------------------------------
 answers.group("aliases")
 # [aliases]
 x = torch.arange(8)
@@ -232,7 +237,7 @@ answers.of("weight", base="buffer")
 answers.of("bias", base="buffer")
 answers.of("scratch", base="buffer")
 
-# ---- Conversions that look like views -----------------------------------------------------------------
+# ---- Conversions that look like views -----------------------------------------------------------
 answers.group("convert")
 a = torch.arange(9).reshape(3, 3)
 # [convert]
@@ -276,7 +281,7 @@ h = i.to(torch.float16)
 # [lossy]
 answers.of("h")
 
-# ---- Try it -------------------------------------------------------------------------------------------
+# ---- Try it -------------------------------------------------------------------------------------
 answers.tryit("arange(24).reshape(2, 3, 4)[0, 2, 2]", "torch.arange(24).reshape(2, 3, 4)[0, 2, 2]")
 answers.tryit("arange(24).reshape(4, 6)[:, 1:6:2]", "torch.arange(24).reshape(4, 6)[:, 1:6:2]")
 answers.tryit("arange(24).reshape(2, 3, 4).permute(2, 0, 1)",
