@@ -127,7 +127,8 @@ int main(int argc, char** argv) {
              const auto view_of = [&](size_t i) { return is_view_of(results[i].second, t); };
              for (size_t i = 0; i < 6; ++i) c.equal(results[i].first + " is a view of t", view_of(i), true);
              for (size_t i = 6; i < 9; ++i) c.equal(results[i].first + " is a view of t", view_of(i), false);
-             for (const auto& [name, r] : results) pytorch().compare(c, "is_view_of", name, r, {&t});
+             for (const auto& [name, r] : results)
+               pytorch().compare(c, "is_view_of", name, r, {&t});
              // The inclusion itself, byte by byte, for one view and one copy.
              const std::vector<int64_t> all = memory_set_bytes(t);
              const std::vector<int64_t> sliced = memory_set_bytes(results[1].second);
@@ -263,8 +264,9 @@ int main(int argc, char** argv) {
                c.equal("shares the storage (" + book::show(n) + " elements)",
                        v.storage().is_same(t.storage()), true);
                c.equal("view's sizes (" + book::show(n) + " elements)", v.sizes(), Shape{1, (n + 1) / 2});
-               pytorch().compare(c, "cost", "t.t()[:, ::2].unsqueeze(0).squeeze(1), n = " + book::show(n),
-                                 v, {nullptr, t.storage_offset()});
+               pytorch().compare(c, "cost",
+                                 "t.t()[:, ::2].unsqueeze(0).squeeze(1), n = " + book::show(n), v,
+                                 {nullptr, t.storage_offset()});
                rows.push_back({book::show(t.numel()), book::show(v.sizes()), book::show(v.strides())});
              }
              c.equal("allocations made by the views, both sizes", allocations, int64_t{0});
@@ -293,8 +295,9 @@ int main(int argc, char** argv) {
              c.equal("sizes", y.sizes(), Shape{5, 2, 3});
              c.equal("strides", y.strides(), Shape{0, 12, 4});
              c.equal("storage offset", y.storage_offset(), int64_t{1});
-             pytorch().compare(c, "chain", "x.view(2, 3, 4).permute(2, 0, 1)[1].unsqueeze(0).expand(5, 2, 3)",
-                               y, {&x});
+             pytorch().compare(c, "chain",
+                               "x.view(2, 3, 4).permute(2, 0, 1)[1].unsqueeze(0).expand(5, 2, 3)", y,
+                               {&x});
              c.value("chain_allocations", made);
              c.value("chain_layout", y.layout());
              c.value("chain_offset", y.storage_offset());
@@ -418,7 +421,8 @@ int main(int argc, char** argv) {
              //! [slice_shares]
              c.equal("y[0, 0, 0]", y.at({0, 0, 0}).to_double(), 10.0);
              c.equal("y is a view of x", is_view_of(y, x), true);
-             pytorch().compare_value(c, "slice_shares", "y[0, 0, 0].item()", y.at({0, 0, 0}).to_double());
+             pytorch().compare_value(c, "slice_shares", "y[0, 0, 0].item()",
+                                     y.at({0, 0, 0}).to_double());
              c.value("slice_read", y.at({0, 0, 0}).to_double());
            });
 
@@ -543,8 +547,9 @@ int main(int argc, char** argv) {
                int64_t agree = 0;
                for (int64_t i = 0; i < 5; ++i) agree += d.at({i}).to_int() == y.at({i, i}).to_int();
                c.equal("elements" + on, agree, int64_t{5});
-               pytorch().compare(c, "diagonals", "x.permute" + perm_text(p) + "[..., 0].diagonal(0, -2, -1)",
-                                 d, {&x});
+               pytorch().compare(c, "diagonals",
+                                 "x.permute" + perm_text(p) + "[..., 0].diagonal(0, -2, -1)", d,
+                                 {&x});
                rows.push_back({"x.permute" + perm_text(p) + "[..., 0]", book::show(y.strides()),
                                book::show(d.strides())});
                ++tried;
@@ -779,7 +784,8 @@ int main(int argc, char** argv) {
              c.equal("int64 bits", hex(i_bits), std::string("0x3E8"));
              c.equal("float16 bits", hex(h_bits), std::string("0x63D0"));
              const auto lower = [](std::string s) {
-               std::transform(s.begin(), s.end(), s.begin(), [](unsigned char ch) { return std::tolower(ch); });
+               std::transform(s.begin(), s.end(), s.begin(),
+                              [](unsigned char ch) { return std::tolower(ch); });
                return s;
              };
              pytorch().compare_value(c, "bits", "i_bits", lower(hex(i_bits)));

@@ -44,7 +44,8 @@ const PytorchRecord& PytorchRecord::of_chapter(const std::string& chapter) {
                                path.string() + " (run tools/book record-pytorch)");
     std::stringstream text;
     text << in.rdbuf();
-    slot = std::make_unique<PytorchRecord>(parse(text.str(), "docs/recorded/pytorch/" + chapter + ".json"));
+    slot = std::make_unique<PytorchRecord>(
+        parse(text.str(), "docs/recorded/pytorch/" + chapter + ".json"));
     if (slot->chapter() != chapter)
       throw std::runtime_error(slot->source() + " is the record of chapter " + slot->chapter());
   }

@@ -82,7 +82,8 @@ TEST_CASE("a missing answer, or one PyTorch refused, fails the check") {
 TEST_CASE("text that is not a record is refused with its name") {
   CHECK_THROWS_WITH_AS(PytorchRecord::parse("{", "x.json"), doctest::Contains("x.json: not JSON"),
                        std::invalid_argument);
-  CHECK_THROWS_WITH_AS(PytorchRecord::parse(R"({"chapter": "02_views", "torch": "1.13"})", "x.json"),
+  CHECK_THROWS_WITH_AS(PytorchRecord::parse(R"({"chapter": "02_views", "torch": "1.13"})",
+                                            "x.json"),
                        doctest::Contains("no \"expressions\""), std::invalid_argument);
 }
 

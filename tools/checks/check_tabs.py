@@ -21,7 +21,8 @@ import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from check_browser import Browser, browser_arguments, find_chromium, problems_in_events  # noqa: E402
+from check_browser import (Browser, browser_arguments, find_chromium,  # noqa: E402
+                           problems_in_events)
 from check_navigation import load, screenshot  # noqa: E402
 
 SNIPPET_RE = re.compile(r"^\s*\\snippet\s+(\S+)\s+(\S+)\s*$", re.M)
@@ -71,7 +72,8 @@ def check_page(browser, site, page, listings, other, shots, timeout):
         problems.append(f"tab groups for listings {names}, not the page's listings {listings}")
     for g in state:
         if [t[0] for t in g["tabs"]] != ["PyTorch", "C++"]:
-            problems.append(f"listing {g['listing']}: tabs {[t[0] for t in g['tabs']]}, not PyTorch, C++")
+            problems.append(f"listing {g['listing']}: tabs {[t[0] for t in g['tabs']]}, "
+                            "not PyTorch, C++")
         if [p["lang"] for p in g["panels"]] != ["pytorch", "cpp"]:
             problems.append(f"listing {g['listing']}: panels {[p['lang'] for p in g['panels']]}")
         for p in g["panels"]:
@@ -166,7 +168,8 @@ def main(argv=None):
         browser.close()
     for f in failures:
         print(f"check_tabs: {f}")
-    print(f"check_tabs: {len(pages)} page(s) at {len(args.widths)} widths, {len(failures)} problem(s)"
+    print(f"check_tabs: {len(pages)} page(s) at {len(args.widths)} widths, "
+          f"{len(failures)} problem(s)"
           + (f"; screenshots in {args.screenshots}" if args.screenshots else ""))
     return 1 if failures else 0
 

@@ -33,7 +33,8 @@ Directives in docs/*.md (nothing else is touched):
 
 PyTorch beside the C++: a chapter whose program has a companion beside it (chapters/NN_name.py,
 its listings between `# [name]` markers) shows each \\snippet of its page in two tabs, PyTorch
-first, then C++ (docs/listing-tabs.js remembers the reader's choice); a listing with no PyTorch form fails.
+first, then C++ (docs/listing-tabs.js remembers the reader's choice); a listing with no PyTorch
+form fails.
 Each \\tryit of such a chapter shows PyTorch's recorded answer (docs/recorded/pytorch/NN_name.json,
 written by tools/book record-pytorch) beside the explorer's, and fails when the two disagree on the
 shape, strides, storage offset, contiguity or values, or when no answer is recorded.
@@ -491,7 +492,8 @@ def listing_tabs(line, py_name, block):
     return (
         '\\htmlonly[block]<div class="book-tabs" data-listing="' + esc(block) + '">'
         '<div class="book-tab-bar" role="tablist">'
-        '<button type="button" role="tab" class="book-tab" data-lang="pytorch" aria-selected="true">'
+        '<button type="button" role="tab" class="book-tab" data-lang="pytorch" '
+        'aria-selected="true">'
         "PyTorch</button>"
         '<button type="button" role="tab" class="book-tab" data-lang="cpp" aria-selected="false">'
         "C++</button></div>"
@@ -513,7 +515,8 @@ def explorer_answer(out):
     answer = {}
     for key, pattern in (("shape", r"^  shape +(\(.*?\))"), ("strides", r"^  strides +(\(.*?\))"),
                          ("storage_offset", r"^  storage offset +(-?[0-9]+)"),
-                         ("dtype", r"^  dtype +(\w+)"), ("is_contiguous", r"^  contiguous +(yes|no)")):
+                         ("dtype", r"^  dtype +(\w+)"),
+                         ("is_contiguous", r"^  contiguous +(yes|no)")):
         m = re.search(pattern, last, re.M)
         if m:
             answer[key] = m.group(1)
@@ -554,7 +557,8 @@ def tryit_pair_html(ours, theirs, torch_version):
         for key, label in TRYIT_ROWS)
     return ('<div class="book-table-wrap book-tryit-pair"><table class="book-table">'
             f'<caption>Try it: <code>{esc(theirs["pytorch"])}</code></caption>'
-            f'<thead><tr><th scope="col"></th><th scope="col">PyTorch {esc(torch_version)} (recorded)</th>'
+            '<thead><tr><th scope="col"></th>'
+            f'<th scope="col">PyTorch {esc(torch_version)} (recorded)</th>'
             '<th scope="col">strided-explore (this build)</th></tr></thead>'
             f"<tbody>{rows}</tbody></table></div>")
 
@@ -595,9 +599,9 @@ def tryit(command, at, page, line_no, args, problems, tryits, record=None):
         expression = argv[0] if argv else ""
         theirs = pytorch_side(record, expression)
         if theirs is None:
-            problems.add(at, f"chapter {page}, Try it {expression}: no PyTorch answer recorded in "
-                             f"docs/recorded/pytorch/{page}.json (add it to chapters/{page}.py, then "
-                             "run tools/book record-pytorch)")
+            problems.add(at, f"chapter {page}, Try it {expression}: no PyTorch answer recorded "
+                             f"in docs/recorded/pytorch/{page}.json (add it to "
+                             f"chapters/{page}.py, then run tools/book record-pytorch)")
             return ""
         ours = explorer_answer(out)
         for key, label in TRYIT_ROWS:
@@ -697,8 +701,9 @@ def process_page(path, chapters_by_name, claims, values, fragments, problems, ar
                 if block in py_blocks:
                     tabs = listing_tabs(line, py_name, block)
                 else:
-                    problems.add(at, f"chapter {fname.rsplit('.', 1)[0]}, listing {block}: no PyTorch "
-                                     f"form (no # [{block}] block in chapters/{py_name})")
+                    chapter = fname.rsplit(".", 1)[0]
+                    problems.add(at, f"chapter {chapter}, listing {block}: no PyTorch form "
+                                     f"(no # [{block}] block in chapters/{py_name})")
 
         # Bare IDs in prose ("see ER-14") must name checks too, but only \claim{} counts as a citation.
         stripped = CLAIM_RE.sub("", line)
@@ -1593,8 +1598,9 @@ def main(argv=None):
             companions[fname] = (py_name, py_names)
             record_path = os.path.join(record_dir, ch["name"] + ".json")
             if not os.path.exists(record_path):
-                problems.add(rel(py, args.root), f"chapter {ch['name']} has a PyTorch companion but "
-                             f"no record {rel(record_path, args.root)}: run tools/book record-pytorch")
+                problems.add(rel(py, args.root),
+                             f"chapter {ch['name']} has a PyTorch companion but no record "
+                             f"{rel(record_path, args.root)}: run tools/book record-pytorch")
             else:
                 records[ch["name"]] = load_json(record_path, problems, rel(record_path, args.root))
 

@@ -79,7 +79,8 @@ class Answers:
         self.expressions[name] = {}
 
     def _eval(self, expression, frame):
-        return eval(expression, frame.f_globals, frame.f_locals)  # noqa: S307 (the companion's own text)
+        # The companion's own text, in its own variables.
+        return eval(expression, frame.f_globals, frame.f_locals)  # noqa: S307
 
     def of(self, expression, base=None, name=None):
         """Records PyTorch's answer for EXPRESSION, evaluated in the caller's variables, under NAME

@@ -35,7 +35,8 @@ def torch_python(preferred=None):
                              capture_output=True, text=True)
         if run.returncode == 0:
             return py, run.stdout.strip()
-    return None, "no python imports torch (tried " + ", ".join(tried) + "); Debian's is python3-torch"
+    return None, ("no python imports torch (tried " + ", ".join(tried) + "); "
+                  "Debian's is python3-torch")
 
 
 def companions(root):
@@ -82,7 +83,8 @@ def dumps(record):
     items = list(record["tryits"].items())
     for i, (expr, a) in enumerate(items):
         comma = "," if i + 1 < len(items) else ""
-        out.append(f"    {json.dumps(expr, ensure_ascii=False)}: {json.dumps(a, ensure_ascii=False)}{comma}")
+        out.append(f"    {json.dumps(expr, ensure_ascii=False)}: "
+                   f"{json.dumps(a, ensure_ascii=False)}{comma}")
     out.append("  }")
     out.append("}")
     return "\n".join(out) + "\n"
@@ -137,7 +139,8 @@ def main(argv=None):
             with open(target, "w", encoding="utf-8") as f:
                 f.write(dumps(fresh))
             n = sum(len(a) for a in fresh["expressions"].values()) + len(fresh["tryits"])
-            print(f"record-pytorch: {os.path.relpath(target, args.root)}: {n} answers of torch {version}")
+            print(f"record-pytorch: {os.path.relpath(target, args.root)}: {n} answers of "
+                  f"torch {version}")
             continue
         if not os.path.exists(target):
             problems.append(f"chapter {chapter}: no record {os.path.relpath(target, args.root)} "
