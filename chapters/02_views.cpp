@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cstdint>
 #include <cstring>
 #include <functional>
@@ -14,6 +15,7 @@
 
 #include "book/book.h"
 #include "book/plumbing.h"
+#include "book/pytorch_record.h"
 #include "strided/layout.h"
 #include "strided/memory.h"
 #include "strided/ops.h"
@@ -68,6 +70,10 @@ std::vector<std::string> layout_row(const std::string& name, const Tensor& t) {
 
 std::string perm_text(const Shape& p) { return book::show(p); }
 
+// PyTorch 1.13's answers for this chapter's expressions (chapters/02_views.py, recorded by
+// tools/book record-pytorch): the checks compare the library's tensors with them.
+const book::PytorchRecord& pytorch() { return book::PytorchRecord::of_chapter("02_views"); }
+
 bool same_layout(const Tensor& a, const Tensor& b) {
   return a.storage().is_same(b.storage()) && a.sizes() == b.sizes() && a.strides() == b.strides() &&
          a.storage_offset() == b.storage_offset() && a.dtype() == b.dtype();
@@ -108,7 +114,7 @@ int main(int argc, char** argv) {
                  {"t.reshape(6, 4)", t.reshape({6, 4})},
                  {"t[:, [0, 2]]", t.index({Slice(), std::vector<int64_t>{0, 2}})},
                  {"t.transpose(0, 2).contiguous()", t.transpose(0, 2).contiguous()},
-                 {"t.to(float32)", t.to(DType::Float32)},
+                 {"t.to(torch.float32)", t.to(DType::Float32)},
              };
              //! [is_view_of]
              std::vector<std::vector<std::string>> rows;
@@ -121,6 +127,8 @@ int main(int argc, char** argv) {
              const auto view_of = [&](size_t i) { return is_view_of(results[i].second, t); };
              for (size_t i = 0; i < 6; ++i) c.equal(results[i].first + " is a view of t", view_of(i), true);
              for (size_t i = 6; i < 9; ++i) c.equal(results[i].first + " is a view of t", view_of(i), false);
+             for (const auto& [name, r] : results)
+               pytorch().compare(c, "is_view_of", name, r, {&t});
              // The inclusion itself, byte by byte, for one view and one copy.
              const std::vector<int64_t> all = memory_set_bytes(t);
              const std::vector<int64_t> sliced = memory_set_bytes(results[1].second);
@@ -155,8 +163,8 @@ int main(int argc, char** argv) {
                  {"x.t().contiguous()", [&] { return xt.contiguous(); }, 1},
                  {"x[[0, 1]]", [&] { return x.index({std::vector<int64_t>{0, 1}}); }, 1},
                  {"x.flip(0)", [&] { return x.flip({0}); }, 1},
-                 {"x.to(int64)", [&] { return x.to(DType::Int64); }, 0},
-                 {"x.to(float32)", [&] { return x.to(DType::Float32); }, 1},
+                 {"x.to(torch.int64)", [&] { return x.to(DType::Int64); }, 0},
+                 {"x.to(torch.float32)", [&] { return x.to(DType::Float32); }, 1},
                  {"x.clone()", [&] { return x.clone(); }, 1},
              };
              std::vector<std::vector<std::string>> rows;
@@ -170,6 +178,9 @@ int main(int argc, char** argv) {
                        r.allocations == 0);
                copies += made > 0;
                rows.push_back({r.op, made == 0 ? "view" : "copy", book::show(made)});
+               pytorch().compare(c, "view_or_copy", r.op, y, {&x});
+               if (r.op == "x.contiguous()" || r.op == "x.to(torch.int64)")
+                 pytorch().compare_value(c, "view_or_copy", r.op + " is x", same_layout(y, x));
              }
              c.table("view_or_copy", {"op", "view or copy", "allocations"}, rows);
              c.value("table_ops", static_cast<int64_t>(table.size()));
@@ -184,6 +195,8 @@ int main(int argc, char** argv) {
              //! [in_place]
              c.equal("&y == &x", &y == &x, true);
              c.equal("x after add_", x.to_vector(), std::vector<double>{1, 1, 1});
+             pytorch().compare_value(c, "in_place", "y is x", &y == &x);
+             pytorch().compare(c, "in_place", "x", x);
            });
 
   // ---- Views cost nothing --------------------------------------------------------------------------------
@@ -209,29 +222,13 @@ int main(int argc, char** argv) {
              };
              //! [no_reads]
              c.equal("the elements' pages are protected", u.armed(), true);
-             // What PyTorch 1.13 gives for each, as (sizes, strides, storage offset less t's: the
-             // protected t starts past the storage's first page).
-             const std::vector<std::tuple<Shape, Shape, int64_t>> pytorch = {
-                 {{}, {}, 45},                           // 1·30 + 2·6 + 3
-                 {{4, 2, 6}, {30, 12, 1}, 6},            // stride 6·2, offset 1·6
-                 {{6, 4, 5}, {1, 30, 6}, 0},
-                 {{5, 4, 6}, {6, 30, 1}, 0},
-                 {{5}, {7}, 0},                          // 6 + 1 per step along the diagonal
-                 {{4, 7, 6}, {30, 0, 1}, 0},             // the grown size-1 dim: stride 0
-                 {{20, 6}, {6, 1}, 0},
-                 {{1, 4, 5, 6}, {120, 30, 6, 1}, 0},     // the new dim: 4 · 30
-             };
              std::vector<std::vector<std::string>> rows;
-             for (size_t i = 0; i < views.size(); ++i) {
-               const auto& [name, v] = views[i];
+             for (const auto& [name, v] : views) {
                c.equal(name + " shares the protected storage", v.storage().is_same(t.storage()),
                        true);
-               const auto& [sizes, strides, offset] = pytorch[i];
-               c.equal(name + ": sizes, strides, storage offset − t's",
-                       std::vector<std::string>{book::show(v.sizes()), book::show(v.strides()),
-                                                book::show(v.storage_offset() - t.storage_offset())},
-                       std::vector<std::string>{book::show(sizes), book::show(strides),
-                                                book::show(offset)});
+               // What PyTorch 1.13 gives for the same view of a meta tensor (no memory at all); the
+               // protected t starts past the storage's first page, so offsets count from t's.
+               pytorch().compare(c, "no_reads", name, v, {nullptr, t.storage_offset()});
                rows.push_back(layout_row(name, v));
              }
              // The same geometry from the pure layout functions, which take no storage at all.
@@ -267,6 +264,9 @@ int main(int argc, char** argv) {
                c.equal("shares the storage (" + book::show(n) + " elements)",
                        v.storage().is_same(t.storage()), true);
                c.equal("view's sizes (" + book::show(n) + " elements)", v.sizes(), Shape{1, (n + 1) / 2});
+               pytorch().compare(c, "cost",
+                                 "t.t()[:, ::2].unsqueeze(0).squeeze(1), n = " + book::show(n), v,
+                                 {nullptr, t.storage_offset()});
                rows.push_back({book::show(t.numel()), book::show(v.sizes()), book::show(v.strides())});
              }
              c.equal("allocations made by the views, both sizes", allocations, int64_t{0});
@@ -295,6 +295,9 @@ int main(int argc, char** argv) {
              c.equal("sizes", y.sizes(), Shape{5, 2, 3});
              c.equal("strides", y.strides(), Shape{0, 12, 4});
              c.equal("storage offset", y.storage_offset(), int64_t{1});
+             pytorch().compare(c, "chain",
+                               "x.view(2, 3, 4).permute(2, 0, 1)[1].unsqueeze(0).expand(5, 2, 3)", y,
+                               {&x});
              c.value("chain_allocations", made);
              c.value("chain_layout", y.layout());
              c.value("chain_offset", y.storage_offset());
@@ -322,6 +325,8 @@ int main(int argc, char** argv) {
              c.equal("bytes past x.data_ptr()", static_cast<int64_t>(bytes_in), expected);
              c.equal("which is", static_cast<int64_t>(bytes_in), int64_t{80});
              c.equal("shares x's storage", y.storage().is_same(x.storage()), true);
+             pytorch().compare(c, "element", "x[0, 2, 2]", y, {&x});
+             pytorch().compare_value(c, "element", "bytes_in", static_cast<int64_t>(bytes_in));
              c.value("element_value", y.item().to_int());
              c.value("element_bytes", static_cast<int64_t>(bytes_in));
              c.value("element_offset", y.storage_offset());
@@ -344,6 +349,7 @@ int main(int argc, char** argv) {
              std::iota(expected.begin(), expected.end(), 0.0);
              expected[10] = -1;
              c.equal("every element of x", x.to_vector(), expected);
+             pytorch().compare(c, "element_write", "x", x);
              c.value("element_written", x.at({0, 2, 2}).to_int());
            });
 
@@ -383,6 +389,10 @@ int main(int argc, char** argv) {
                  ++n;
                }
                c.equal("elements equal to the gathered ones" + on, agree, n);
+               pytorch().compare(c, "slices", std::string("x[") + (d == 0 ? "2:15:3" : ":") + ", " +
+                                                   (d == 1 ? "2:15:3" : ":") + ", " +
+                                                   (d == 2 ? "2:15:3" : ":") + "]",
+                                 y, {&x});
                rows.push_back({"x[" + std::string(d == 0 ? "2:15:3" : ":") + ", " +
                                    std::string(d == 1 ? "2:15:3" : ":") + ", " +
                                    std::string(d == 2 ? "2:15:3" : ":") + "]",
@@ -411,6 +421,8 @@ int main(int argc, char** argv) {
              //! [slice_shares]
              c.equal("y[0, 0, 0]", y.at({0, 0, 0}).to_double(), 10.0);
              c.equal("y is a view of x", is_view_of(y, x), true);
+             pytorch().compare_value(c, "slice_shares", "y[0, 0, 0].item()",
+                                     y.at({0, 0, 0}).to_double());
              c.value("slice_read", y.at({0, 0, 0}).to_double());
            });
 
@@ -444,6 +456,7 @@ int main(int argc, char** argv) {
                  agree += y.at(i).to_int() == x.at(j).to_int();
                }
                c.equal("elements" + on, agree, x.numel());
+               pytorch().compare(c, "permutes", "x.permute" + perm_text(p), y, {&x});
                rows.push_back(layout_row("x.permute" + perm_text(p), y));
                ++tried;
              } while (std::next_permutation(p.begin(), p.end()));
@@ -467,6 +480,7 @@ int main(int argc, char** argv) {
              c.equal("same storage", p.storage().is_same(t.storage()), true);
              c.equal("p.is_contiguous()", p.is_contiguous(), true);
              c.equal("p's elements in order are the storage 0..23", p.to_vector(), t.to_vector());
+             pytorch().compare(c, "permute_size1", "t.permute(1, 2, 3, 0)", p, {&t});
              c.value("p1_t_strides", t.strides());
              c.value("p1_sizes", p.sizes());
              c.value("p1_strides", p.strides());
@@ -501,6 +515,9 @@ int main(int argc, char** argv) {
                c.equal("formula's elements == permute(π⁻¹)'s", res.to_vector(),
                        by_inverse.to_vector());
                c.equal("formula's sizes == permute(π)'s", res.sizes() == by_pi.sizes(), false);
+               pytorch().compare(c, "seed_formula", "res", res);
+               pytorch().compare(c, "seed_formula", "t.permute(2, 0, 1)", by_inverse, {&t});
+               pytorch().compare(c, "seed_formula", "t.permute(1, 2, 0)", by_pi, {&t});
                c.value("erpi_sizes_formula", res.sizes());
                c.value("erpi_sizes_pi", by_pi.sizes());
                c.value("erpi_inverse", inverse);
@@ -530,6 +547,9 @@ int main(int argc, char** argv) {
                int64_t agree = 0;
                for (int64_t i = 0; i < 5; ++i) agree += d.at({i}).to_int() == y.at({i, i}).to_int();
                c.equal("elements" + on, agree, int64_t{5});
+               pytorch().compare(c, "diagonals",
+                                 "x.permute" + perm_text(p) + "[..., 0].diagonal(0, -2, -1)", d,
+                                 {&x});
                rows.push_back({"x.permute" + perm_text(p) + "[..., 0]", book::show(y.strides()),
                                book::show(d.strides())});
                ++tried;
@@ -547,6 +567,9 @@ int main(int argc, char** argv) {
              c.equal("3×5, k = −1: offset is", below.storage_offset(), int64_t{5});
              c.equal("3×5, k = −1: length", below.size(0), int64_t{2});
              c.equal("3×5, k = −1: values", below.to_vector(), std::vector<double>{5, 11});
+             pytorch().compare(c, "diagonal", "m.diagonal()", main_d, {&m});
+             pytorch().compare(c, "diagonal", "m.diagonal(1)", above, {&m});
+             pytorch().compare(c, "diagonal", "m.diagonal(-1)", below, {&m});
              c.value("diag_main_len", main_d.size(0));
              c.value("diag_above_offset", above.storage_offset());
              c.value("diag_above_len", above.size(0));
@@ -574,6 +597,7 @@ int main(int argc, char** argv) {
              c.equal("sizes", b.sizes(), Shape{a.size(1), a.size(0)});
              c.equal("strides", b.strides(), Shape{a.stride(1), a.stride(0)});
              c.equal("offset", b.storage_offset(), a.storage_offset());
+             pytorch().compare(c, "transpose", "a.t()", b, {nullptr, a.storage_offset()});
              c.value("t_sizes", b.sizes());
              c.value("t_strides", b.strides());
              c.value("t_source_strides", a.strides());
@@ -594,6 +618,7 @@ int main(int argc, char** argv) {
              for (const Shape& i : book::all_indices(a.sizes()))
                if (a.at(i).to_int() == 7777) landed = i;
              c.equal("where 7777 landed in a", landed, Shape{1, 0});
+             pytorch().compare(c, "transpose_write", "a", a);
              c.value("landed", landed);
              c.text("transpose_write", "a = " + to_string(a) + "\n");
              c.figure("transpose", views_svg({{a, "a"}, {b, "b = a.t()"}}),
@@ -608,7 +633,7 @@ int main(int argc, char** argv) {
            "T[:, 1] = [2,5] has size 2, stride 3, offset 1; both share T's storage.",
            [](book::Check& c) {
              //! [rows]
-             Tensor T = from_values({1, 2, 3, 4, 5, 6}, {2, 3});
+             Tensor T = from_values({1, 2, 3, 4, 5, 6}, {2, 3}, {DType::Int64});
              Tensor row = T.index({1, Slice()});
              Tensor col = T.index({Slice(), 1});
              //! [rows]
@@ -622,6 +647,8 @@ int main(int argc, char** argv) {
                      std::string("(2,)(3,)1"));
              c.equal("T[1, :] shares T's storage", row.storage().data() == T.storage().data(), true);
              c.equal("T[:, 1] shares T's storage", col.storage().data() == T.storage().data(), true);
+             pytorch().compare(c, "rows", "T[1, :]", row, {&T});
+             pytorch().compare(c, "rows", "T[:, 1]", col, {&T});
              c.table("rows", {"view", "values", "size()", "stride()", "storage_offset()"},
                      {{"T[1, :]", book::show(row.to_vector()), book::show(row.sizes()),
                        book::show(row.strides()), book::show(row.storage_offset())},
@@ -656,6 +683,8 @@ int main(int argc, char** argv) {
                Tensor row = T.index({1, Slice()});
                c.equal("T[1, :].size()", book::show(row.sizes()), std::string("(3,)"));
                c.equal("T[1, :].stride()", book::show(row.strides()), std::string("(1,)"));
+               pytorch().compare_value(c, "rows", "T[1, :].size()", row.sizes());
+               pytorch().compare_value(c, "rows", "T[1, :].stride()", row.strides());
                c.value("row_size_tuple", row.sizes());
                c.value("row_stride_tuple", row.strides());
              });
@@ -678,6 +707,8 @@ int main(int argc, char** argv) {
                      std::string("Yes"));
              c.equal("right", right.to_vector(), std::vector<double>{30, 40, 5, 6, 7});
              c.equal("x", x.to_vector(), std::vector<double>{0, 10, 20, 30, 40, 5, 6, 7});
+             pytorch().compare(c, "aliases", "right", right, {&x});
+             pytorch().compare(c, "aliases", "x", x);
              c.value("alias_right", right.to_vector());
              c.figure("aliases", views_svg({{left, "x[0:5]"}, {right, "x[3:8]"}}),
                       "x[0:5] and x[3:8] share the storage cells 3 and 4.");
@@ -707,6 +738,9 @@ int main(int argc, char** argv) {
              std::fill(expected.begin() + 48, expected.begin() + 54, 2.0);
              std::fill(expected.begin() + 54, expected.end(), 3.0);
              c.equal("the buffer after filling each view", buffer.to_vector(), expected);
+             pytorch().compare(c, "carve", "weight", weight, {&buffer});
+             pytorch().compare(c, "carve", "bias", bias, {&buffer});
+             pytorch().compare(c, "carve", "scratch", scratch, {&buffer});
              c.value("carve_allocations", carved);
            });
 
@@ -729,6 +763,8 @@ int main(int argc, char** argv) {
              c.equal("a[0][0]", a.at({0, 0}).to_int(), int64_t{0});
              c.equal("b[0][0]", b.at({0, 0}).to_double(), 1000.0);
              c.equal("b shares a's storage", b.storage().is_same(a.storage()), false);
+             pytorch().compare(c, "convert", "b", b, {&a});
+             pytorch().compare_value(c, "convert", "a[0][0].item()", a.at({0, 0}).to_int());
              c.value("convert_a00", a.at({0, 0}).to_int());
              c.value("convert_b00", b.at({0, 0}).to_double());
            });
@@ -747,6 +783,13 @@ int main(int argc, char** argv) {
              //! [bits]
              c.equal("int64 bits", hex(i_bits), std::string("0x3E8"));
              c.equal("float16 bits", hex(h_bits), std::string("0x63D0"));
+             const auto lower = [](std::string s) {
+               std::transform(s.begin(), s.end(), s.begin(),
+                              [](unsigned char ch) { return std::tolower(ch); });
+               return s;
+             };
+             pytorch().compare_value(c, "bits", "i_bits", lower(hex(i_bits)));
+             pytorch().compare_value(c, "bits", "h_bits", lower(hex(h_bits)));
              c.value("bits_int64", hex(i_bits));
              c.value("bits_float16", hex(h_bits));
            });
@@ -765,6 +808,8 @@ int main(int argc, char** argv) {
              Tensor forced = a.to(DType::Int64, /*copy=*/true);
              c.equal("to(int64, copy=True) shares a's storage", forced.storage().is_same(a.storage()),
                      false);
+             pytorch().compare_value(c, "same_dtype", "same is a", same_layout(same, a));
+             pytorch().compare(c, "same_dtype", "a.to(torch.int64, copy=True)", forced, {&a});
            });
 
   ch.claim("DT-06",
@@ -778,12 +823,14 @@ int main(int argc, char** argv) {
              Tensor bits(f.storage(), f.sizes(), f.strides(), f.storage_offset(), DType::Int32);
              //! [reinterpret]
              c.equal("allocations", Storage::allocation_count() - before, int64_t{0});
+             pytorch().compare(c, "reinterpret", "f.view(torch.int32)", bits, {&f});
              c.equal("bits[0]", bits.at({0}).to_int(), int64_t{1065353216});
              c.equal("in hexadecimal", hex(static_cast<uint64_t>(bits.at({0}).to_int())),
                      std::string("0x3F800000"));
              bits.set({1}, int64_t{0x40000000});  // the bits of 2.0f
              c.equal("f after writing 0x40000000 into bits[1]", f.to_vector(),
                      std::vector<double>{1, 2, 1, 1});
+             pytorch().compare(c, "reinterpret", "f", f);
              c.value("reinterpret_int", bits.at({0}).to_int());
              c.value("reinterpret_hex", hex(static_cast<uint64_t>(bits.at({0}).to_int())));
            });
@@ -795,6 +842,7 @@ int main(int argc, char** argv) {
              Tensor h = i.to(DType::Float16);
              //! [lossy]
              c.equal("float16 value", h.at({0}).to_double(), 2048.0);
+             pytorch().compare(c, "lossy", "h", h);
              c.value("lossy_in", i.at({0}).to_int());
              c.value("lossy_out", h.at({0}).to_double());
            });

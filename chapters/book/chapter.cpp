@@ -337,7 +337,23 @@ int Chapter::main(int argc, char** argv) const {
       print(std::cout, r);
     }
     if (emit_dir) emit(*emit_dir, r);
-    if (r.any_failed()) return 1;
+    if (r.any_failed()) {
+      // The build sends the report to a log (docs/CMakeLists.txt): say on stderr, where the build
+      // shows it, which claims failed and which comparisons failed them.
+      if (emit_dir) {
+        for (const auto& c : r.claims) {
+          if (c.status != Status::Failed) continue;
+          std::cerr << "chapter " << id_ << ": claim " << c.def->id << " failed";
+          if (!c.reason.empty()) std::cerr << ": " << c.reason;
+          std::cerr << "\n";
+          for (const auto& m : c.measurements)
+            if (!m.ok)
+              std::cerr << "  " << m.what << ": " << m.measured << " (expected " << m.expected
+                        << ")\n";
+        }
+      }
+      return 1;
+    }
     // One claim, as its ctest test runs it: a claim that neither passed nor failed (not run on
     // this machine, or a timing too noisy to judge) is reported skipped, never passed.
     // A quoted claim whose arithmetic held exits 0: its check ran and held, and ctest has no

@@ -120,6 +120,25 @@ TEST_CASE("--claim exits 0 passed, 1 failed, and exit_skipped when the claim nei
   CHECK(run_main(ch, {}).first == 1);  // a whole chapter: 1 when any claim failed
 }
 
+TEST_CASE("--emit says on stderr which claim failed and on which comparison, for the build's log") {
+  book::Chapter ch("02_views", "x");
+  ch.claim("MT-01", "passes", [](book::Check& c) { c.equal("x", 1, 1); });
+  ch.claim("MT-02", "fails", [](book::Check& c) {
+    c.equal("kept", 1, 1);
+    c.equal("chapter 02_views, t.t(): PyTorch 1.13 (recorded)", 2, 3);
+  });
+  const fs::path dir = fs::temp_directory_path() / "book_chapter_test_emit_failed";
+  fs::remove_all(dir);
+  std::ostringstream err;
+  auto* old = std::cerr.rdbuf(err.rdbuf());
+  const int rc = run_main(ch, {"--emit", dir.string()}).first;
+  std::cerr.rdbuf(old);
+  fs::remove_all(dir);
+  CHECK(rc == 1);
+  CHECK(err.str() == "chapter 02_views: claim MT-02 failed\n"
+                     "  chapter 02_views, t.t(): PyTorch 1.13 (recorded): 2 (expected 3)\n");
+}
+
 TEST_CASE("--list with --kind lists only the claims of those kinds") {
   const auto ch = sample();
   CHECK(run_main(ch, {"--list"}).second ==

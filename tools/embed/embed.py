@@ -31,6 +31,14 @@ Directives in docs/*.md (nothing else is touched):
   \\terms FORM, ...    (a line of its own, under a heading with an {#anchor}) makes that heading a
                        glossary entry: the first use of any FORM on a chapter page links to it
 
+PyTorch beside the C++: a chapter whose program has a companion beside it (chapters/NN_name.py,
+its listings between `# [name]` markers) shows each \\snippet of its page in two tabs, PyTorch
+first, then C++ (docs/listing-tabs.js remembers the reader's choice); a listing with no PyTorch
+form fails.
+Each \\tryit of such a chapter shows PyTorch's recorded answer (docs/recorded/pytorch/NN_name.json,
+written by tools/book record-pytorch) beside the explorer's, and fails when the two disagree on the
+shape, strides, storage offset, contiguity or values, or when no answer is recorded.
+
 Navigation, made here so that no page carries it by hand: a chapter page's title gets its number
 from the file's prefix ("Chapter 4 · Title" for 04_*.md); every page the front page lists with
 \\subpage (in that order, after the front page itself) gets previous/next links at its top and
@@ -57,6 +65,7 @@ OUTPUT_RE = re.compile(r"\\output\{([^}]*)\}")
 BOOK_RE = re.compile(r"\\book\{([^}]*)\}")
 SNIPPET_RE = re.compile(r"\\snippet(?:\{[^}]*\})?\s+(\S+)\s+(\S+)")
 MARKER_RE = re.compile(r"^\s*//!\s*\[([^\]]+)\]\s*$")
+PY_MARKER_RE = re.compile(r"^\s*#\s*\[([^\]]+)\]\s*$")  # a companion's listing: # [name]
 TRYIT_RE = re.compile(r"^\\tryit\s+(.+?)\s*$")
 VALUE_RE = re.compile(r"\\(ch[0-9]{2}_[a-z0-9_]+)")
 BARE_ID_RE = re.compile(r"(?<![\w{#-])(" + ID + r")(?![\w-])")
@@ -376,7 +385,7 @@ def fragment_html(chapter, output, problems, root):
 
 # ---- snippets -----------------------------------------------------------------------------------------
 
-def dedented_source(text):
+def dedented_source(text, marker=MARKER_RE):
     """The source with each //! [name] ... //! [name] block moved left by its common indent.
 
     Only leading blanks inside blocks change; every other character, and every line outside a
@@ -387,7 +396,7 @@ def dedented_source(text):
     open_at = {}
     blocks = []
     for n, line in enumerate(lines):
-        m = MARKER_RE.match(line)
+        m = marker.match(line)
         if not m:
             continue
         name = m.group(1)
@@ -400,7 +409,7 @@ def dedented_source(text):
         body = [lines[i] for i in range(begin, end) if lines[i].strip()]
         indent = min((len(l) - len(l.lstrip(" ")) for l in body), default=0)
         for i in range(begin, end):
-            if lines[i].strip() and not MARKER_RE.match(lines[i]):
+            if lines[i].strip() and not marker.match(lines[i]):
                 lines[i] = lines[i][indent:]
     return "\n".join(lines), names
 
@@ -477,8 +486,86 @@ def base_id(cid):
     return cid.split(".", 1)[0]
 
 
-def tryit(command, at, page, line_no, args, problems, tryits):
-    """Runs one explorer command for a "Try it" block; returns the line that includes its output."""
+def listing_tabs(line, py_name, block):
+    """A \\snippet line as two tabs, PyTorch first: the companion's block, then the C++ one.
+    Without script both show, one under the other, each under its name."""
+    return (
+        '\\htmlonly[block]<div class="book-tabs" data-listing="' + esc(block) + '">'
+        '<div class="book-tab-bar" role="tablist">'
+        '<button type="button" role="tab" class="book-tab" data-lang="pytorch" '
+        'aria-selected="true">'
+        "PyTorch</button>"
+        '<button type="button" role="tab" class="book-tab" data-lang="cpp" aria-selected="false">'
+        "C++</button></div>"
+        '<div class="book-tab-panel" role="tabpanel" data-lang="pytorch">\\endhtmlonly\n'
+        f"\\snippet {py_name} {block}\n"
+        '\\htmlonly[block]</div><div class="book-tab-panel" role="tabpanel" data-lang="cpp">'
+        "\\endhtmlonly\n"
+        f"{line.strip()}\n"
+        "\\htmlonly[block]</div></div>\\endhtmlonly")
+
+
+def explorer_answer(out):
+    """The last step of strided-explore's text report: {shape, strides, storage_offset,
+    is_contiguous, dtype, repr}, each as the report prints it; {} when it has no step."""
+    steps = re.split(r"^step [0-9]+: .*$", out, flags=re.M)
+    if len(steps) < 2:
+        return {}
+    last = steps[-1]
+    answer = {}
+    for key, pattern in (("shape", r"^  shape +(\(.*?\))"), ("strides", r"^  strides +(\(.*?\))"),
+                         ("storage_offset", r"^  storage offset +(-?[0-9]+)"),
+                         ("dtype", r"^  dtype +(\w+)"),
+                         ("is_contiguous", r"^  contiguous +(yes|no)")):
+        m = re.search(pattern, last, re.M)
+        if m:
+            answer[key] = m.group(1)
+    if "is_contiguous" in answer:  # as PyTorch prints it
+        answer["is_contiguous"] = "True" if answer["is_contiguous"] == "yes" else "False"
+    # The values: the lines under "  values", blank ones included (a 3-d tensor's blocks are
+    # apart), up to the next heading of two spaces.
+    m = re.search(r"^  values\n((?:(?:    .*)?\n)+?)(?=  \S|\Z)", last + "\n", re.M)
+    if m:
+        answer["repr"] = "\n".join(l[4:] for l in m.group(1).rstrip("\n").split("\n"))
+    return answer
+
+
+def py_tuple(values):
+    return str(tuple(values))
+
+
+def pytorch_side(record, command):
+    """PyTorch's recorded answer for a Try it block, as the explorer words it, or None."""
+    a = (record or {}).get("tryits", {}).get(command)
+    if a is None:
+        return None
+    return {"pytorch": a.get("pytorch", ""), "shape": py_tuple(a["shape"]),
+            "strides": py_tuple(a["strides"]), "storage_offset": str(a["storage_offset"]),
+            "dtype": a["dtype"], "is_contiguous": str(bool(a["is_contiguous"])),
+            "repr": a.get("repr", "")}
+
+
+TRYIT_ROWS = (("shape", "shape"), ("strides", "stride()"), ("storage_offset", "storage_offset()"),
+              ("is_contiguous", "is_contiguous()"), ("dtype", "dtype"), ("repr", "values"))
+
+
+def tryit_pair_html(ours, theirs, torch_version):
+    """The table of a Try it block: PyTorch's recorded answer beside the library's, row by row."""
+    rows = "".join(
+        f'<tr><th scope="row">{esc(label)}</th><td><code>{esc(theirs.get(key, ""))}</code></td>'
+        f'<td><code>{esc(ours.get(key, ""))}</code></td></tr>'
+        for key, label in TRYIT_ROWS)
+    return ('<div class="book-table-wrap book-tryit-pair"><table class="book-table">'
+            f'<caption>Try it: <code>{esc(theirs["pytorch"])}</code></caption>'
+            '<thead><tr><th scope="col"></th>'
+            f'<th scope="col">PyTorch {esc(torch_version)} (recorded)</th>'
+            '<th scope="col">strided-explore (this build)</th></tr></thead>'
+            f"<tbody>{rows}</tbody></table></div>")
+
+
+def tryit(command, at, page, line_no, args, problems, tryits, record=None):
+    """Runs one explorer command for a "Try it" block; returns the line that includes its output.
+    RECORD, the page's chapter's PyTorch record when it has one, puts PyTorch's answer beside."""
     if not args.explore:
         problems.add(at, "\\tryit needs strided-explore, and this build has none")
         return ""
@@ -508,13 +595,28 @@ def tryit(command, at, page, line_no, args, problems, tryits):
     else:
         body = (f'<div class="book-tryit"><pre class="book-output"><span class="book-prompt">'
                 f"{esc(shown)}</span>\n{esc(out.rstrip())}</pre></div>\n")
+    if record is not None:
+        expression = argv[0] if argv else ""
+        theirs = pytorch_side(record, expression)
+        if theirs is None:
+            problems.add(at, f"chapter {page}, Try it {expression}: no PyTorch answer recorded "
+                             f"in docs/recorded/pytorch/{page}.json (add it to "
+                             f"chapters/{page}.py, then run tools/book record-pytorch)")
+            return ""
+        ours = explorer_answer(out)
+        for key, label in TRYIT_ROWS:
+            if ours.get(key) != theirs[key]:
+                problems.add(at, f"chapter {page}, Try it {expression}: {label} is "
+                                 f"{ours.get(key)!r} here but {theirs[key]!r} in PyTorch "
+                                 f"{record.get('torch')}'s recorded answer")
+        body = tryit_pair_html(ours, theirs, record.get("torch", "")) + body
     key = f"tryit.{page}.{line_no}"
     tryits[key] = body
     return f"\\htmlinclude[block] {key}.html"
 
 
 def process_page(path, chapters_by_name, claims, values, fragments, problems, args, book_blocks,
-                 snippets, tryits):
+                 snippets, tryits, companions=None, records=None):
     where = rel(path, args.root)
     name = os.path.splitext(os.path.basename(path))[0]
     own = chapters_by_name.get(name)
@@ -585,6 +687,7 @@ def process_page(path, chapters_by_name, claims, values, fragments, problems, ar
                 return m.group(0)
             return book_blocks[what]
 
+        tabs = None
         for m in SNIPPET_RE.finditer(line):
             fname, block = m.group(1), m.group(2)
             known = snippets.get(fname)
@@ -592,6 +695,15 @@ def process_page(path, chapters_by_name, claims, values, fragments, problems, ar
                 problems.add(at, f"\\snippet {fname}: not a chapter's source")
             elif block not in known:
                 problems.add(at, f"\\snippet {fname} {block}: no //! [{block}] block in {fname}")
+            companion = (companions or {}).get(fname)
+            if companion is not None and line.strip() == m.group(0):
+                py_name, py_blocks = companion
+                if block in py_blocks:
+                    tabs = listing_tabs(line, py_name, block)
+                else:
+                    chapter = fname.rsplit(".", 1)[0]
+                    problems.add(at, f"chapter {chapter}, listing {block}: no PyTorch form "
+                                     f"(no # [{block}] block in chapters/{py_name})")
 
         # Bare IDs in prose ("see ER-14") must name checks too, but only \claim{} counts as a citation.
         stripped = CLAIM_RE.sub("", line)
@@ -607,8 +719,12 @@ def process_page(path, chapters_by_name, claims, values, fragments, problems, ar
             continue  # read by glossary_terms; the entry's heading is what the reader sees
         m = TRYIT_RE.match(line.strip())
         if m:
-            line = tryit(m.group(1), at, name, n, args, problems, tryits)
+            record = (records or {}).get(name) if own else None
+            line = tryit(m.group(1), at, name, n, args, problems, tryits, record)
             out_lines.append(line)
+            continue
+        if tabs is not None:
+            out_lines.append(tabs)
             continue
         line = CLAIM_RE.sub(claim_sub, line)
         line = OUTPUT_RE.sub(output_sub, line)
@@ -1393,6 +1509,8 @@ def main(argv=None):
                                             "(docs/claim_numbers.txt)")
     ap.add_argument("--footer", help="the page footer, copied beside the pages")
     ap.add_argument("--explore", help="the strided-explore program, for \\tryit blocks")
+    ap.add_argument("--pytorch", help="the folder of PyTorch's recorded answers, NN_name.json "
+                                      "(default: DOCS/recorded/pytorch)")
     ap.add_argument("--root", default=os.getcwd(), help="paths in messages are relative to this")
     args = ap.parse_args(argv)
 
@@ -1458,15 +1576,33 @@ def main(argv=None):
         "errata": "\\htmlinclude[block] book.errata.html",
     }
 
-    # The chapters' sources, as \\snippet shows them.
+    # The chapters' sources, as \\snippet shows them, and their PyTorch companions with PyTorch's
+    # recorded answers, where a chapter has them.
     sources = {}
     snippets = {}
+    companions = {}
+    records = {}
+    record_dir = args.pytorch or os.path.join(args.docs, "recorded", "pytorch")
     for ch in chapters:
         with open(ch["source"], encoding="utf-8") as f:
             text, names = dedented_source(f.read())
         fname = os.path.basename(ch["source"])
         sources[fname] = text
         snippets[fname] = names
+        py = os.path.splitext(ch["source"])[0] + ".py"
+        if os.path.exists(py):
+            with open(py, encoding="utf-8") as f:
+                py_text, py_names = dedented_source(f.read(), PY_MARKER_RE)
+            py_name = os.path.basename(py)
+            sources[py_name] = py_text
+            companions[fname] = (py_name, py_names)
+            record_path = os.path.join(record_dir, ch["name"] + ".json")
+            if not os.path.exists(record_path):
+                problems.add(rel(py, args.root),
+                             f"chapter {ch['name']} has a PyTorch companion but no record "
+                             f"{rel(record_path, args.root)}: run tools/book record-pytorch")
+            else:
+                records[ch["name"]] = load_json(record_path, problems, rel(record_path, args.root))
 
     # The pages.
     pages = {}
@@ -1475,7 +1611,7 @@ def main(argv=None):
         if fname.endswith(".md"):
             path = os.path.join(args.docs, fname)
             pages[fname] = process_page(path, chapters_by_name, claims, values, fragments, problems,
-                                        args, book_blocks, snippets, tryits)
+                                        args, book_blocks, snippets, tryits, companions, records)
             with open(path, encoding="utf-8") as f:
                 check_claim_numbers(path, f.read().split("\n"), chapters_by_name.get(fname[:-3]),
                                     chapters_by_name, claims, values, sources, tryits, notes,

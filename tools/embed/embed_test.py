@@ -401,6 +401,86 @@ class EmbedTest(unittest.TestCase):
         self.assertIn("99_demo.md", err)
         self.assertIn("exited 2: bad expression", err)
 
+    # ---- PyTorch beside the C++ ------------------------------------------------------------------
+
+    COMPANION = ("import torch\nfor n in [1]:\n    # [shown]\n    x = torch.ones(n)\n      # deeper\n"
+                 "    # [shown]\n")
+    EXPLORED = ("step 1: arange(4)\n  shape           (4,)\n  values\n    tensor([0, 1, 2, 3])\n"
+                "step 2: arange(4).view(2, 2)\n  shape           (2, 2)\n"
+                "  strides         (2, 1)    shape:stride (2,2):(2,1)\n  storage offset  0\n"
+                "  dtype           int64, 4 elements\n  contiguous      yes  (non-overlapping)\n"
+                "  values\n    tensor([[0, 1],\n\n            [2, 3]])\n  where each element lives\n")
+
+    def with_companion(self, tryits=None):
+        self.write(os.path.splitext(self.src)[0] + ".py", self.COMPANION)
+        os.makedirs(os.path.join(self.docs, "recorded", "pytorch"))
+        record = {"torch": "1.13.0a0", "chapter": "99_demo", "expressions": {},
+                  "tryits": tryits or {}}
+        self.write(os.path.join(self.docs, "recorded", "pytorch", "99_demo.json"), json.dumps(record))
+
+    def test_each_listing_shows_pytorch_first_then_cpp_in_tabs(self):
+        self.with_companion()
+        rc, err = self.run_embed()
+        self.assertEqual(rc, 0, err)
+        page = self.read("99_demo.md")
+        tabs = page[page.index('<div class="book-tabs"'):]
+        self.assertLess(tabs.index('data-lang="pytorch"'), tabs.index('data-lang="cpp"'))
+        self.assertLess(tabs.index("\\snippet 99_demo.py shown"), tabs.index("\\snippet 99_demo.cpp shown"))
+        self.assertIn('aria-selected="true">PyTorch</button>', tabs)
+        # The companion is shown as \\snippet shows the C++: beside it, each block at its margin.
+        self.assertIn("x = torch.ones(n)\n  # deeper\n", self.read("sources", "99_demo.py"))
+
+    def test_a_listing_with_no_pytorch_form_fails_naming_chapter_and_listing(self):
+        self.with_companion()
+        self.write(os.path.splitext(self.src)[0] + ".py", "import torch\n")
+        self.assertFails("99_demo.md", "chapter 99_demo, listing shown: no PyTorch form")
+
+    def test_a_companion_without_its_record_fails(self):
+        self.write(os.path.splitext(self.src)[0] + ".py", self.COMPANION)
+        self.assertFails("99_demo.py", "no record", "tools/book record-pytorch")
+
+    def tryit_record(self, **change):
+        answer = {"pytorch": "torch.arange(4).view(2, 2)", "shape": [2, 2], "strides": [2, 1],
+                  "storage_offset": 0, "is_contiguous": True, "dtype": "int64",
+                  "values": [0, 1, 2, 3], "repr": "tensor([[0, 1],\n\n        [2, 3]])"}
+        return {"arange(4).view(2, 2)": dict(answer, **change)}
+
+    def test_a_tryit_block_shows_pytorchs_recorded_answer_beside_the_librarys(self):
+        self.with_companion(self.tryit_record())
+        explore = self.fake_explore("cat <<'EOF'\n" + self.EXPLORED + "EOF\n")
+        self.write(os.path.join(self.docs, "99_demo.md"), PAGE + "\n\\tryit 'arange(4).view(2, 2)'\n\nDone.\n")
+        rc, err = self.run_embed("--explore", explore)
+        self.assertEqual(rc, 0, err)
+        name = [f for f in os.listdir(os.path.join(self.pages, "fragments")) if f.startswith("tryit.")][0]
+        block = self.read("fragments", name)
+        self.assertIn("PyTorch 1.13.0a0 (recorded)", block)
+        self.assertIn("<code>torch.arange(4).view(2, 2)</code>", block)
+        self.assertIn("<th scope=\"row\">stride()</th><td><code>(2, 1)</code></td><td><code>(2, 1)</code>", block)
+        self.assertLess(block.index("book-tryit-pair"), block.index("$ strided-explore"))
+
+    def test_a_changed_recorded_answer_fails_naming_chapter_and_expression(self):
+        self.with_companion(self.tryit_record(strides=[1, 2]))
+        explore = self.fake_explore("cat <<'EOF'\n" + self.EXPLORED + "EOF\n")
+        self.write(os.path.join(self.docs, "99_demo.md"), PAGE + "\n\\tryit 'arange(4).view(2, 2)'\n\nDone.\n")
+        rc, err = self.run_embed("--explore", explore)
+        self.assertEqual(rc, 1)
+        self.assertIn("chapter 99_demo, Try it arange(4).view(2, 2): stride() is '(2, 1)' here but "
+                      "'(1, 2)' in PyTorch 1.13.0a0's recorded answer", err)
+
+    def test_a_tryit_with_no_recorded_answer_fails(self):
+        self.with_companion()
+        explore = self.fake_explore("cat <<'EOF'\n" + self.EXPLORED + "EOF\n")
+        self.write(os.path.join(self.docs, "99_demo.md"), PAGE + "\n\\tryit 'arange(4).view(2, 2)'\n\nDone.\n")
+        rc, err = self.run_embed("--explore", explore)
+        self.assertEqual(rc, 1)
+        self.assertIn("chapter 99_demo, Try it arange(4).view(2, 2): no PyTorch answer recorded", err)
+
+    def test_the_explorers_last_step_is_read_as_pytorch_prints_it(self):
+        a = embed.explorer_answer(self.EXPLORED)
+        self.assertEqual(a, {"shape": "(2, 2)", "strides": "(2, 1)", "storage_offset": "0",
+                             "dtype": "int64", "is_contiguous": "True",
+                             "repr": "tensor([[0, 1],\n\n        [2, 3]])"})
+
     def test_errata_are_listed_in_catalogue_order(self):
         self.report["claims"].append(claim("ER-03.memset", seed_says="one too many"))
         self.write(os.path.join(self.docs, "99_demo.md"), PAGE + "\nAnd\\claim{ER-03.memset}\n")

@@ -1,0 +1,295 @@
+"""Chapter 2, Views, in PyTorch: the PyTorch form of every listing of docs/02_views.md (the
+code between `# [name]` markers, shown beside the C++ of 02_views.cpp under the same name) and
+of every Try it block, and the expressions whose answers the book keeps. `tools/book
+record-pytorch` runs it with torch 1.13 and writes what PyTorch answered to
+docs/recorded/pytorch/02_views.json; the chapter's checks compare the library's answers with it.
+"""
+import itertools
+import os
+import sys
+
+import torch
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "tools", "pytorch"))
+from answers import Answers  # noqa: E402
+
+answers = Answers("02_views")
+
+# ---- What a view is -----------------------------------------------------------------------------
+answers.group("is_view_of")
+t = torch.arange(24).view(2, 3, 4)
+# [is_view_of]
+results = {
+    "t[0, 2, 2]": t[0, 2, 2],
+    "t[:, 1:3, ::2]": t[:, 1:3, ::2],
+    "t.permute(2, 0, 1)": t.permute(2, 0, 1),
+    "t[0].diagonal()": t[0].diagonal(),
+    "t[:, :1].expand(2, 5, 4)": t[:, :1].expand(2, 5, 4),
+    "t.reshape(6, 4)": t.reshape(6, 4),
+    "t[:, [0, 2]]": t[:, [0, 2]],
+    "t.transpose(0, 2).contiguous()": t.transpose(0, 2).contiguous(),
+    "t.to(torch.float32)": t.to(torch.float32),
+}
+# PyTorch has no is_view_of: compare the storages
+shares = {name: r.storage().data_ptr() == t.storage().data_ptr()
+          for name, r in results.items()}
+# [is_view_of]
+for name in results:
+    answers.of(name, base="t")
+
+answers.group("view_or_copy")
+x = torch.arange(24).view(4, 6)
+for op in ["x[1]", "x[:, 1:5:2]", "x.t()", "x.diagonal()", "x[:1].expand(3, 6)", "x.view(2, 12)",
+           "x.reshape(3, 8)", "x.t().reshape(24)", "x.contiguous()", "x.t().contiguous()",
+           "x[[0, 1]]", "x.flip(0)", "x.to(torch.int64)", "x.to(torch.float32)", "x.clone()"]:
+    answers.of(op, base="x")
+answers.of("x.contiguous() is x")
+answers.of("x.to(torch.int64) is x")
+
+answers.group("in_place")
+# [in_place]
+x = torch.zeros(3)
+y = x.add_(1)
+# [in_place]
+answers.of("y is x")
+answers.of("x")
+
+# ---- What a view costs --------------------------------------------------------------------------
+answers.group("no_reads")
+# [untouchable]
+# PyTorch's nearest thing: a tensor on the "meta" device has sizes,
+# strides, a storage offset and a dtype but no memory at all, so an op
+# on it computes metadata alone.
+t = torch.empty(4, 5, 6, device="meta")
+# [untouchable]
+# [no_reads]
+views = {
+    "t[1, 2, 3]": t[1, 2, 3],
+    "t[:, 1:5:2]": t[:, 1:5:2],
+    "t.permute(2, 0, 1)": t.permute(2, 0, 1),
+    "t.transpose(0, 1)": t.transpose(0, 1),
+    "t[0].diagonal()": t[0].diagonal(),
+    "t[:, :1].expand(4, 7, 6)": t[:, :1].expand(4, 7, 6),
+    "t.view(20, 6)": t.view(20, 6),
+    "t.unsqueeze(0)": t.unsqueeze(0),
+}
+layouts = {name: (tuple(v.shape), v.stride(), v.storage_offset())
+           for name, v in views.items()}
+# [no_reads]
+for name in views:
+    answers.of(name)
+
+answers.group("cost")
+for n in [1, 2**26]:
+    t = torch.empty(n, 1, dtype=torch.float16, device="meta")
+    # [cost]
+    v = t.t()[:, ::2].unsqueeze(0).squeeze(1)  # no element is read, whatever n is
+    # [cost]
+    answers.of("v", name=f"t.t()[:, ::2].unsqueeze(0).squeeze(1), n = {n}")
+
+answers.group("chain")
+x = torch.arange(24)
+# [chain]
+y = (x.view(2, 3, 4)        # a compatible reshape
+      .permute(2, 0, 1)     # (4, 2, 3)
+      [1]                   # basic indexing: (2, 3)
+      .unsqueeze(0)
+      .expand(5, 2, 3))     # broadcasting: (5, 2, 3)
+# [chain]
+answers.of("x.view(2, 3, 4).permute(2, 0, 1)[1].unsqueeze(0).expand(5, 2, 3)", base="x")
+
+# ---- One element --------------------------------------------------------------------------------
+answers.group("element")
+# [element]
+x = torch.arange(24).reshape(2, 3, 4)
+y = x[0, 2, 2]
+bytes_in = y.data_ptr() - x.data_ptr()
+expected = x.element_size() * (0 * x.stride(0) + 2 * x.stride(1) + 2 * x.stride(2))
+# [element]
+answers.of("x[0, 2, 2]", base="x")
+answers.of("bytes_in")
+
+answers.group("element_write")
+# [element_write]
+x = torch.arange(24).reshape(2, 3, 4)
+x[0, 2, 2].fill_(-1)
+# [element_write]
+answers.of("x")
+
+# ---- Slicing ------------------------------------------------------------------------------------
+answers.group("slices")
+x = torch.rand(20, 30, 40)
+start, stop, step = 2, 15, 3
+for d in range(3):
+    # [slice_rule]
+    sizes, strides = list(x.shape), list(x.stride())
+    sizes[d] = (stop - start + step - 1) // step  # ⌈(stop − start) / step⌉
+    strides[d] *= step
+    offset = x.storage_offset() + start * x.stride(d)
+    # [slice_rule]
+answers.of("x[2:15:3, :, :]", base="x")
+answers.of("x[:, 2:15:3, :]", base="x")
+answers.of("x[:, :, 2:15:3]", base="x")
+
+answers.group("slice_shares")
+# [slice_shares]
+x = torch.rand(20, 20, 20)
+y = x[0:5]
+x[0, 0, 0] = 10.0
+# [slice_shares]
+answers.of("y[0, 0, 0].item()")
+
+# ---- Permuting dims -----------------------------------------------------------------------------
+answers.group("permutes")
+x = torch.arange(24).view(2, 3, 4)
+for p in [(0, 1, 2), (0, 2, 1), (1, 0, 2), (1, 2, 0), (2, 0, 1), (2, 1, 0)]:
+    answers.of(f"x.permute{p}", base="x")
+
+answers.group("permute_size1")
+# [permute_size1]
+t = torch.arange(24).reshape(1, 2, 3, 4)
+p = t.permute(1, 2, 3, 0)
+# [permute_size1]
+answers.of("t.permute(1, 2, 3, 0)", base="t")
+
+answers.group("seed_formula")
+t = torch.arange(24).view(2, 3, 4)
+pi = (1, 2, 0)
+# [seed_formula]
+# The notebook's formula, element by element:
+# res[i0, i1, i2] = t[i_π(0), i_π(1), i_π(2)], where i_π(k) runs over t's dim k.
+sizes = [0, 0, 0]
+for k in range(3):
+    sizes[pi[k]] = t.shape[k]
+res = torch.empty(sizes, dtype=t.dtype)
+for i in itertools.product(*map(range, sizes)):
+    res[i] = t[i[pi[0]], i[pi[1]], i[pi[2]]]
+# [seed_formula]
+answers.of("res")
+answers.of("t.permute(2, 0, 1)", base="t")  # permute by π⁻¹ = (2, 0, 1): the formula's tensor
+answers.of("t.permute(1, 2, 0)", base="t")
+
+# ---- The diagonal -------------------------------------------------------------------------------
+answers.group("diagonals")
+x = torch.arange(125).view(5, 5, 5)
+for p in [(0, 1, 2), (0, 2, 1), (1, 0, 2), (1, 2, 0), (2, 0, 1), (2, 1, 0)]:
+    # [diagonal]
+    y = x.permute(*p)[..., 0]  # a 5×5 matrix, strides vary
+    d = y.diagonal(0, -2, -1)
+    # [diagonal]
+    answers.of(f"x.permute{p}[..., 0].diagonal(0, -2, -1)", base="x")
+
+answers.group("diagonal")
+m = torch.arange(15).view(3, 5)
+answers.of("m.diagonal()", base="m")
+answers.of("m.diagonal(1)", base="m")
+answers.of("m.diagonal(-1)", base="m")
+
+# ---- Transpose ----------------------------------------------------------------------------------
+answers.group("transpose")
+a = torch.empty(3, 5, dtype=torch.int64, device="meta")
+answers.of("a.t()")
+
+answers.group("transpose_write")
+# [transpose_write]
+a = torch.arange(9).reshape(3, 3)
+b = a.t()
+b[0, 0] = 9999
+b[0, 1] = 7777
+# [transpose_write]
+answers.of("a")
+
+# ---- Rows and columns ---------------------------------------------------------------------------
+answers.group("rows")
+# [rows]
+T = torch.tensor([[1, 2, 3], [4, 5, 6]])
+row = T[1, :]
+col = T[:, 1]
+# [rows]
+answers.of("T[1, :]", base="T")
+answers.of("T[:, 1]", base="T")
+answers.of("T[1, :].size()")
+answers.of("T[1, :].stride()")
+
+# ---- Aliases and one buffer ---------------------------------------------------------------------
+answers.group("aliases")
+# [aliases]
+x = torch.arange(8)
+left = x[0:5]
+right = x[3:8]
+left *= 10
+# [aliases]
+answers.of("right", base="x")
+answers.of("x")
+
+answers.group("carve")
+# [carve]
+buffer = torch.empty(64)
+weight = buffer[0:48].view(6, 8)
+bias = buffer[48:54]
+scratch = buffer[54:64].view(2, 5)
+# [carve]
+weight.fill_(1)
+bias.fill_(2)
+scratch.fill_(3)
+answers.of("weight", base="buffer")
+answers.of("bias", base="buffer")
+answers.of("scratch", base="buffer")
+
+# ---- Conversions that look like views -----------------------------------------------------------
+answers.group("convert")
+a = torch.arange(9).reshape(3, 3)
+# [convert]
+b = a.to(torch.float16)
+b[0][0] = 1000
+# [convert]
+answers.of("b", base="a")
+answers.of("a[0][0].item()")
+
+answers.group("bits")
+# [bits]
+i = torch.full((1,), 1000)
+h = i.to(torch.float16)
+i_bits = hex(i.item())
+h_bits = hex(h.view(torch.int16).item())  # float16's 16 bits, read as an int16
+# [bits]
+answers.of("i_bits")
+answers.of("h_bits")
+
+answers.group("same_dtype")
+a = torch.arange(9).reshape(3, 3)
+# [same_dtype]
+same = a.to(torch.int64)
+# [same_dtype]
+answers.of("same is a")
+answers.of("a.to(torch.int64, copy=True)", base="a")
+
+answers.group("reinterpret")
+f = torch.ones(4)
+# [reinterpret]
+bits = f.view(torch.int32)  # the same storage and layout, another dtype
+# [reinterpret]
+answers.of("f.view(torch.int32)", base="f")
+bits[1] = 0x40000000  # the bits of 2.0
+answers.of("f")
+
+answers.group("lossy")
+# [lossy]
+i = torch.full((1,), 2049)
+h = i.to(torch.float16)
+# [lossy]
+answers.of("h")
+
+# ---- Try it -------------------------------------------------------------------------------------
+answers.tryit("arange(24).reshape(2, 3, 4)[0, 2, 2]", "torch.arange(24).reshape(2, 3, 4)[0, 2, 2]")
+answers.tryit("arange(24).reshape(4, 6)[:, 1:6:2]", "torch.arange(24).reshape(4, 6)[:, 1:6:2]")
+answers.tryit("arange(24).reshape(2, 3, 4).permute(2, 0, 1)",
+              "torch.arange(24).reshape(2, 3, 4).permute(2, 0, 1)")
+answers.tryit("arange(15).reshape(3, 5).diagonal(1)", "torch.arange(15).reshape(3, 5).diagonal(1)")
+answers.tryit("tensor([[1, 2, 3], [4, 5, 6]])[:, 1]", "torch.tensor([[1, 2, 3], [4, 5, 6]])[:, 1]")
+answers.tryit("arange(6).reshape(2, 3).to(dtype=torch.float16)",
+              "torch.arange(6).reshape(2, 3).to(dtype=torch.float16)")
+
+if __name__ == "__main__":
+    answers.main()

@@ -1,0 +1,150 @@
+#include "book/pytorch_record.h"
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <sstream>
+#include <stdexcept>
+#include <vector>
+
+#include "book/provenance.h"
+#include "book/show.h"
+#include "strided/dtype.h"
+
+namespace book {
+
+PytorchRecord PytorchRecord::parse(std::string_view text, std::string source) {
+  nlohmann::json j = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (j.is_discarded() || !j.is_object())
+    throw std::invalid_argument(source + ": not JSON (run tools/book record-pytorch)");
+  for (const char* key : {"chapter", "torch", "expressions"})
+    if (!j.contains(key))
+      throw std::invalid_argument(source + ": no \"" + key + "\" (run tools/book record-pytorch)");
+  PytorchRecord r;
+  r.chapter_ = j["chapter"].get<std::string>();
+  r.torch_ = j["torch"].get<std::string>();
+  r.source_ = std::move(source);
+  r.expressions_ = std::move(j["expressions"]);
+  return r;
+}
+
+const PytorchRecord& PytorchRecord::of_chapter(const std::string& chapter) {
+  static std::mutex lock;
+  static std::map<std::string, std::unique_ptr<PytorchRecord>> read;
+  std::lock_guard<std::mutex> hold(lock);
+  auto& slot = read[chapter];
+  if (!slot) {
+    const auto path = std::filesystem::path(source_dir()) / "docs" / "recorded" / "pytorch" /
+                      (chapter + ".json");
+    std::ifstream in(path);
+    if (!in)
+      throw std::runtime_error("chapter " + chapter + ": no record of PyTorch's answers at " +
+                               path.string() + " (run tools/book record-pytorch)");
+    std::stringstream text;
+    text << in.rdbuf();
+    slot = std::make_unique<PytorchRecord>(
+        parse(text.str(), "docs/recorded/pytorch/" + chapter + ".json"));
+    if (slot->chapter() != chapter)
+      throw std::runtime_error(slot->source() + " is the record of chapter " + slot->chapter());
+  }
+  return *slot;
+}
+
+const nlohmann::json* PytorchRecord::find(const std::string& group,
+                                          const std::string& expression) const {
+  const auto g = expressions_.find(group);
+  if (g == expressions_.end() || !g->is_object()) return nullptr;
+  const auto e = g->find(expression);
+  return e == g->end() ? nullptr : &*e;
+}
+
+std::string PytorchRecord::what(const std::string& expression) const {
+  return "chapter " + chapter_ + ", " + expression + ": PyTorch " + torch_ + " (recorded)";
+}
+
+const nlohmann::json* PytorchRecord::answer(Check& c, const std::string& group,
+                                            const std::string& expression) const {
+  const nlohmann::json* a = find(group, expression);
+  if (a == nullptr)
+    c.that(what(expression), false,
+           "none in " + source_ + " (listing " + group + "; run tools/book record-pytorch)");
+  else if (a->contains("error"))
+    c.that(what(expression), false,
+           "PyTorch refused it: " + (*a)["error"].get<std::string>());
+  return a != nullptr && !a->contains("error") ? a : nullptr;
+}
+
+namespace {
+
+std::vector<int64_t> ints(const nlohmann::json& j) { return j.get<std::vector<int64_t>>(); }
+
+// A recorded value as a double: numbers as they are, booleans as 0 and 1, NaN and the infinities
+// as the strings the companion writes for them.
+double number(const nlohmann::json& v) {
+  if (v.is_boolean()) return v.get<bool>() ? 1.0 : 0.0;
+  if (v.is_string()) {
+    const std::string s = v.get<std::string>();
+    if (s == "Infinity") return std::numeric_limits<double>::infinity();
+    if (s == "-Infinity") return -std::numeric_limits<double>::infinity();
+    return std::numeric_limits<double>::quiet_NaN();
+  }
+  return v.get<double>();
+}
+
+}  // namespace
+
+bool PytorchRecord::compare(Check& c, const std::string& group, const std::string& expression,
+                            const strided::Tensor& t, Against against) const {
+  const nlohmann::json* a = answer(c, group, expression);
+  if (a == nullptr) return false;
+  // Both sides as one line, field by field, in the same words: one comparison per expression,
+  // whose measured and expected lines show at a glance which field differs.
+  std::vector<std::string> ours, theirs;
+  const auto field = [&](const std::string& name, const std::string& mine, const std::string& pt) {
+    ours.push_back(name + " " + mine);
+    theirs.push_back(name + " " + pt);
+  };
+  field("shape", show(t.sizes()), show(ints((*a)["shape"])));
+  field("strides", show(t.strides()), show(ints((*a)["strides"])));
+  field("offset", show(t.storage_offset() - against.origin),
+        show((*a)["storage_offset"].get<int64_t>()));
+  field("contiguous", show(t.is_contiguous()), show((*a)["is_contiguous"].get<bool>()));
+  field("dtype", std::string(strided::name(t.dtype())), (*a)["dtype"].get<std::string>());
+  if (a->contains("values")) {
+    std::vector<double> expected;
+    for (const auto& v : (*a)["values"]) expected.push_back(number(v));
+    field("values", show(t.to_vector()), show(expected));
+  }
+  if (against.base != nullptr && a->contains("shares_storage")) {
+    const std::string base = (*a)["base"].get<std::string>();
+    const bool shares = t.storage().is_same(against.base->storage());
+    const bool pt_shares = (*a)["shares_storage"].get<bool>();
+    field("of " + base, shares ? "a view" : "a copy", pt_shares ? "a view" : "a copy");
+    if (shares && pt_shares && a->contains("bytes_past_base"))
+      field("bytes past " + base + ".data_ptr()",
+            show(static_cast<int64_t>(static_cast<const char*>(t.data_ptr()) -
+                                      static_cast<const char*>(against.base->data_ptr()))),
+            show((*a)["bytes_past_base"].get<int64_t>()));
+  }
+  const auto join = [](const std::vector<std::string>& parts) {
+    std::string out;
+    for (const auto& p : parts) out += (out.empty() ? "" : "; ") + p;
+    return out;
+  };
+  return c.equal(what(expression), join(ours), join(theirs));
+}
+
+bool PytorchRecord::compare_value(Check& c, const std::string& group, const std::string& expression,
+                                  const nlohmann::json& value) const {
+  const nlohmann::json* a = answer(c, group, expression);
+  if (a == nullptr) return false;
+  if (!a->contains("value")) {
+    c.that(what(expression), false, "the record holds a tensor, not a value");
+    return false;
+  }
+  return c.equal(what(expression), value.dump(), (*a)["value"].dump());
+}
+
+}  // namespace book

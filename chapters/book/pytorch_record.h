@@ -1,0 +1,66 @@
+// PyTorch's recorded answers, the book's second oracle. Each chapter's PyTorch companion
+// (chapters/NN_name.py) names the expressions of its listings; tools/book record-pytorch runs it
+// with torch 1.13 and commits what PyTorch answered to docs/recorded/pytorch/NN_name.json. A check
+// compares the library's tensor for the same expression with that answer, field by field, so a
+// sentence that says what PyTorch does is backed by PyTorch's own answer, and a changed or missing
+// answer fails the claim with a message naming the chapter and the expression. No torch is needed
+// here: only the record is read.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+#include <string_view>
+
+#include "book/check.h"
+#include "strided/tensor.h"
+
+namespace book {
+
+class PytorchRecord {
+ public:
+  // Parses a record's text; `source` names it in messages. Throws std::invalid_argument when the
+  // text is not a record (no "chapter", "torch" or "expressions").
+  static PytorchRecord parse(std::string_view text, std::string source);
+  // The record of a chapter, read once from <source_dir>/docs/recorded/pytorch/<chapter>.json;
+  // throws std::runtime_error naming the file when it is missing or unreadable.
+  static const PytorchRecord& of_chapter(const std::string& chapter);
+
+  const std::string& chapter() const { return chapter_; }
+  const std::string& torch() const { return torch_; }  // the version that answered: "1.13.0a0"
+  const std::string& source() const { return source_; }
+
+  // PyTorch's answer for `expression` of the listing (or output) `group`; nullptr when absent.
+  const nlohmann::json* find(const std::string& group, const std::string& expression) const;
+
+  // Options of a comparison.
+  struct Against {
+    const strided::Tensor* base = nullptr;  // for "view or copy" and "bytes past the base"
+    int64_t origin = 0;  // subtracted from the library's storage offset (a tensor that does not
+                         // start its storage, as the untouchable one of chapter 2)
+  };
+
+  // Compares t with PyTorch's answer for `expression` of `group`: shape, strides, storage offset,
+  // is_contiguous, dtype, and, where recorded, the values, whether it shares the base's storage
+  // and how many bytes past the base's data_ptr it starts. A missing answer fails the check.
+  // Returns whether every recorded field agreed.
+  bool compare(Check& c, const std::string& group, const std::string& expression,
+               const strided::Tensor& t, Against against) const;
+  bool compare(Check& c, const std::string& group, const std::string& expression,
+               const strided::Tensor& t) const {
+    return compare(c, group, expression, t, Against{});
+  }
+  // Compares a plain value (a bool, an integer, a string) with PyTorch's recorded "value".
+  bool compare_value(Check& c, const std::string& group, const std::string& expression,
+                     const nlohmann::json& value) const;
+
+ private:
+  const nlohmann::json* answer(Check& c, const std::string& group,
+                               const std::string& expression) const;
+  std::string what(const std::string& expression) const;
+
+  std::string chapter_, torch_, source_;
+  nlohmann::json expressions_;
+};
+
+}  // namespace book

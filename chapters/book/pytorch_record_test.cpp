@@ -1,0 +1,96 @@
+#include "book/pytorch_record.h"
+
+#include <doctest/doctest.h>
+
+#include <stdexcept>
+#include <string>
+
+#include "strided/strided.h"
+
+using book::Check;
+using book::PytorchRecord;
+using strided::Tensor;
+
+namespace {
+
+const char* kRecord = R"json({
+  "torch": "1.13.0a0", "companion": "chapters/02_views.py", "chapter": "02_views",
+  "expressions": {
+    "rows": {
+      "T[:, 1]": {"shape": [2], "strides": [3], "storage_offset": 1, "is_contiguous": false,
+                  "dtype": "int64", "values": [2, 5], "shares_storage": true,
+                  "bytes_past_base": 8, "base": "T"},
+      "T[1, :].stride()": {"value": [1]},
+      "T.view(-1, 4)": {"error": "RuntimeError: shape '[-1, 4]' is invalid for input of size 6"}
+    }
+  },
+  "tryits": {}
+})json";
+
+// The failed comparisons' "what", one a line.
+std::string failures(const Check& c) {
+  std::string out;
+  for (const auto& m : c.measurements())
+    if (!m.ok) out += m.what + " = " + m.measured + "\n";
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("a recorded answer that agrees with the library passes, field by field") {
+  const PytorchRecord r = PytorchRecord::parse(kRecord, "test.json");
+  CHECK(r.torch() == "1.13.0a0");
+  CHECK(r.chapter() == "02_views");
+  Tensor T = strided::from_values({1, 2, 3, 4, 5, 6}, {2, 3}, {strided::DType::Int64});
+  Check c("VW-15");
+  CHECK(r.compare(c, "rows", "T[:, 1]", T.select(1, 1), {&T, 0}));
+  CHECK(failures(c) == "");
+  REQUIRE(c.measurements().size() == 1);  // one line per expression, every field in it
+  CHECK(c.measurements()[0].measured ==
+        "shape (2,); strides (3,); offset 1; contiguous False; dtype int64; values (2, 5); "
+        "of T a view; bytes past T.data_ptr() 8");
+  CHECK(r.compare_value(c, "rows", "T[1, :].stride()", nlohmann::json::array({1})));
+}
+
+TEST_CASE("a library answer that differs fails, naming the chapter, the expression and the field") {
+  const PytorchRecord r = PytorchRecord::parse(kRecord, "test.json");
+  Tensor T = strided::from_values({1, 2, 3, 4, 5, 6}, {2, 3}, {strided::DType::Int64});
+  Check c("VW-15");
+  CHECK_FALSE(r.compare(c, "rows", "T[:, 1]", T.select(0, 1), {&T, 0}));  // the row, not the column
+  const std::string f = failures(c);
+  CHECK(f == "chapter 02_views, T[:, 1]: PyTorch 1.13.0a0 (recorded) = shape (3,); "
+             "strides (1,); offset 3; contiguous True; dtype int64; values (4, 5, 6); of T a view; "
+             "bytes past T.data_ptr() 24\n");
+}
+
+TEST_CASE("a missing answer, or one PyTorch refused, fails the check") {
+  const PytorchRecord r = PytorchRecord::parse(kRecord, "test.json");
+  Tensor T = strided::from_values({1, 2, 3, 4, 5, 6}, {2, 3}, {strided::DType::Int64});
+  Check c("VW-15");
+  CHECK_FALSE(r.compare(c, "rows", "T[0, :]", T.select(0, 0)));
+  CHECK_FALSE(r.compare(c, "other", "T[:, 1]", T.select(1, 1)));
+  CHECK_FALSE(r.compare(c, "rows", "T.view(-1, 4)", T));
+  CHECK_FALSE(r.compare_value(c, "rows", "T[:, 1]", 1));  // a tensor, not a value
+  const std::string f = failures(c);
+  CHECK(f.find("chapter 02_views, T[0, :]: PyTorch 1.13.0a0 (recorded) = none in test.json "
+               "(listing rows") != std::string::npos);
+  CHECK(f.find("PyTorch refused it: RuntimeError: shape '[-1, 4]'") != std::string::npos);
+  CHECK(r.find("rows", "T[:, 1]") != nullptr);
+  CHECK(r.find("rows", "T[0, :]") == nullptr);
+}
+
+TEST_CASE("text that is not a record is refused with its name") {
+  CHECK_THROWS_WITH_AS(PytorchRecord::parse("{", "x.json"), doctest::Contains("x.json: not JSON"),
+                       std::invalid_argument);
+  CHECK_THROWS_WITH_AS(PytorchRecord::parse(R"({"chapter": "02_views", "torch": "1.13"})",
+                                            "x.json"),
+                       doctest::Contains("no \"expressions\""), std::invalid_argument);
+}
+
+TEST_CASE("each chapter's committed record is read from the checkout and names its chapter") {
+  const PytorchRecord& r = PytorchRecord::of_chapter("02_views");
+  CHECK(r.chapter() == "02_views");
+  CHECK(r.find("rows", "T[:, 1]") != nullptr);
+  CHECK_THROWS_WITH_AS(PytorchRecord::of_chapter("99_none"),
+                       doctest::Contains("run tools/book record-pytorch"), std::runtime_error);
+}

@@ -1,0 +1,178 @@
+#!/usr/bin/env python3
+"""Check the listings' PyTorch and C++ tabs in headless Chromium, as a reader meets them.
+
+For every chapter with a PyTorch companion (chapters/NN_name.py in --root), on its page chNN.html,
+at each width (1400 and 420 px by default):
+  - every listing of its Markdown page (each \\snippet of docs/NN_name.md) is a tab group with two
+    tabs, PyTorch then C++, and two panels, each holding a non-empty listing;
+  - a reader who never chose sees PyTorch in every listing, and the tab bar fits the window;
+  - clicking C++ in one listing shows C++ in all of them, and the choice survives going to another
+    page and coming back (localStorage, as a file:// page keeps it);
+  - the left arrow on a focused tab switches back to PyTorch without turning the page;
+  - no request leaves the site, and no console error or uncaught exception occurs.
+Screenshots: DIR/tabs-chNN-WIDTH-{pytorch,cpp}.png (the first listing), for a person to look at.
+Uses the Browser of check_browser.py. Standard library only.
+"""
+
+import glob
+import json
+import os
+import re
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from check_browser import (Browser, browser_arguments, find_chromium,  # noqa: E402
+                           problems_in_events)
+from check_navigation import load, screenshot  # noqa: E402
+
+SNIPPET_RE = re.compile(r"^\s*\\snippet\s+(\S+)\s+(\S+)\s*$", re.M)
+
+# What the page shows now: each tab group's tabs (label, selected) and which panels are visible.
+STATE = r"""
+(() => JSON.stringify([...document.querySelectorAll('div.book-tabs')].map((g) => {
+  const bar = g.querySelector('.book-tab-bar').getBoundingClientRect();
+  return {
+    listing: g.getAttribute('data-listing'),
+    tabs: [...g.querySelectorAll('button.book-tab')].map((b) =>
+      [b.textContent.trim(), b.getAttribute('aria-selected') === 'true']),
+    panels: [...g.querySelectorAll('div.book-tab-panel')].map((p) => ({
+      lang: p.getAttribute('data-lang'),
+      visible: p.getClientRects().length > 0,
+      code: (p.querySelector('div.fragment') || {textContent: ''}).textContent.trim().length,
+    })),
+    fits: bar.left >= 0 && bar.right <= window.innerWidth + 1,
+  };
+})))()"""
+
+
+def shown(state):
+    """The language each group shows ('pytorch', 'cpp', or '?' when not exactly one panel)."""
+    out = []
+    for g in state:
+        visible = [p["lang"] for p in g["panels"] if p["visible"]]
+        out.append(visible[0] if len(visible) == 1 else "?")
+    return out
+
+
+def press(browser, key, code):
+    for kind in ("keyDown", "keyUp"):
+        browser.send("Input.dispatchKeyEvent", {"type": kind, "key": key, "code": key,
+                                                "windowsVirtualKeyCode": code})
+
+
+def check_page(browser, site, page, listings, other, shots, timeout):
+    problems = []
+    path = os.path.join(site, page)
+    load(browser, path, timeout)
+    browser.evaluate("localStorage.clear(); 0")  # a reader who never chose
+    load(browser, path, timeout)
+    state = json.loads(browser.evaluate(STATE, timeout))
+    names = [g["listing"] for g in state]
+    if names != listings:
+        problems.append(f"tab groups for listings {names}, not the page's listings {listings}")
+    for g in state:
+        if [t[0] for t in g["tabs"]] != ["PyTorch", "C++"]:
+            problems.append(f"listing {g['listing']}: tabs {[t[0] for t in g['tabs']]}, "
+                            "not PyTorch, C++")
+        if [p["lang"] for p in g["panels"]] != ["pytorch", "cpp"]:
+            problems.append(f"listing {g['listing']}: panels {[p['lang'] for p in g['panels']]}")
+        for p in g["panels"]:
+            if p["code"] == 0:
+                problems.append(f"listing {g['listing']}: the {p['lang']} panel holds no code")
+        if not g["fits"]:
+            problems.append(f"listing {g['listing']}: the tab bar does not fit the window")
+    if set(shown(state)) != {"pytorch"}:
+        problems.append(f"before any choice the listings show {shown(state)}, not PyTorch")
+    stem = os.path.join(shots, f"tabs-{page[:-5]}-{browser.evaluate('window.innerWidth')}") \
+        if shots else None
+    if stem:
+        browser.evaluate("document.querySelector('div.book-tabs').scrollIntoView(); 0")
+        screenshot(browser, stem + "-pytorch.png")
+
+    # A click on C++ in the last listing switches every listing.
+    browser.evaluate("(() => { const g = [...document.querySelectorAll('div.book-tabs')].pop();"
+                     " g.querySelector('button.book-tab[data-lang=\"cpp\"]').click(); })(); 0")
+    state = json.loads(browser.evaluate(STATE, timeout))
+    if set(shown(state)) != {"cpp"}:
+        problems.append(f"after choosing C++ the listings show {shown(state)}")
+    if any(t[1] != (t[0] == "C++") for g in state for t in g["tabs"]):
+        problems.append("after choosing C++ the tabs' aria-selected does not say so")
+    if stem:
+        browser.evaluate("document.querySelector('div.book-tabs').scrollIntoView(); 0")
+        screenshot(browser, stem + "-cpp.png")
+
+    # The choice is remembered: another page, then this one again.
+    load(browser, os.path.join(site, other), timeout)
+    load(browser, path, timeout)
+    state = json.loads(browser.evaluate(STATE, timeout))
+    if set(shown(state)) != {"cpp"}:
+        problems.append(f"after going to {other} and back the listings show {shown(state)}, "
+                        "not the C++ chosen before")
+
+    # The left arrow on a focused tab goes back to PyTorch, and does not turn the page.
+    browser.evaluate("document.querySelector('button.book-tab[data-lang=\"cpp\"]').focus(); 0")
+    before = browser.evaluate("location.href")
+    press(browser, "ArrowLeft", 37)
+    state = json.loads(browser.evaluate(STATE, timeout))
+    if browser.evaluate("location.href") != before:
+        problems.append("the left arrow on a tab turned the page")
+    elif set(shown(state)) != {"pytorch"}:
+        problems.append(f"the left arrow on the C++ tab left the listings showing {shown(state)}")
+    problems += problems_in_events(browser.events, page)
+    browser.evaluate("localStorage.clear(); 0")
+    return problems
+
+
+def companion_pages(root, docs):
+    """(page file, listings in page order) for each chapter with a PyTorch companion."""
+    out = []
+    for py in sorted(glob.glob(os.path.join(root, "chapters", "[0-9][0-9]_*.py"))):
+        name = os.path.splitext(os.path.basename(py))[0]
+        with open(os.path.join(docs, name + ".md"), encoding="utf-8") as f:
+            listings = [m.group(2) for m in SNIPPET_RE.finditer(f.read())]
+        out.append((f"ch{name[:2]}.html", listings))
+    return out
+
+
+def main(argv=None):
+    ap = browser_arguments(__doc__.split("\n")[0], "save the tabs-*.png screenshots here")
+    ap.add_argument("--root", required=True, help="the checkout (its chapters/ and docs/)")
+    ap.add_argument("--widths", type=int, nargs="+", default=[1400, 420])
+    ap.add_argument("--height", type=int, default=900)
+    args = ap.parse_args(argv)
+
+    chromium = find_chromium(args.chromium, "check_tabs")
+    if not chromium:
+        return 1
+    pages = companion_pages(args.root, os.path.join(args.root, "docs"))
+    failures = []
+    if not pages:
+        failures.append("no chapter has a PyTorch companion (chapters/NN_name.py)")
+    if args.screenshots:
+        os.makedirs(args.screenshots, exist_ok=True)
+    browser = Browser(chromium, args.widths[0], args.height)
+    try:
+        browser.open_session()
+        for width in args.widths:
+            browser.resize(width, args.height)
+            for page, listings in pages:
+                try:
+                    problems = check_page(browser, args.site, page, listings, "index.html",
+                                          args.screenshots, args.timeout)
+                except (TimeoutError, RuntimeError) as e:
+                    problems = [str(e)]
+                print(f"check_tabs: {page} at {width} px, {len(listings)} listings: "
+                      f"{'ok' if not problems else 'FAILED'}")
+                failures += [f"{page} at {width} px: {p}" for p in problems]
+    finally:
+        browser.close()
+    for f in failures:
+        print(f"check_tabs: {f}")
+    print(f"check_tabs: {len(pages)} page(s) at {len(args.widths)} widths, "
+          f"{len(failures)} problem(s)"
+          + (f"; screenshots in {args.screenshots}" if args.screenshots else ""))
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

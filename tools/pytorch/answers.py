@@ -1,0 +1,119 @@
+"""What a chapter's PyTorch companion records: PyTorch's answer to each expression it names.
+
+A companion (chapters/NN_name.py) is plain PyTorch: its `# [name]` blocks are the listings the page
+shows beside the C++, and between them it names the expressions whose answers the book keeps:
+
+    answers = Answers("02_views")
+    x = torch.arange(24).reshape(2, 3, 4)
+    answers.of("x[0, 2, 2]", base="x")     # evaluated here, in the caller's own variables
+
+Each answer is the expression's shape, strides, storage offset, contiguity, dtype, whether it
+shares its base's storage (view or copy) and how many bytes past the base's data_ptr() it starts,
+its values when it is small, or the error PyTorch raised. `answers.tryit(EXPLORER, PYTORCH)` keeps
+the answer of a page's Try it block, under the explorer expression the page names. Run as a
+program, a companion prints its answers as JSON (tools/pytorch/record.py writes them to
+docs/recorded/pytorch/). Needs only torch (1.13: no untyped_storage, so storage identity is
+storage().data_ptr()).
+"""
+
+import json
+import sys
+
+import torch
+
+MAX_VALUES = 64  # values are kept for tensors this small; larger ones keep only their layout
+
+
+def _plain(v):
+    """A JSON value for a Python or torch scalar."""
+    if isinstance(v, float) and v != v:
+        return "NaN"
+    if isinstance(v, float) and v in (float("inf"), float("-inf")):
+        return "Infinity" if v > 0 else "-Infinity"
+    return v
+
+
+def _values(t):
+    flat = t.detach().reshape(-1).tolist()
+    return [_plain(v) for v in flat]
+
+
+def describe(t, base=None):
+    """PyTorch's answer for one result: a tensor's layout and values, or a plain value."""
+    if not isinstance(t, torch.Tensor):
+        if isinstance(t, torch.Size):
+            t = tuple(t)
+        if isinstance(t, tuple):
+            t = list(t)
+        return {"value": _plain(t)}
+    a = {
+        "shape": list(t.shape),
+        "strides": list(t.stride()),
+        "storage_offset": t.storage_offset(),
+        "is_contiguous": t.is_contiguous(),
+        "dtype": str(t.dtype).replace("torch.", ""),
+    }
+    if t.device.type != "meta" and t.numel() <= MAX_VALUES:
+        a["values"] = _values(t)
+    if base is not None and t.device.type != "meta":
+        a["shares_storage"] = t.storage().data_ptr() == base.storage().data_ptr()
+        if a["shares_storage"]:
+            a["bytes_past_base"] = t.data_ptr() - base.data_ptr()
+    return a
+
+
+class Answers:
+    """The answers of one chapter's companion, in the order it asked."""
+
+    def __init__(self, chapter):
+        self.chapter = chapter
+        self.expressions = {}  # listing (or output) name -> expression -> answer
+        self.tryits = {}
+        self.current = None
+
+    def group(self, name):
+        """The answers that follow belong to the listing (or output) NAME of the page."""
+        if name in self.expressions:
+            raise ValueError(f"{self.chapter}: the group {name!r} is opened twice")
+        self.current = name
+        self.expressions[name] = {}
+
+    def _eval(self, expression, frame):
+        # The companion's own text, in its own variables.
+        return eval(expression, frame.f_globals, frame.f_locals)  # noqa: S307
+
+    def of(self, expression, base=None, name=None):
+        """Records PyTorch's answer for EXPRESSION, evaluated in the caller's variables, under NAME
+        (the expression itself unless given); BASE (the name of a tensor there) is what "view or
+        copy" and "bytes past" are measured against."""
+        frame = sys._getframe(1)
+        if self.current is None:
+            raise ValueError(f"{self.chapter}: {expression!r} is recorded before any group()")
+        answers = self.expressions[self.current]
+        name = name or expression
+        if name in answers:
+            raise ValueError(f"{self.chapter}: {self.current} / {name!r} is recorded twice")
+        try:
+            result = self._eval(expression, frame)
+        except Exception as e:  # PyTorch's refusal is an answer too
+            answers[name] = {"error": f"{type(e).__name__}: {e}"}
+            return None
+        entry = describe(result, self._eval(base, frame) if base else None)
+        if base:
+            entry["base"] = base
+        answers[name] = entry
+        return result
+
+    def tryit(self, explorer, pytorch):
+        """Records the answer for a page's `\\tryit 'EXPLORER'` block, written in PyTorch as
+        PYTORCH (an expression of torch alone)."""
+        result = eval(pytorch, {"torch": torch})  # noqa: S307
+        self.tryits[explorer] = {"pytorch": pytorch, **describe(result), "repr": repr(result)}
+
+    def as_json(self):
+        return {"chapter": self.chapter, "expressions": self.expressions, "tryits": self.tryits}
+
+    def main(self):
+        """Prints the answers (what a companion run as a program does)."""
+        json.dump(self.as_json(), sys.stdout, indent=1, ensure_ascii=False)
+        sys.stdout.write("\n")
