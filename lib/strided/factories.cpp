@@ -5,35 +5,16 @@
 
 namespace strided {
 
-namespace {
-// Bytes a layout needs from offset 0: 1 + sum((size-1)*stride) elements, or none when empty
-// (aten/src/ATen/EmptyTensor.cpp, computeStorageNbytes), with overflow reported.
-int64_t storage_nbytes(IntList sizes, IntList strides, int64_t item, const char* op) {
-  checked_numel(sizes, op);
-  for (int64_t s : sizes)
-    if (s == 0) return 0;
-  int64_t elems = 1;
-  bool overflow = false;
-  for (size_t i = 0; i < sizes.size(); ++i) {
-    int64_t reach = 0;
-    overflow |= __builtin_mul_overflow(sizes[i] - 1, strides[i], &reach);
-    overflow |= __builtin_add_overflow(elems, reach, &elems);
-  }
-  int64_t bytes = 0;
-  overflow |= __builtin_mul_overflow(elems, item, &bytes);
-  STRIDED_CHECK(!overflow, op, ": storage size for sizes ", to_string(sizes), " and strides ",
-                to_string(strides), " overflows int64");
-  return bytes;
-}
-}  // namespace
-
 Tensor empty_strided(IntList sizes, IntList strides, TensorOptions options) {
   STRIDED_CHECK(sizes.size() == strides.size(), "empty_strided: mismatch in length of strides (",
                 strides.size(), ") and shape (", sizes.size(), ")");
   for (int64_t s : strides)
     STRIDED_CHECK(s >= 0, "empty_strided: negative strides are not supported, got strides ",
                   to_string(strides));
-  const int64_t nbytes = storage_nbytes(sizes, strides, itemsize(options.dtype), "empty_strided");
+  // The element count first (its own overflow message), then the layout algebra's byte count.
+  checked_numel(sizes, "empty_strided");
+  const int64_t nbytes =
+      storage_nbytes_needed(sizes, strides, 0, itemsize(options.dtype), "empty_strided");
   return Tensor(Storage::allocate(nbytes, options.device), Shape(sizes.begin(), sizes.end()),
                 Shape(strides.begin(), strides.end()), 0, options.dtype);
 }

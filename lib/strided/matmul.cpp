@@ -14,24 +14,11 @@
 #include "strided/layout.h"
 #include "strided/ops.h"
 #include "strided/parallel.h"
+#include "strided/promotion.h"
 
 namespace strided {
 
 namespace {
-
-// PyTorch's ScalarType names, as its dtype errors print them (c10/core/ScalarType.h).
-const char* scalar_type_name(DType t) {
-  switch (t) {
-    case DType::Bool: return "Bool";
-    case DType::Int32: return "Int";
-    case DType::Int64: return "Long";
-    case DType::Float16: return "Half";
-    case DType::BFloat16: return "BFloat16";
-    case DType::Float32: return "Float";
-    case DType::Float64: return "Double";
-  }
-  return "?";
-}
 
 // The CPU kernels of dot, addmv, addmm and bmm in 1.13 are dispatched with
 // AT_DISPATCH_ALL_TYPES_AND(BFloat16): bool and half have no kernel.
