@@ -9,7 +9,8 @@ void Check::add(std::string_view what, std::string measured, std::string expecte
   if (expected.empty())
     throw std::invalid_argument("book: the comparison '" + std::string(what) +
                                 "' does not say what it expected (use record() for a plain value)");
-  measurements_.push_back({std::string(what), std::move(measured), std::move(expected), true, ok, {}});
+  measurements_.push_back(
+      {std::string(what), std::move(measured), std::move(expected), true, ok, {}});
   compared_anything_ = true;
   if (!ok) failed_ = true;
 }
