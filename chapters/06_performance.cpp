@@ -46,11 +46,8 @@ using indexing::Slice;
 namespace {
 
 // ---- sizes -------------------------------------------------------------------------------------------
-// ctest keeps the chapter short; `tools/book build --full` sets STRIDED_FULL=1 for the seed's sizes.
-bool full_run() {
-  const char* v = std::getenv("STRIDED_FULL");
-  return v && std::string(v) == "1";
-}
+// ctest keeps the chapter short; `tools/book build --full` runs the seed's sizes (book::full_run).
+using book::full_run;
 // The side of the cubes of In[13] and In[16]: the seed's 512 (512 MiB of float32 per tensor), or
 // 128 for ctest (8 MiB per tensor: the ratios keep their direction, the run stays short).
 constexpr int64_t kSeedCube = 512;
@@ -62,67 +59,6 @@ bool skip_timing(book::Check& c) {
   if (!book::sanitizer_build()) return false;
   c.not_run("a sanitizer build: its timings would measure the instrumentation, not the walk");
   return true;
-}
-
-// ---- plots ---------------------------------------------------------------------------------------------
-// Set by main when --emit is given: figures are drawn (by gnuplot) only for the book.
-std::string emit_dir;
-
-std::string plots_dir() {
-  return (std::filesystem::path(book::source_dir()) / "chapters" / "plots").string();
-}
-
-// gnuplot's SVG in the plain subset the book's pages accept (the embed tool's allowlist): its <defs>
-// hold point symbols (<use> with xlink:href) and text-box filters, which our plots do not use, and
-// its groups set the `color` attribute for stroke="currentColor"; the colour is written into the
-// stroke itself instead.
-std::string plain_svg(std::string svg) {
-  const size_t defs = svg.find("<defs>"), end = svg.find("</defs>");
-  if (defs != std::string::npos && end != std::string::npos && end > defs)
-    svg.erase(defs, end + std::string("</defs>").size() - defs);
-  svg = std::regex_replace(svg, std::regex("<use [^>]*/>"), "");
-  static const std::regex colored("<([a-z]+)([^>]*) color=\"([^\"]*)\"([^>]*)>");
-  std::string out;
-  auto begin = std::sregex_iterator(svg.begin(), svg.end(), colored);
-  size_t last = 0;
-  for (auto it = begin; it != std::sregex_iterator(); ++it) {
-    const std::smatch& m = *it;
-    out += svg.substr(last, static_cast<size_t>(m.position()) - last);
-    std::string tag = "<" + m[1].str() + m[2].str() + m[4].str() + ">";
-    for (size_t at; (at = tag.find("currentColor")) != std::string::npos;)
-      tag.replace(at, std::string("currentColor").size(), m[3].str());
-    out += tag;
-    last = static_cast<size_t>(m.position() + m.length());
-  }
-  return out + svg.substr(last);
-}
-
-// Writes `data` as a gnuplot data file, runs chapters/plots/<script>.gp on it and returns the SVG.
-// Throws (failing the claim, with the reason) when gnuplot is missing or fails: a page must not
-// silently lose a figure.
-std::string gnuplot(const std::string& script, const std::string& name, const std::string& data) {
-  namespace fs = std::filesystem;
-  const fs::path dir = fs::path(emit_dir) / "plot_data";
-  fs::create_directories(dir);
-  const fs::path dat = dir / (name + ".dat");
-  const fs::path svg = dir / (name + ".svg");
-  std::ofstream(dat) << data;
-  const std::string command = "gnuplot -e \"datafile='" + dat.string() + "'; outfile='" +
-                              svg.string() + "'\" '" + plots_dir() + "/" + script + ".gp' 2>&1";
-  FILE* pipe = popen(command.c_str(), "r");
-  if (!pipe) throw std::runtime_error("gnuplot: cannot start '" + command + "'");
-  std::string said;
-  char buffer[256];
-  while (fgets(buffer, sizeof buffer, pipe)) said += buffer;
-  const int rc = pclose(pipe);
-  if (rc != 0)
-    throw std::runtime_error("gnuplot failed (exit " + std::to_string(rc) + ") on " + script +
-                             ".gp; is Debian's gnuplot-nox installed? It said: " + said);
-  std::ifstream in(svg);
-  std::stringstream body;
-  body << in.rdbuf();
-  if (body.str().empty()) throw std::runtime_error("gnuplot wrote no SVG for " + script + ".gp");
-  return plain_svg(body.str());
 }
 
 // ---- teaching helpers: shown on the page ---------------------------------------------------------------
@@ -241,13 +177,7 @@ struct MulWalks {
 
 // ---- plumbing: not shown -------------------------------------------------------------------------------
 
-std::string fixed(double v, int digits = 2) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.*f", digits, v);
-  return buf;
-}
-
-std::string ms(double seconds) { return fixed(seconds * 1e3, 2); }
+using book::fixed;
 
 // The first n entries of a trace, in elements of 4 bytes, "0, 1, 2, ...".
 std::string head(const Trace& t, size_t n, int64_t unit = 4) {
@@ -284,80 +214,9 @@ Tensor strided_arange(const Shape& sizes, const Shape& strides) {
   return arange(n, {DType::Float32}).as_strided(sizes, strides);
 }
 
-// Timing claims run on one thread: the catalogue's policy, and the only fair use of a machine
-// whose cores are shared. The previous count comes back when the claim ends.
-struct OneThread {
-  int before = get_num_threads();
-  OneThread() { set_num_threads(1); }
-  ~OneThread() { set_num_threads(before); }
-};
-
-// One time_ratio, with its result kept as named values for the prose and the plots.
-struct Timed {
-  std::string label;
-  double ratio = 0, a_ms = 0, b_ms = 0, seed_ratio = 0, model_ratio = 0;
-  double spread = 0;  // ± this fraction of the ratio: half the middle half of its repeats
-  bool judged = false;
-};
-
-// `per` calls of the op make one measurement (short ops are timed in groups, so that one hiccup of
-// a shared machine weighs less); the times kept are per call.
-Timed ratio(book::Check& c, const std::string& what, const std::string& key,
-            const std::function<void()>& a, const std::function<void()>& b,
-            const book::RatioBand& band, int per = 1) {
-  auto group = [per](const std::function<void()>& f) {
-    return [per, &f] {
-      for (int k = 0; k < per; ++k) f();
-    };
-  };
-  // The ledger shows time_ratio's medians per measurement: say when one measurement is `per` calls.
-  const std::string measured =
-      per > 1 ? what + " (one measurement = " + std::to_string(per) + " calls)" : what;
-  const book::RatioResult r = book::time_ratio(c, measured, group(a), group(b), band);
-  c.value(key + "_ratio", fixed(r.ratio));
-  c.value(key + "_a_ms", ms(r.median_a_s / per));
-  c.value(key + "_b_ms", ms(r.median_b_s / per));
-  c.value(key + "_noise", fixed(r.noise));
-  c.value(key + "_spread", fixed(100 * r.half_spread(), 1));
-  Timed t;
-  t.label = what;
-  t.ratio = r.ratio;
-  t.a_ms = r.median_a_s * 1e3 / per;
-  t.b_ms = r.median_b_s * 1e3 / per;
-  t.spread = r.half_spread();
-  t.judged = r.status != book::Status::Inconclusive;
-  return t;
-}
-
-// The table of a timing claim: one row per ratio, each with the two median times of its own
-// interleaved measurement, so that a row's numbers are the ones its ratio came from. The ratio is
-// the median over repeats of t_B / t_A (book::time_ratio), which is close to, not equal to, the
-// quotient of the two medians beside it.
-void timing_table(book::Check& c, const std::string& name, const std::vector<Timed>& rows) {
-  std::vector<std::vector<std::string>> cells;
-  for (const Timed& t : rows)
-    cells.push_back({t.label, fixed(t.a_ms), fixed(t.b_ms),
-                     fixed(t.ratio) + " ± " + fixed(100 * t.spread, 1) + "%",
-                     t.seed_ratio > 0 ? fixed(t.seed_ratio) : "—",
-                     t.model_ratio > 0 ? fixed(t.model_ratio, 1) : "—",
-                     t.model_ratio > 0 ? fixed(t.ratio / t.model_ratio, 1) : "—"});
-  c.table(name,
-          {"B / A", "A (ms)", "B (ms)", "B / A this run (median of paired repeats ± half their middle half)",
-           "B / A in the seed", "B / A in the line model", "this run ÷ model"},
-          cells);
-}
-
-// The bar chart of a timing claim: this run's ratios beside the seed's and the model's.
-void ratio_figure(book::Check& c, const std::string& name, const std::vector<Timed>& rows,
-                  const std::string& caption) {
-  if (emit_dir.empty()) return;
-  std::string data = "# experiment\tthis_run\tseed\tmodel\n";
-  for (const Timed& t : rows)
-    data += "\"" + t.label + "\"\t" + fixed(t.ratio, 3) + "\t" +
-            (t.seed_ratio > 0 ? fixed(t.seed_ratio, 3) : "?") + "\t" +  // "?": not measured
-            (t.model_ratio > 0 ? fixed(t.model_ratio, 3) : "?") + "\n";
-  c.figure(name, gnuplot("ratios", name, data), caption);
-}
+using book::OneThread;
+using book::Timed;
+using book::timed_ratio;
 
 // The bands of claims.md's timing policy, with two attempts instead of three: on a shared machine a
 // noisy run is reported inconclusive sooner, and ctest stays short.
@@ -439,9 +298,6 @@ CopyPays copy_pays_model(int64_t n) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  for (int i = 1; i + 1 < argc; ++i)
-    if (std::string(argv[i]) == "--emit") emit_dir = argv[i + 1];
-
   book::Chapter ch("06_performance", "Performance");
 
   // ---- The order of the walk ---------------------------------------------------------------------------
@@ -787,11 +643,11 @@ int main(int argc, char** argv) {
              // Four calls make one measurement: one call over the ctest cube takes under a
              // millisecond, too short to time alone on a shared machine.
              std::vector<Timed> rows;
-             rows.push_back(ratio(c, "permuted / contiguous", "add_perm", run(w.contiguous),
+             rows.push_back(timed_ratio(c, "permuted / contiguous", "add_perm", run(w.contiguous),
                                   run(w.permuted), par(), 4));
-             rows.push_back(ratio(c, "stride 5 / contiguous", "add_stride5", run(w.contiguous),
+             rows.push_back(timed_ratio(c, "stride 5 / contiguous", "add_stride5", run(w.contiguous),
                                   run(w.strided), mod(), 4));
-             rows.push_back(ratio(c, "logical walk / contiguous", "add_logical", run(w.contiguous),
+             rows.push_back(timed_ratio(c, "logical walk / contiguous", "add_logical", run(w.contiguous),
                                   run(w.logical), gap(), 4));
              // The model's ratios, of the same walks on a 32³ cube (PF-08.lines).
              const AddWalks small(32, gen);
@@ -989,10 +845,10 @@ int main(int argc, char** argv) {
              // alone on a shared machine.
              auto run = [](const SumPlan& p) { return [&p] { p.run(); }; };
              std::vector<Timed> rows;
-             rows.push_back(ratio(c, "dim −2 column walk / dim −1", "sum_cols", run(last),
+             rows.push_back(timed_ratio(c, "dim −2 column walk / dim −1", "sum_cols", run(last),
                                   run(first), gap(), 4));
              // The same sum over dim -2 in the other order: the column walk against rows outer.
-             rows.push_back(ratio(c, "dim −2 column walk / dim −2 rows outer", "sum_rowouter",
+             rows.push_back(timed_ratio(c, "dim −2 column walk / dim −2 rows outer", "sum_rowouter",
                                   run(row_outer), run(first), gap(), 4));
              //! [engine_max]
              ReducePath along_rows = reduce_path(x, -1);    // each row in vectors
@@ -1007,7 +863,7 @@ int main(int argc, char** argv) {
              c.equal("max(x, -2) is the column maximum",
                      max(x, -2).values.to_vector() == max(x.t().contiguous(), -1).values.to_vector(),
                      true);
-             rows.push_back(ratio(c, "engine max(x, −2) / max(x, −1)", "max_engine", max_last,
+             rows.push_back(timed_ratio(c, "engine max(x, −2) / max(x, −1)", "max_engine", max_last,
                                   max_first, gap(), 4));
              // The seed timed max, not sum: its ratio stands beside the engine's max alone.
              rows[2].seed_ratio =
@@ -1164,8 +1020,8 @@ int main(int argc, char** argv) {
              c.equal("layout of x·yᵀ", (w.x * w.yt).strides(), w.out.strides());
              auto run = [&](size_t k) { return [&plans, k] { run_binary(BinaryOp::Mul, plans[k]); }; };
              std::vector<Timed> rows;
-             rows.push_back(ratio(c, "x·yᵀ / x·y", "mul_xyt", run(0), run(1), gap()));
-             rows.push_back(ratio(c, "xᵀ·y / x·y", "mul_xty", run(0), run(2), gap()));
+             rows.push_back(timed_ratio(c, "x·yᵀ / x·y", "mul_xyt", run(0), run(1), gap()));
+             rows.push_back(timed_ratio(c, "xᵀ·y / x·y", "mul_xty", run(0), run(2), gap()));
              // Both transposed, the plan is x·y's: one dim over the same bytes, in the same order.
              c.equal("plan of xᵀ·yᵀ: shape", plans[3].shape(), plans[0].shape());
              for (int k = 0; k < 3; ++k)
@@ -1173,7 +1029,7 @@ int main(int argc, char** argv) {
                        plans[3].operand(k).stride_bytes, plans[0].operand(k).stride_bytes);
              // So its time is x·y's; timed against the mismatched product, whose gap is robust
              // to a shared machine (a ratio near 1 is not: see the chapter's notes on noise).
-             rows.push_back(ratio(c, "x·yᵀ / xᵀ·yᵀ", "mul_both", run(3), run(1), gap()));
+             rows.push_back(timed_ratio(c, "x·yᵀ / xᵀ·yᵀ", "mul_both", run(3), run(1), gap()));
              const double seed_mul = quote_seed(c, "seed_mul_ms", "the seed's x·y", "In[16]", 0).ms();
              const double seed_xyt = quote_seed(c, "seed_mul_xyt_ms", "the seed's x·yᵀ", "In[16]", 1).ms();
              const double seed_xty = quote_seed(c, "", "the seed's xᵀ·y", "In[16]", 2).ms();
@@ -1288,8 +1144,8 @@ int main(int argc, char** argv) {
              c.table("lru_table", {"LRU capacity", "x * y", "x * y.transpose(1, 2)",
                                    "x * y.transpose(0, 2)"},
                      rows);
-             if (!emit_dir.empty())
-               c.figure("lru_sweep", gnuplot("lru_sweep", "lru_sweep", data),
+             if (!book::emit_dir().empty())
+               c.figure("lru_sweep", book::gnuplot("lru_sweep", "lru_sweep", data),
                         "LRU misses of mul on " + std::to_string(n) + "×" + std::to_string(n) +
                             "×" + std::to_string(n) +
                             " float32 against the cache's capacity.");
@@ -1396,7 +1252,7 @@ int main(int argc, char** argv) {
              std::vector<Timed> rows;
              book::RatioBand band = mod();
              band.repeats = 5;
-             rows.push_back(ratio(c, "8 × x·yᵀ / (copy + 8 × x·y)", "copy", copy_first, as_is, band));
+             rows.push_back(timed_ratio(c, "8 × x·yᵀ / (copy + 8 × x·y)", "copy", copy_first, as_is, band));
              const CopyPays m = copy_pays_model(32);
              rows[0].model_ratio = m.as_is() / m.copy_first();
              c.value("copy_vs_model", fixed(rows[0].ratio / rows[0].model_ratio, 1));

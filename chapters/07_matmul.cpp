@@ -44,11 +44,8 @@ constexpr int64_t kLowRanks[] = {2, 4, 8, 16, 32};
 constexpr double kFlatBand = 1.5;
 
 // ---- sizes -----------------------------------------------------------------------------------------
-// ctest keeps the chapter short; `tools/book build --full` sets STRIDED_FULL=1 for the seed's sizes.
-bool full_run() {
-  const char* v = std::getenv("STRIDED_FULL");
-  return v && std::string(v) == "1";
-}
+// ctest keeps the chapter short; `tools/book build --full` runs the seed's sizes (book::full_run).
+using book::full_run;
 // The naive kernels: the catalogue's n = 512, or 256 (a 256 KiB float32 matrix, larger than a
 // core's L1 and L2 share on the machines the book runs on, so a column walk still misses).
 int64_t naive_n() { return full_run() ? 512 : 256; }
@@ -123,19 +120,8 @@ int64_t misses_blocked(MatmulTrace t, int64_t bs) {
 
 // ---- plumbing: not shown ---------------------------------------------------------------------------------
 
-std::string fixed(double v, int digits = 2) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.*f", digits, v);
-  return buf;
-}
-
-// Timing claims run on one thread (the catalogue's policy for a shared machine); the previous
-// count, for the engine and OpenBLAS alike, comes back when the claim ends.
-struct OneThread {
-  int before = get_num_threads();
-  OneThread() { set_num_threads(1); }
-  ~OneThread() { set_num_threads(before); }
-};
+using book::fixed;
+using book::OneThread;
 
 // The four layouts of In[19]: each operand row-major or column-major (the .mT of a row-major
 // matrix), all with the same logical values.
@@ -152,20 +138,12 @@ Layouts four_layouts(int64_t n, uint64_t seed) {
   return l;
 }
 
-// One time_ratio, with its medians kept as named values for the prose.
+// One time_ratio (book::timed_ratio: its medians, spread and band kept as named values for the
+// prose).
 book::RatioResult timed(book::Check& c, const std::string& what, const std::string& key,
                         const std::function<void()>& a, const std::function<void()>& b,
                         const book::RatioBand& band) {
-  const book::RatioResult r = book::time_ratio(c, what, a, b, band);
-  c.value(key + "_ratio", fixed(r.ratio));
-  c.value(key + "_a_ms", fixed(r.median_a_s * 1e3));
-  c.value(key + "_b_ms", fixed(r.median_b_s * 1e3));
-  c.value(key + "_noise", fixed(r.noise));
-  c.value(key + "_spread", fixed(100 * r.half_spread(), 1));
-  // The band, for the sentence that states it.
-  c.value(key + "_at_least", fixed(band.at_least));
-  if (std::isfinite(band.at_most)) c.value(key + "_at_most", fixed(band.at_most));
-  return r;
+  return book::timed_ratio(c, what, key, a, b, band).result;
 }
 
 double seconds_of(const std::function<void()>& f, int repeats) {

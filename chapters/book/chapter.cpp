@@ -12,6 +12,7 @@
 #include <stdexcept>
 
 #include "book/gpu.h"
+#include "book/plot.h"
 
 namespace book {
 
@@ -165,7 +166,7 @@ json provenance_json(const Provenance& p) {
           {"gpu_plain", p.gpu_plain},   {"caches", p.caches}, {"os", p.os},
           {"cuda_runtime", p.cuda_runtime}, {"blas", p.blas},
           {"commit", p.commit},
-          {"date", p.date}};
+          {"date", p.date},             {"sizes", p.sizes}};
 }
 
 // A comparison carries its expected value and verdict; a plain record says it was not compared
@@ -330,6 +331,7 @@ int Chapter::main(int argc, char** argv) const {
     }
   }
   try {
+    if (emit_dir) set_emit_dir(*emit_dir);  // charts are drawn only for the book (book/plot.h)
     const RunResult r = run(only, kinds, !exhibits);
     if (statuses) {
       for (const auto& c : r.claims) std::cout << c.def->id << "\t" << status_name(c.status) << "\n";

@@ -3,6 +3,7 @@
 #include <array>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <ctime>
 #include <fstream>
 #include <sstream>
@@ -90,6 +91,11 @@ std::string cpu_model_from_cpuinfo(const std::string& cpuinfo) {
 
 std::string source_dir() { return BOOK_SOURCE_DIR; }
 
+bool full_run() {
+  const char* v = std::getenv("STRIDED_FULL");
+  return v && std::string(v) == "1";
+}
+
 std::string caches_from_sysfs(const std::string& cache_dir) {
   auto read = [](const std::string& path) {
     std::ifstream in(path);
@@ -143,6 +149,8 @@ Provenance collect_provenance(bool read_commit) {
   p.blas = strided::blas_description();
   p.commit = read_commit ? commit() : "not read";
   p.date = utc_now();
+  p.sizes = full_run() ? "the seed notebook's sizes (tools/book build --full)"
+                       : "sizes smaller than the seed notebook's, to keep the build short";
   return p;
 }
 

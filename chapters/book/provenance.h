@@ -20,7 +20,13 @@ struct Provenance {
   std::string commit;    // short hash, "+modified" when the work tree differs; "unknown" outside
                          // git; "not read" for a one-claim run
   std::string date;      // UTC, ISO 8601
+  std::string sizes;     // the problem sizes the timings used: full_sizes_text() or short_sizes_text()
 };
+
+// The size setting: `tools/book build --full` (STRIDED_FULL=1) runs the timing claims at the seed
+// notebook's sizes; otherwise they run at smaller ones that keep ctest short. Recorded in every
+// chapter's provenance, so a page says which it shows.
+bool full_run();
 
 // Collected at run time (the commit too, so that a rebuilt chapter never reports a stale one);
 // never fails: whatever cannot be found is "unknown".

@@ -53,4 +53,12 @@ std::string show(const T& value) {
   }
 }
 
+// A number with a fixed count of decimals, as the prose and the tables show measured figures:
+// fixed(3.14159) is "3.14", fixed(2, 0) is "2".
+inline std::string fixed(double v, int digits = 2) {
+  std::ostringstream out;
+  out << std::fixed << std::setprecision(digits) << v;
+  return out.str();
+}
+
 }  // namespace book

@@ -1282,6 +1282,7 @@ def machine_note_html(prov):
         ("Compiler", f'{esc(p.get("compiler", ""))}, flags <code>{esc(p.get("flags", ""))}</code>'),
         ("BLAS", esc(p.get("blas", "unknown"))),
         ("GPU", gpu_html),
+        *([("Timings", esc(p["sizes"]))] if p.get("sizes") else []),
         ("Commit", f'<code>{esc(p.get("commit", "unknown"))}</code>, run {esc(p.get("date", ""))}'),
     ]
     items = "".join(f"<dt>{k}</dt><dd>{v}</dd>" for k, v in rows)

@@ -1,0 +1,25 @@
+#include "book/plot.h"
+
+#include <doctest/doctest.h>
+
+#include <stdexcept>
+
+TEST_CASE("plain_svg drops gnuplot's defs and point symbols and writes each colour into its stroke") {
+  const std::string svg =
+      "<svg><defs><circle id='gpPt0'/></defs>"
+      "<g color=\"#1f77b4\" stroke=\"currentColor\"><path d=\"M0 0\"/></g>"
+      "<use xlink:href=\"#gpPt0\" x=\"1\"/></svg>";
+  const std::string out = book::plain_svg(svg);
+  CHECK(out.find("<defs>") == std::string::npos);
+  CHECK(out.find("<use") == std::string::npos);
+  CHECK(out.find("currentColor") == std::string::npos);
+  CHECK(out.find("color=") == std::string::npos);
+  CHECK(out.find("<g stroke=\"#1f77b4\">") != std::string::npos);
+  CHECK(out.find("<path d=\"M0 0\"/>") != std::string::npos);
+}
+
+TEST_CASE("a chart is drawn only for the book") {
+  book::set_emit_dir("");
+  CHECK(book::emit_dir().empty());
+  CHECK_THROWS_AS(book::gnuplot("ratios", "x", "1\t2\n"), std::logic_error);
+}

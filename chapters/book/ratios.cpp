@@ -1,0 +1,70 @@
+#include "book/ratios.h"
+
+#include <cmath>
+
+#include "book/plot.h"
+#include "book/show.h"
+#include "strided/parallel.h"
+
+namespace book {
+
+Timed timed_ratio(Check& c, const std::string& what, const std::string& key,
+                  const std::function<void()>& a, const std::function<void()>& b,
+                  const RatioBand& band, int per) {
+  auto group = [per](const std::function<void()>& f) {
+    return [per, &f] {
+      for (int k = 0; k < per; ++k) f();
+    };
+  };
+  // The ledger shows time_ratio's medians per measurement: say when one measurement is `per` calls.
+  const std::string measured =
+      per > 1 ? what + " (one measurement = " + std::to_string(per) + " calls)" : what;
+  Timed t;
+  t.label = what;
+  t.result = time_ratio(c, measured, group(a), group(b), band);
+  t.ratio = t.result.ratio;
+  t.a_ms = t.result.median_a_s * 1e3 / per;
+  t.b_ms = t.result.median_b_s * 1e3 / per;
+  t.spread = t.result.half_spread();
+  c.value(key + "_ratio", fixed(t.ratio));
+  c.value(key + "_a_ms", fixed(t.a_ms));
+  c.value(key + "_b_ms", fixed(t.b_ms));
+  c.value(key + "_noise", fixed(t.result.noise));
+  c.value(key + "_spread", fixed(100 * t.spread, 1));
+  c.value(key + "_at_least", fixed(band.at_least));
+  if (std::isfinite(band.at_most)) c.value(key + "_at_most", fixed(band.at_most));
+  return t;
+}
+
+void timing_table(Check& c, const std::string& name, const std::vector<Timed>& rows) {
+  // The ratio is the median over repeats of t_B / t_A, close to, not equal to, the quotient of
+  // the two medians beside it.
+  std::vector<std::vector<std::string>> cells;
+  for (const Timed& t : rows)
+    cells.push_back({t.label, fixed(t.a_ms), fixed(t.b_ms),
+                     fixed(t.ratio) + " ± " + fixed(100 * t.spread, 1) + "%",
+                     t.seed_ratio > 0 ? fixed(t.seed_ratio) : "—",
+                     t.model_ratio > 0 ? fixed(t.model_ratio, 1) : "—",
+                     t.model_ratio > 0 ? fixed(t.ratio / t.model_ratio, 1) : "—"});
+  c.table(name,
+          {"B / A", "A (ms)", "B (ms)",
+           "B / A this run (median of paired repeats ± half their middle half)",
+           "B / A in the seed", "B / A in the line model", "this run ÷ model"},
+          cells);
+}
+
+void ratio_figure(Check& c, const std::string& name, const std::vector<Timed>& rows,
+                  const std::string& caption) {
+  if (emit_dir().empty()) return;
+  std::string data = "# experiment\tthis_run\tseed\tmodel\n";
+  for (const Timed& t : rows)
+    data += "\"" + t.label + "\"\t" + fixed(t.ratio, 3) + "\t" +
+            (t.seed_ratio > 0 ? fixed(t.seed_ratio, 3) : "?") + "\t" +  // "?": not measured
+            (t.model_ratio > 0 ? fixed(t.model_ratio, 3) : "?") + "\n";
+  c.figure(name, gnuplot("ratios", name, data), caption);
+}
+
+OneThread::OneThread() : before_(strided::get_num_threads()) { strided::set_num_threads(1); }
+OneThread::~OneThread() { strided::set_num_threads(before_); }
+
+}  // namespace book
