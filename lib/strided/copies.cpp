@@ -3,10 +3,13 @@
 // the compute engine (iterator.h) will later take over the fast path.
 // References: aten/src/ATen/native/Copy.cpp, TensorFactories.cpp (empty_like), MemoryOverlap.cpp,
 // TensorAdvancedIndexing.cpp (index_select), TensorTransformations.cpp (flip), c10/util/TypeCast.h.
+#include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <type_traits>
 
+#include "strided/iterator.h"
 #include "strided/layout.h"
 #include "strided/ops.h"
 #include "strided/tensor.h"
@@ -244,8 +247,16 @@ Tensor& Tensor::fill_(const Scalar& value) {
   check_cpu(*this, "fill_()");
   dispatch(dtype_, [&](auto tag) { check_fits<decltype(tag)>(value, dtype_); });
   if (numel() == 0) return *this;
-  // The value, converted once, is the source of the strided loop with every stride 0: like
-  // PyTorch's fill kernel, filling allocates nothing.
+  // The engine's plan with the output alone (Fill.cpp, fill_out's TensorIterator): walked in
+  // stride order and split over the threads like every element-wise op. The value is converted
+  // once; filling allocates nothing.
+  const TensorIterator plan = TensorIteratorConfig()
+                                  .set_op_name("fill_")
+                                  .set_check_mem_overlap(false)
+                                  .check_all_same_dtype(false)
+                                  .add_output(*this)
+                                  .resize_outputs(false)
+                                  .build();
   dispatch(dtype_, [&](auto tag) {
     using T = decltype(tag);
     T x{};
@@ -260,8 +271,21 @@ Tensor& Tensor::fill_(const Scalar& value) {
         x = convert<T>(value.to_double());
         break;
     }
-    const Plan p = make_plan(sizes_, strides_, Shape(sizes_.size(), 0));
-    copy_loop(static_cast<T*>(storage().data()), storage_offset(), &x, 0, p);
+    auto loop = [&x](char** data, const int64_t* steps, int64_t n0, int64_t n1) {
+      for (int64_t j = 0; j < n1; ++j) {
+        char* row = data[0] + j * steps[1];
+        if (steps[0] == static_cast<int64_t>(sizeof(T))) {
+          std::fill_n(reinterpret_cast<T*>(row), n0, x);
+        } else {
+          for (int64_t i = 0; i < n0; ++i) std::memcpy(row + i * steps[0], &x, sizeof(T));
+        }
+      }
+    };
+    // An expanded output is written many times at one address: one thread does that alone.
+    if (has_internal_overlap(sizes_, strides_) == MemOverlap::No)
+      plan.for_each(loop);
+    else
+      plan.serial_for_each(loop, 0, plan.numel());
   });
   return *this;
 }
