@@ -264,3 +264,21 @@ TEST_CASE("copies refuse tensors that are not on the CPU, by name") {
   CHECK_THROWS_AS(Tensor().clone(), Error);
   CHECK_THROWS_AS(Tensor().flip({}), Error);
 }
+
+TEST_CASE("fill_ writes exactly the elements of its view, on every walk the plan takes") {
+  // A large strided view (the threads split it), a permuted one, and an expanded one.
+  Tensor base = zeros({512, 512});
+  Tensor every_other = base.slice(1, 0, std::nullopt, 2);
+  every_other.fill_(Scalar(3.0));
+  const std::vector<double> v = base.to_vector();
+  int64_t threes = 0, zeros_left = 0;
+  for (size_t i = 0; i < v.size(); ++i) (i % 2 == 0 ? threes : zeros_left) += v[i] == (i % 2 == 0 ? 3 : 0);
+  CHECK(threes == 512 * 256);
+  CHECK(zeros_left == 512 * 256);
+  Tensor p = zeros({2, 3, 4}, {DType::Int64}).permute({2, 0, 1});
+  p.fill_(Scalar(int64_t{7}));
+  CHECK(p.to_vector() == Values(24, 7));
+  Tensor row = zeros({1, 3}, {DType::Float16});
+  row.expand({4, 3}).fill_(Scalar(2.0));
+  CHECK(row.to_vector() == Values{2, 2, 2});
+}
