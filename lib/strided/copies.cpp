@@ -57,6 +57,8 @@ D convert(S x) {
 }
 
 // ---- the strided loop -------------------------------------------------------------------------
+// flip's alone: it reads its source through negative strides, which no plan of the engine holds
+// (every other copy runs on copy_plan/run_copy, fill_ on the engine's plan too).
 // Sizes and the two operands' strides, in elements. Adjacent dims that are one run of memory for
 // both operands merge, and size-1 dims drop, so the inner loop is as long as it can be.
 struct Plan {
@@ -332,17 +334,15 @@ Tensor Tensor::index_select(int64_t dim, IntList indices) const {
                   " (index_select takes no negative indices)");
   if (this->dim() == 0) {
     Tensor out = empty({}, {dtype_, device()});
-    strided_copy(out, *this, strides_, offset_);
+    run_copy(copy_plan(out, *this));
     return out;
   }
   Shape out_sizes = sizes_;
   out_sizes[d] = static_cast<int64_t>(indices.size());
   Tensor out = empty(out_sizes, {dtype_, device()});
-  for (size_t k = 0; k < indices.size(); ++k) {
-    const Tensor dst = out.select(d, static_cast<int64_t>(k));
-    const Tensor src = select(d, indices[k]);
-    strided_copy(dst, src, src.strides(), src.storage_offset());
-  }
+  // One slice at a time, each on the engine's copy plan.
+  for (size_t k = 0; k < indices.size(); ++k)
+    run_copy(copy_plan(out.select(d, static_cast<int64_t>(k)), select(d, indices[k])));
   return out;
 }
 
