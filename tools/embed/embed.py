@@ -1482,6 +1482,9 @@ def load_mutants(path, claims, problems, root):
 
 
 def killed_html(c, record):
+    if c.get("kind") == "quoted":
+        # Arithmetic on a source's figures: no rule of the library enters it, so none can break it.
+        return '<span class="claim-unkilled">no rule of the library enters it</span>'
     if record is None or c.get("kind") not in ("exact", "model"):
         return "—"
     rules = c.get("killed_by", [])

@@ -347,6 +347,7 @@ class EmbedTest(unittest.TestCase):
         self.assertIn("<summary>1 compared, 1 quoted</summary>", row)
         self.assertIn("(quoted from nikitaved, PyTorch for Scientists!, In[14])", row)
         self.assertIn("\u275d quoted", row)
+        self.assertIn("no rule of the library enters it", row)
         self.assertNotIn("\u2713", row)
         page = self.read("99_demo.md")
         self.assertIn("the seed&#x27;s add(3): 1.5 ms (quoted from nikitaved", page)
