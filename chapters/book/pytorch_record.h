@@ -57,8 +57,9 @@ class PytorchRecord {
   // Compares a refusal: PyTorch's recorded answer for `expression` is an error, and `run` (the
   // library's form of the same expression) must throw one whose message contains PyTorch's (the
   // recorded error less its exception type: "step must be greater than zero" of "ValueError: step
-  // must be greater than zero"). A missing answer, an answer that is not an error, no error here
-  // or another one fails the check.
+  // must be greater than zero"; the library's "as_strided(): " reads as PyTorch's "as_strided: ").
+  // A missing answer, an answer that is not an error, no error here or another one fails the
+  // check.
   bool compare_error(Check& c, const std::string& group, const std::string& expression,
                      const std::function<void()>& run) const;
 

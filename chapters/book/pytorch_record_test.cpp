@@ -21,7 +21,8 @@ const char* kRecord = R"json({
                   "dtype": "int64", "values": [2, 5], "shares_storage": true,
                   "bytes_past_base": 8, "base": "T"},
       "T[1, :].stride()": {"value": [1]},
-      "T.view(-1, 4)": {"error": "RuntimeError: shape '[-1, 4]' is invalid for input of size 6"}
+      "T.view(-1, 4)": {"error": "RuntimeError: shape '[-1, 4]' is invalid for input of size 6"},
+      "T.as_strided((2,), (-1,))": {"error": "RuntimeError: as_strided: Negative strides"}
     }
   },
   "tryits": {}
@@ -88,6 +89,9 @@ TEST_CASE("a refusal compares with PyTorch's recorded error: the library's messa
   REQUIRE(c.measurements().size() == 1);
   CHECK(c.measurements()[0].expected ==
         "an error containing \"shape '[-1, 4]' is invalid for input of size 6\"");
+  // The library names the op as "as_strided(): ", PyTorch as "as_strided: ".
+  CHECK(r.compare_error(c, "rows", "T.as_strided((2,), (-1,))", [&] { T.as_strided({2}, {-1}); }));
+  CHECK(failures(c) == "");
   Check d("VW-15");
   CHECK_FALSE(r.compare_error(d, "rows", "T.view(-1, 4)", [&] { T.view({-1, 3}); }));  // no error
   CHECK_FALSE(r.compare_error(d, "rows", "T.view(-1, 4)",
