@@ -29,8 +29,9 @@ def byte_strides(t):
 
 
 # [dump_storage]
-# The whole storage, read from its first element: what a tensor's elements are taken from. It
-# starts at storage().data_ptr(), not at data_ptr(), which already includes the storage offset.
+# The whole storage, read from its first element: what a tensor's elements are
+# taken from. It starts at storage().data_ptr(), not at data_ptr(), which already
+# includes the storage offset.
 def dump_storage(t):
     return t.storage().tolist()
 # [dump_storage]
@@ -132,7 +133,7 @@ for i in range(t.size(0)):
         for k in range(t.size(2)):
             steps = i * t.stride(0) + j * t.stride(1) + k * t.stride(2)
             at = t.data_ptr() + t.element_size() * steps
-            expected = t[i, j, k].numpy().tobytes()  # the element's 4 bytes, as indexing reads it
+            expected = t[i, j, k].numpy().tobytes()  # its 4 bytes, read by indexing
             equal += ctypes.string_at(at, t.element_size()) == expected
             visited += 1
 # [address]
@@ -276,7 +277,8 @@ answers.of("torch.tensor([[1, 2, 3], [4, 5, 6]], dtype=torch.int32).element_size
 # ---- The memory set -------------------------------------------------------------------------------
 answers.group("memset")
 # [memset]
-# PyTorch has no memory set: every byte of every element, from the storage's first byte.
+# PyTorch has no memory set: every byte of every element, counted from the
+# storage's first byte.
 def memory_set_bytes(t):
     first = t.storage().data_ptr()
     return sorted({t[i].data_ptr() - first + k

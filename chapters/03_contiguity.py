@@ -21,8 +21,9 @@ answers = Answers("03_contiguity")
 # ---- teaching helpers: shown on the page ----------------------------------------------------------
 
 # [notebook_check]
-# The notebook's check_contiguous: empty and 0-d tensors are contiguous; otherwise the last stride
-# is 1 and each stride is the next dim's size times the next dim's stride.
+# The notebook's check_contiguous: empty and 0-d tensors are contiguous; otherwise
+# the last stride is 1 and each stride is the next dim's size times the next dim's
+# stride.
 def notebook_is_contiguous(t):
     if t.numel() == 0:
         return True
@@ -36,9 +37,10 @@ def notebook_is_contiguous(t):
 
 
 # [pytorch_check]
-# PyTorch's rule (c10/core/Contiguity.h), which t.is_contiguous() answers: walking from the last
-# dim, each dim of size > 1 must have the stride "expected so far", which then grows by its size;
-# size-1 dims are skipped, and a tensor with no elements is contiguous whatever its strides.
+# PyTorch's rule (c10/core/Contiguity.h), which t.is_contiguous() answers: walking
+# from the last dim, each dim of size > 1 must have the stride "expected so far",
+# which then grows by its size; size-1 dims are skipped, and a tensor with no
+# elements is contiguous whatever its strides.
 def pytorch_is_contiguous(t):
     if t.numel() == 0:
         return True
@@ -179,7 +181,8 @@ answers.group("traces")
 
 
 # [traces]
-# Each element's byte offset from the storage's first byte, in index order (last index fastest).
+# Each element's byte offset from the storage's first byte, in index order (last
+# index fastest).
 def logical_trace(t):
     first = t.storage().data_ptr()
     return [t[i].data_ptr() - first for i in itertools.product(*map(range, t.shape))]
