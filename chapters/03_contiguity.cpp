@@ -218,6 +218,8 @@ int main(int argc, char** argv) {
              pytorch().compare_value(c, "layouts", "tried", all);
              pytorch().compare_value(c, "layouts", "contiguous", all_contiguous);
              pytorch().compare_value(c, "layouts", "agree", all_agree);
+             c.value("all_tried", all);
+             c.value("all_contiguous", all_contiguous);
              c.value("pt_tried", tried);
            });
 
