@@ -82,7 +82,9 @@ const book::PytorchRecord& pytorch() {
   return book::PytorchRecord::of_chapter("01_memory_topology");
 }
 
-std::vector<int64_t> ints(const std::vector<double>& v) { return {v.begin(), v.end()}; }
+std::vector<int64_t> ints(const std::vector<double>& v) {
+  return {v.begin(), v.end()};
+}
 
 }  // namespace
 
@@ -249,10 +251,9 @@ int main(int argc, char** argv) {
                  t.permute({1, 2, 0}).index({Slice(None, None, 2)}),
                  t.index({Slice(), Slice(None, 1), Slice(2, 3)}).expand({3, 6, 1}),
                  t.select(2, 4).t()};
-             const std::vector<std::string> names = {"t[1, 1:4, ::2]", "t[1:, :, 3]",
-                                                     "t.permute(1, 2, 0)[::2]",
-                                                     "t[:, :1, 2:3].expand(3, 6, 1)",
-                                                     "t[:, :, 4].t()"};
+             const std::vector<std::string> names = {
+                 "t[1, 1:4, ::2]", "t[1:, :, 3]", "t.permute(1, 2, 0)[::2]",
+                 "t[:, :1, 2:3].expand(3, 6, 1)", "t[:, :, 4].t()"};
              int64_t agree = 0, total = 0, ptr_ok = 0;
              const auto* base = static_cast<const std::byte*>(t.storage().data());
              for (const Tensor& v : views) {
@@ -455,10 +456,10 @@ int main(int argc, char** argv) {
                rows.push_back({std::string(name(dtype)), book::show(itemsize(dtype)),
                                book::show(8 * itemsize(dtype))});
                c.value(std::string("itemsize_") + std::string(name(dtype)), itemsize(dtype));
-               pytorch().compare_value(c, "itemsizes",
-                                       "torch.empty(0, dtype=torch." + std::string(name(dtype)) +
-                                           ").element_size()",
-                                       itemsize(dtype));
+               pytorch().compare_value(
+                   c, "itemsizes",
+                   "torch.empty(0, dtype=torch." + std::string(name(dtype)) + ").element_size()",
+                   itemsize(dtype));
              }
              c.table("itemsizes", {"dtype", "bytes", "bits"}, rows);
            });
@@ -505,7 +506,8 @@ int main(int argc, char** argv) {
                c.equal("2×3 strides in bits", bits, Shape{96, 32});
                c.equal("1-D byte stride", byte_strides(v), Shape{4});
                c.equal("bits in one int32", 8 * v.element_size(), int64_t{32});
-               pytorch().compare_value(c, "byte_strides", "[8 * b for b in byte_strides(i32)]", bits);
+               pytorch().compare_value(c, "byte_strides", "[8 * b for b in byte_strides(i32)]",
+                                       bits);
                pytorch().compare_value(c, "byte_strides", "8 * v32.element_size()",
                                        8 * v.element_size());
                c.value("bitstrides_i32", bits);
@@ -545,7 +547,8 @@ int main(int argc, char** argv) {
                c.equal("same byte strides as int32", byte_strides(T), byte_strides(I));
                pytorch().compare(c, "defaults", "T", T);
                pytorch().compare_value(
-                   c, "defaults", "torch.tensor([[1, 2, 3], [4, 5, 6]], dtype=torch.int32).element_size()",
+                   c, "defaults",
+                   "torch.tensor([[1, 2, 3], [4, 5, 6]], dtype=torch.int32).element_size()",
                    I.element_size());
              });
 
@@ -696,9 +699,9 @@ int main(int argc, char** argv) {
                                        "(v.data_ptr() + v.storage().nbytes()) - "
                                        "(v.storage().data_ptr() + v.storage().nbytes())",
                                        static_cast<int64_t>(overrun));
-               pytorch().compare_value(c, "overrun", "[dump_storage(v)[0], dump_storage(v)[-1]]",
-                                       std::vector<int64_t>{dump_storage(v).front(),
-                                                            dump_storage(v).back()});
+               pytorch().compare_value(
+                   c, "overrun", "[dump_storage(v)[0], dump_storage(v)[-1]]",
+                   std::vector<int64_t>{dump_storage(v).front(), dump_storage(v).back()});
                c.equal("dump from the base, first and last",
                        std::vector<int64_t>{dump_storage(v).front(), dump_storage(v).back()},
                        std::vector<int64_t>{0, 23});
@@ -803,10 +806,8 @@ int main(int argc, char** argv) {
                c.equal("1-based (1, 2), less one per index", m.at({1 - 1, 2 - 1}).to_double(), 2.0);
                c.throws("m[1][2], the seed's position read 0-based", [&] { m.at({1, 2}); },
                         "out of bounds");
-               pytorch().compare_value(c, "positions", "m[0][1].item()",
-                                       m.at({0, 1}).to_int());
-               pytorch().compare_error(c, "positions", "m[1][2]",
-                                       [&] { m.index({1}).index({2}); });
+               pytorch().compare_value(c, "positions", "m[0][1].item()", m.at({0, 1}).to_int());
+               pytorch().compare_error(c, "positions", "m[1][2]", [&] { m.index({1}).index({2}); });
              });
 
   return ch.main(argc, argv);

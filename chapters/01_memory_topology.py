@@ -19,7 +19,7 @@ from answers import Answers  # noqa: E402
 answers = Answers("01_memory_topology")
 
 
-# ---- teaching helpers: shown on the page ----------------------------------------------------------
+# ---- teaching helpers: shown on the page ---------------------------------------------------------
 
 # [byte_strides]
 # NumPy's .strides: the same steps as PyTorch's stride(), counted in bytes.
@@ -69,7 +69,7 @@ def runs(byte_set):
     return "{" + ", ".join(out) + "}"
 
 
-# ---- A tensor is a storage and a layout -----------------------------------------------------------
+# ---- A tensor is a storage and a layout ----------------------------------------------------------
 answers.group("anatomy")
 # [anatomy]
 t = torch.arange(24).view(2, 3, 4)
@@ -123,7 +123,7 @@ still = view.tolist()  # ... its elements are not
 # [shared]
 answers.of("still")
 
-# ---- Where an element lives -----------------------------------------------------------------------
+# ---- Where an element lives ----------------------------------------------------------------------
 answers.group("address")
 t = torch.rand(2, 3, 4)
 # [address]
@@ -222,7 +222,7 @@ answers.of("v.data_ptr() == v.storage().data_ptr()")
 answers.of("ctypes.c_int64.from_address(v.data_ptr()).value")
 answers.of("ctypes.c_int64.from_address(v.storage().data_ptr()).value")
 
-# ---- Row-major, column-major, and bytes -----------------------------------------------------------
+# ---- Row-major, column-major, and bytes ----------------------------------------------------------
 answers.group("row_col")
 a = [[0.2949, 0.9608, 0.0965], [0.5463, 0.4176, 0.8146]]
 # [row_col]
@@ -274,7 +274,7 @@ answers.of("r", values=False)
 answers.of("a.storage().nbytes()")
 answers.of("torch.tensor([[1, 2, 3], [4, 5, 6]], dtype=torch.int32).element_size()")
 
-# ---- The memory set -------------------------------------------------------------------------------
+# ---- The memory set ------------------------------------------------------------------------------
 answers.group("memset")
 # [memset]
 # PyTorch has no memory set: every byte of every element, counted from the
@@ -302,7 +302,7 @@ answers.of("row.expand(4, 3)", base="t")
 answers.of("len(all_bytes)")
 answers.of("all_bytes[-1]")
 
-# ---- Views leave the storage alone ----------------------------------------------------------------
+# ---- Views leave the storage alone ---------------------------------------------------------------
 answers.group("same_storage")
 # [same_storage]
 t = torch.arange(24).reshape(1, 2, 3, 4)
@@ -343,7 +343,7 @@ t = torch.arange(0, 24).reshape(1, 2, 3, 4)
 # [assigned]
 answers.of("t")
 
-# ---- No negative strides --------------------------------------------------------------------------
+# ---- No negative strides -------------------------------------------------------------------------
 answers.group("flip")
 x = torch.arange(10)
 answers.of("x[::-1]")
@@ -353,7 +353,7 @@ f = x.flip(0)
 # [flip]
 answers.of("x.flip(0)", base="x")
 
-# ---- Why one flat buffer --------------------------------------------------------------------------
+# ---- Why one flat buffer -------------------------------------------------------------------------
 answers.group("nested")
 # The same 2×3×4 values, 0 to 23, as nested lists and as one flat buffer in row-major order,
 # read through PyTorch's contiguous strides.

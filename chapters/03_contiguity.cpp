@@ -81,7 +81,9 @@ std::vector<std::string> layout_row(const std::string& name, const Tensor& t) {
 
 // PyTorch 1.13's answers for this chapter's expressions (chapters/03_contiguity.py, recorded by
 // tools/book record-pytorch): the checks compare the library's answers with them.
-const book::PytorchRecord& pytorch() { return book::PytorchRecord::of_chapter("03_contiguity"); }
+const book::PytorchRecord& pytorch() {
+  return book::PytorchRecord::of_chapter("03_contiguity");
+}
 
 bool same_layout(const Tensor& a, const Tensor& b) {
   return a.storage().is_same(b.storage()) && a.sizes() == b.sizes() && a.strides() == b.strides() &&
@@ -316,9 +318,9 @@ int main(int argc, char** argv) {
                rows.push_back(layout_row(name, *x));
              }
              c.table("examples", {"tensor", "sizes", "strides", "notebook", "PyTorch"}, rows);
-             for (const auto& [name, x] : {std::pair{"t", &t}, std::pair{"a", &a}, std::pair{"b", &b},
-                                           std::pair{"empty_t", &empty_t},
-                                           std::pair{"scalar", &scalar}}) {
+             for (const auto& [name, x] :
+                  {std::pair{"t", &t}, std::pair{"a", &a}, std::pair{"b", &b},
+                   std::pair{"empty_t", &empty_t}, std::pair{"scalar", &scalar}}) {
                pytorch().compare(c, "examples", name, *x, {&t});  // rand: no values
                pytorch().compare_value(c, "examples",
                                        "notebook_is_contiguous(" + std::string(name) + ")",
@@ -373,9 +375,11 @@ int main(int argc, char** argv) {
              c.equal("empty_like(o).stride()", empty_like(o).strides(), Shape{1, 2});
              c.equal("o.clone().stride()", o.clone().strides(), Shape{1, 2});
              c.equal("empty_like(p) is contiguous", empty_like(p).is_contiguous(), false);
-             for (const auto& [name, x] : {std::pair{"p", &p}, std::pair{"s", &s}, std::pair{"o", &o}}) {
+             for (const auto& [name, x] :
+                  {std::pair{"p", &p}, std::pair{"s", &s}, std::pair{"o", &o}}) {
                pytorch().compare(c, "like", name, *x, {x});
-               pytorch().compare_value(c, "like", "torch.empty_like(" + std::string(name) + ").stride()",
+               pytorch().compare_value(c, "like",
+                                       "torch.empty_like(" + std::string(name) + ").stride()",
                                        empty_like(*x).strides());
                pytorch().compare(c, "like", std::string(name) + ".clone()", x->clone(), {x});
              }
@@ -441,7 +445,8 @@ int main(int argc, char** argv) {
              c.equal("strides", t.strides(), Shape{2 * 3 * 4, 3 * 4, 4, 1});
              c.equal("which are", t.strides(), Shape{24, 12, 4, 1});
              pytorch().compare_value(c, "contiguous_strides",
-                                     "torch.arange(0, 24).reshape(1, 2, 3, 4).stride()", t.strides());
+                                     "torch.arange(0, 24).reshape(1, 2, 3, 4).stride()",
+                                     t.strides());
              c.value("worked_strides", t.strides());
            });
 
@@ -587,13 +592,15 @@ int main(int argc, char** argv) {
              c.equal("y dense", y.is_non_overlapping_and_dense(), false);
              c.equal("z dense", z.is_non_overlapping_and_dense(), false);
              pytorch().compare_value(c, "dense_big", "big.permute(2, 1, 0).stride()", perm_strides);
-             pytorch().compare_value(c, "dense_big",
-                                     "torch.empty(512, 512, 512, 5, device='meta')[..., 0].stride()",
-                                     stride5.strides);
              pytorch().compare_value(
-                 c, "dense_big", "torch.empty(512, 512, 32, 512, device='meta')[..., 0, :].stride()",
+                 c, "dense_big", "torch.empty(512, 512, 512, 5, device='meta')[..., 0].stride()",
+                 stride5.strides);
+             pytorch().compare_value(
+                 c, "dense_big",
+                 "torch.empty(512, 512, 32, 512, device='meta')[..., 0, :].stride()",
                  holes.strides);
-             for (const auto& [name, t] : {std::pair{"x", &x}, std::pair{"y", &y}, std::pair{"z", &z}}) {
+             for (const auto& [name, t] :
+                  {std::pair{"x", &x}, std::pair{"y", &y}, std::pair{"z", &z}}) {
                pytorch().compare(c, "dense", name, *t);
                pytorch().compare_value(c, "dense", "is_dense(" + std::string(name) + ")",
                                        t->is_non_overlapping_and_dense());
@@ -648,7 +655,8 @@ int main(int argc, char** argv) {
              pytorch().compare(c, "reshape", "y", y, {&x});  // rand: no values
              pytorch().compare(c, "reshape", "z", z, {&x});
              pytorch().compare_value(c, "reshape", "y[0, 0].item()", y.at({0, 0}).to_double());
-             pytorch().compare_value(c, "reshape", "z[0, 0, 0].item()", z.at({0, 0, 0}).to_double());
+             pytorch().compare_value(c, "reshape", "z[0, 0, 0].item()",
+                                     z.at({0, 0, 0}).to_double());
              pytorch().compare_value(c, "reshape", "shapes", shapes);
              pytorch().compare_value(c, "reshape", "views", views);
              c.value("reshape_read", z.at({0, 0, 0}).to_double());
@@ -691,7 +699,8 @@ int main(int argc, char** argv) {
              pytorch().compare(c, "contiguous", "v", v, {&t});
              pytorch().compare(c, "contiguous", "compact", compact, {&t});
              pytorch().compare_value(c, "contiguous", "compact.storage().tolist()", storage);
-             pytorch().compare_value(c, "contiguous", "same is compact", same_layout(same, compact));
+             pytorch().compare_value(c, "contiguous", "same is compact",
+                                     same_layout(same, compact));
              c.value("v_strides", v.strides());
              c.value("v_offset", v.storage_offset());
              c.value("compact_storage", storage);
@@ -752,8 +761,10 @@ int main(int argc, char** argv) {
                        two.storage().nbytes() / two.element_size());
                pytorch().compare(c, "er16", "one", one);
                pytorch().compare(c, "er16", "two", two);
-               pytorch().compare_value(c, "er16", "is_dense(one)", one.is_non_overlapping_and_dense());
-               pytorch().compare_value(c, "er16", "is_dense(two)", two.is_non_overlapping_and_dense());
+               pytorch().compare_value(c, "er16", "is_dense(one)",
+                                       one.is_non_overlapping_and_dense());
+               pytorch().compare_value(c, "er16", "is_dense(two)",
+                                       two.is_non_overlapping_and_dense());
                pytorch().compare_value(c, "er16", "runs(two)",
                                        static_cast<int64_t>(memory_intervals(two).size()));
                c.value("er16_one_strides", one.strides());

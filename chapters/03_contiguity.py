@@ -18,7 +18,7 @@ from answers import Answers  # noqa: E402
 answers = Answers("03_contiguity")
 
 
-# ---- teaching helpers: shown on the page ----------------------------------------------------------
+# ---- teaching helpers: shown on the page ---------------------------------------------------------
 
 # [notebook_check]
 # The notebook's check_contiguous: empty and 0-d tensors are contiguous; otherwise
@@ -67,7 +67,7 @@ def runs(t):
     return sum(1 for k, c in enumerate(cells) if k == 0 or c != cells[k - 1] + t.element_size())
 
 
-# ---- Two definitions ------------------------------------------------------------------------------
+# ---- Two definitions -----------------------------------------------------------------------------
 answers.group("disagree")
 # Tensors contiguous for PyTorch, not for the notebook: a size-1 dim with any stride.
 cases = {
@@ -147,7 +147,7 @@ for x in ["p", "s", "o"]:
     answers.of(f"torch.empty_like({x}).stride()")
     answers.of(f"{x}.clone()", base=x)
 
-# ---- Contiguous strides ---------------------------------------------------------------------------
+# ---- Contiguous strides --------------------------------------------------------------------------
 answers.group("contiguous_strides")
 # [contiguous_strides]
 def row_major(sizes):
@@ -171,7 +171,7 @@ answers.of("torch.empty(3, 0, 2).stride()")
 answers.of("torch.zeros(3, 4).t().stride()")
 answers.of("torch.arange(0, 24).reshape(1, 2, 3, 4).stride()")
 
-# ---- Addresses in index order ---------------------------------------------------------------------
+# ---- Addresses in index order --------------------------------------------------------------------
 answers.group("increasing")
 p = torch.arange(24).reshape(1, 2, 3, 4).permute(1, 2, 3, 0)
 answers.of("p")
@@ -197,7 +197,7 @@ answers.of("in_order")
 answers.of("permuted")
 answers.of("p", base="t")
 
-# ---- Dense layouts --------------------------------------------------------------------------------
+# ---- Dense layouts -------------------------------------------------------------------------------
 answers.group("dense_big")
 # The notebook's tensors as layouts: a tensor on the "meta" device has no memory.
 big = torch.empty(512, 512, 512, device="meta")
@@ -216,7 +216,7 @@ for name in ["x", "y", "z"]:
     answers.of(f"is_dense({name})")
     answers.of(f"runs({name})")
 
-# ---- Reshape --------------------------------------------------------------------------------------
+# ---- Reshape -------------------------------------------------------------------------------------
 answers.group("reshape")
 x = torch.rand(24)
 # [reshape]
@@ -240,7 +240,7 @@ for a in range(1, 25):
 answers.of("shapes")
 answers.of("views")
 
-# ---- .contiguous() --------------------------------------------------------------------------------
+# ---- .contiguous() -------------------------------------------------------------------------------
 answers.group("contiguous")
 t = torch.arange(24).reshape(1, 2, 3, 4)
 # [contiguous]
@@ -253,11 +253,11 @@ answers.of("compact", base="t")
 answers.of("compact.storage().tolist()")
 answers.of("same is compact")
 
-# ---- What breaks contiguity -----------------------------------------------------------------------
+# ---- What breaks contiguity ----------------------------------------------------------------------
 answers.group("breaks")
 t = torch.arange(24).reshape(1, 2, 3, 4)
-for op in ["t.broadcast_to((2, 2, 3, 4))", "t[:, :, :, 2]", "t.transpose(1, 2)", "t.transpose(0, 1)",
-           "t.expand(1, 1, 2, 3, 4)", "t[0, 1]"]:
+for op in ["t.broadcast_to((2, 2, 3, 4))", "t[:, :, :, 2]", "t.transpose(1, 2)",
+           "t.transpose(0, 1)", "t.expand(1, 1, 2, 3, 4)", "t[0, 1]"]:
     answers.of(op, base="t")
 
 answers.group("er16")
@@ -271,7 +271,7 @@ answers.of("is_dense(one)")
 answers.of("is_dense(two)")
 answers.of("runs(two)")
 
-# ---- Try it ---------------------------------------------------------------------------------------
+# ---- Try it --------------------------------------------------------------------------------------
 answers.tryit("arange(4).view(4, 1).t()", "torch.arange(4).view(4, 1).t()")
 answers.tryit("arange(24).reshape(1, 2, 3, 4)[:, :, :, 2].reshape(3, 2).contiguous()",
               "torch.arange(24).reshape(1, 2, 3, 4)[:, :, :, 2].reshape(3, 2).contiguous()")
