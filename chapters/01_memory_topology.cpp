@@ -8,6 +8,7 @@
 
 #include "book/book.h"
 #include "book/plumbing.h"
+#include "book/pytorch_record.h"
 #include "strided/memory.h"
 #include "strided/picture.h"
 #include "strided/strided.h"
@@ -75,6 +76,16 @@ std::vector<std::string> layout_row(const std::string& name, const Tensor& t) {
           book::show(t.storage().nbytes())};
 }
 
+// PyTorch 1.13's answers for this chapter's expressions (chapters/01_memory_topology.py, recorded
+// by tools/book record-pytorch): the checks compare the library's answers with them.
+const book::PytorchRecord& pytorch() {
+  return book::PytorchRecord::of_chapter("01_memory_topology");
+}
+
+std::vector<int64_t> ints(const std::vector<double>& v) {
+  return {v.begin(), v.end()};
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -101,6 +112,9 @@ int main(int argc, char** argv) {
              c.equal("sizes of p", p.sizes(), Shape{4, 2, 3});
              c.equal("strides of p", p.strides(), Shape{1, 12, 4});
              c.equal("offset of s", s.storage_offset(), int64_t{13});
+             pytorch().compare(c, "anatomy", "t", t, {&t});
+             pytorch().compare(c, "anatomy", "t.permute(2, 0, 1)", p, {&t});
+             pytorch().compare(c, "anatomy", "t[1, :, 1:3]", s, {&t});
              c.table("anatomy", {"tensor", "sizes", "strides", "storage offset", "dtype", "device",
                                  "storage bytes"},
                      {layout_row("t", t), layout_row("t.permute(2, 0, 1)", p),
@@ -137,6 +151,9 @@ int main(int argc, char** argv) {
                }
              }
              c.equal("bytes inside [base, base + nbytes)", inside, elements);
+             for (const auto& [name, v] : views) pytorch().compare(c, "flat", name, v, {&t});
+             pytorch().compare_value(c, "flat", "inside", inside);
+             pytorch().compare_value(c, "flat", "elements", elements);
              c.value("flat_views", static_cast<int64_t>(views.size()));
              c.value("flat_bytes", elements);
            });
@@ -151,6 +168,11 @@ int main(int argc, char** argv) {
                c.equal("t[:, 1] shares t's storage", col.storage().is_same(t.storage()), true);
                c.equal("byte runs of t[:, 1]", runs_text(memory_set_bytes(col)),
                        std::string("{4..7, 16..19}"));
+               pytorch().compare(c, "column", "t[:, 1]", col, {&t});
+               pytorch().compare_value(
+                   c, "column",
+                   "runs(v.data_ptr() - t.storage().data_ptr() + k for v in col for k in range(4))",
+                   runs_text(memory_set_bytes(col)));
              });
 
   ch.claim("MT-15",
@@ -167,6 +189,7 @@ int main(int argc, char** argv) {
              c.equal("owners while base and view live", owners_with_base, 2L);
              c.equal("owners after the base is dropped", view.storage().use_count(), 1L);
              c.equal("the view still reads", still, std::vector<double>{2, 3, 4});
+             pytorch().compare_value(c, "shared", "still", ints(still));
              c.value("shared_owners_before", owners_with_base);
              c.value("shared_owners_after", view.storage().use_count());
            });
@@ -210,6 +233,11 @@ int main(int argc, char** argv) {
                pequal += std::memcmp(pdata + p.element_size() * steps, &expected, 4) == 0;
              }
              c.equal("bitwise-equal elements of t.permute(2, 0, 1)", pequal, p.numel());
+             pytorch().compare(c, "address", "t", t);  // rand: the layout, not the values
+             pytorch().compare_value(c, "address", "visited", visited);
+             pytorch().compare_value(c, "address", "equal", equal);
+             pytorch().compare(c, "address", "t.permute(2, 0, 1)", p, {&t});
+             pytorch().compare_value(c, "address", "pequal", pequal);
            });
 
   ch.claim("MT-04",
@@ -223,6 +251,9 @@ int main(int argc, char** argv) {
                  t.permute({1, 2, 0}).index({Slice(None, None, 2)}),
                  t.index({Slice(), Slice(None, 1), Slice(2, 3)}).expand({3, 6, 1}),
                  t.select(2, 4).t()};
+             const std::vector<std::string> names = {
+                 "t[1, 1:4, ::2]", "t[1:, :, 3]", "t.permute(1, 2, 0)[::2]",
+                 "t[:, :1, 2:3].expand(3, 6, 1)", "t[:, :, 4].t()"};
              int64_t agree = 0, total = 0, ptr_ok = 0;
              const auto* base = static_cast<const std::byte*>(t.storage().data());
              for (const Tensor& v : views) {
@@ -244,6 +275,10 @@ int main(int argc, char** argv) {
              c.equal("data_ptr − base == offset·itemsize (views)", ptr_ok,
                      static_cast<int64_t>(views.size()));
              c.equal("elements where both formulas and the value agree", agree, total);
+             for (size_t i = 0; i < views.size(); ++i)
+               pytorch().compare(c, "index_formula", names[i], views[i], {&t});
+             pytorch().compare_value(c, "index_formula", "agree", agree);
+             pytorch().compare_value(c, "index_formula", "total", total);
              c.value("index_elements", total);
              c.value("index_views", static_cast<int64_t>(views.size()));
            });
@@ -268,6 +303,12 @@ int main(int argc, char** argv) {
                  }
              }
              c.equal("neighbour pairs whose distance is the stride", hold, pairs);
+             const std::vector<std::string> names = {"t", "t.permute(2, 0, 1)", "t[:, ::3]",
+                                                     "t[:, :1].expand(3, 4, 5)"};
+             for (size_t i = 0; i < layouts.size(); ++i)
+               pytorch().compare(c, "stride_steps", names[i], layouts[i], {&t});
+             pytorch().compare_value(c, "stride_steps", "pairs", pairs);
+             pytorch().compare_value(c, "stride_steps", "hold", hold);
              c.value("stride_pairs", pairs);
              c.value("stride_layouts", static_cast<int64_t>(layouts.size()));
            });
@@ -293,6 +334,18 @@ int main(int argc, char** argv) {
              c.equal("t[:, :, :, 2] bytes past the base", past_base(t2), std::ptrdiff_t{16});
              c.equal("T[:, 1] shares T's storage base", col.storage().data() == T.storage().data(),
                      true);
+             pytorch().compare(c, "data_ptr", "T[1, :]", row, {&T});
+             pytorch().compare(c, "data_ptr", "T[:, 1]", col, {&T});
+             pytorch().compare(c, "data_ptr", "t[:, :, :, 2]", t2, {&t});
+             pytorch().compare_value(c, "data_ptr", "past_base(row)",
+                                     static_cast<int64_t>(past_base(row)));
+             pytorch().compare_value(c, "data_ptr", "past_base(col)",
+                                     static_cast<int64_t>(past_base(col)));
+             pytorch().compare_value(c, "data_ptr", "past_base(t2)",
+                                     static_cast<int64_t>(past_base(t2)));
+             pytorch().compare_value(c, "data_ptr",
+                                     "col.storage().data_ptr() == T.storage().data_ptr()",
+                                     col.storage().data() == T.storage().data());
              for (const Tensor* v : {&row, &col, &t2})
                c.equal("data_ptr − base == offset·itemsize", past_base(*v),
                        static_cast<std::ptrdiff_t>(v->storage_offset() * v->element_size()));
@@ -316,6 +369,14 @@ int main(int argc, char** argv) {
                        int64_t{2});
                c.equal("first element read at the storage base",
                        *static_cast<const int64_t*>(v.storage().data()), int64_t{0});
+               pytorch().compare_value(c, "first_element", "v.data_ptr() == v.storage().data_ptr()",
+                                       v.data_ptr() == v.storage().data());
+               pytorch().compare_value(c, "first_element",
+                                       "ctypes.c_int64.from_address(v.data_ptr()).value",
+                                       *static_cast<const int64_t*>(v.data_ptr()));
+               pytorch().compare_value(c, "first_element",
+                                       "ctypes.c_int64.from_address(v.storage().data_ptr()).value",
+                                       *static_cast<const int64_t*>(v.storage().data()));
              });
 
   // ---- Row-major, column-major, and bytes ----------------------------------------------------------
@@ -349,6 +410,11 @@ int main(int argc, char** argv) {
                      std::string("0.2949, 0.9608, 0.0965, 0.5463, 0.4176, 0.8146"));
              c.equal("column-major buffer", join(col_order),
                      std::string("0.2949, 0.5463, 0.9608, 0.4176, 0.0965, 0.8146"));
+             pytorch().compare(c, "row_col", "A", A);
+             pytorch().compare(c, "row_col", "col_buffer", col_buffer);
+             pytorch().compare(c, "row_col", "A_col", A_col, {&col_buffer});
+             pytorch().compare_value(c, "row_col", "A.storage().tolist()", row_order);
+             pytorch().compare_value(c, "row_col", "col_buffer.storage().tolist()", col_order);
              c.value("rowmajor_buffer", join(row_order));
              c.value("colmajor_buffer", join(col_order));
              c.value("rowmajor_strides", A.strides());
@@ -371,6 +437,9 @@ int main(int argc, char** argv) {
              c.equal("empty(4, 5) strides", e.strides(), Shape{5, 1});
              c.equal("arange(6).view(2, 3) strides", r.strides(), Shape{3, 1});
              for (const Tensor* t : {&z, &e, &r}) c.equal("storage offset", t->storage_offset(), int64_t{0});
+             pytorch().compare(c, "fresh", "z", z);
+             pytorch().compare(c, "fresh", "e", e);  // empty: the layout, not the values
+             pytorch().compare(c, "fresh", "r", r);
              c.value("fresh_strides", z.strides());
              c.value("fresh_offset", z.storage_offset());
              c.value("fresh_strides_45", e.strides());
@@ -387,6 +456,10 @@ int main(int argc, char** argv) {
                rows.push_back({std::string(name(dtype)), book::show(itemsize(dtype)),
                                book::show(8 * itemsize(dtype))});
                c.value(std::string("itemsize_") + std::string(name(dtype)), itemsize(dtype));
+               pytorch().compare_value(
+                   c, "itemsizes",
+                   "torch.empty(0, dtype=torch." + std::string(name(dtype)) + ").element_size()",
+                   itemsize(dtype));
              }
              c.table("itemsizes", {"dtype", "bytes", "bits"}, rows);
            });
@@ -404,6 +477,15 @@ int main(int argc, char** argv) {
              c.equal("float32 2×3 byte strides", byte_strides(f32), Shape{12, 4});
              c.equal("int64 2×3 byte strides", byte_strides(i64), Shape{24, 8});
              c.equal("int32 1-D byte strides", byte_strides(v32), Shape{4});
+             for (const auto& [name, t] : {std::pair{"i32", &i32}, std::pair{"f32", &f32},
+                                           std::pair{"i64", &i64}, std::pair{"v32", &v32}}) {
+               pytorch().compare_value(c, "byte_strides", std::string(name) + ".stride()",
+                                       t->strides());
+               pytorch().compare_value(c, "byte_strides", "byte_strides(" + std::string(name) + ")",
+                                       byte_strides(*t));
+               pytorch().compare_value(c, "byte_strides", std::string(name) + ".numpy().strides",
+                                       byte_strides(*t));  // NumPy's own byte strides
+             }
              c.value("bytestrides_i32", byte_strides(i32));
              c.value("bytestrides_i64", byte_strides(i64));
              c.value("bytestrides_1d", byte_strides(v32));
@@ -424,6 +506,10 @@ int main(int argc, char** argv) {
                c.equal("2×3 strides in bits", bits, Shape{96, 32});
                c.equal("1-D byte stride", byte_strides(v), Shape{4});
                c.equal("bits in one int32", 8 * v.element_size(), int64_t{32});
+               pytorch().compare_value(c, "byte_strides", "[8 * b for b in byte_strides(i32)]",
+                                       bits);
+               pytorch().compare_value(c, "byte_strides", "8 * v32.element_size()",
+                                       8 * v.element_size());
                c.value("bitstrides_i32", bits);
              });
 
@@ -441,6 +527,10 @@ int main(int argc, char** argv) {
              c.equal("from_values dtype", std::string(name(T.dtype())), std::string("float32"));
              c.equal("rand dtype", std::string(name(r.dtype())), std::string("float32"));
              c.equal("storage bytes of arange(24)", a.storage().nbytes(), int64_t{192});
+             pytorch().compare(c, "defaults", "a", a);
+             pytorch().compare(c, "defaults", "T", T);
+             pytorch().compare(c, "defaults", "r", r);  // rand: the layout, not the values
+             pytorch().compare_value(c, "defaults", "a.storage().nbytes()", a.storage().nbytes());
              c.value("arange_nbytes", a.storage().nbytes());
            });
 
@@ -455,6 +545,11 @@ int main(int argc, char** argv) {
                c.equal("dtype", std::string(name(T.dtype())), std::string("float32"));
                c.equal("same width as int32", T.element_size(), I.element_size());
                c.equal("same byte strides as int32", byte_strides(T), byte_strides(I));
+               pytorch().compare(c, "defaults", "T", T);
+               pytorch().compare_value(
+                   c, "defaults",
+                   "torch.tensor([[1, 2, 3], [4, 5, 6]], dtype=torch.int32).element_size()",
+                   I.element_size());
              });
 
   // ---- The memory set ----------------------------------------------------------------------------------
@@ -478,6 +573,14 @@ int main(int argc, char** argv) {
              c.equal("memset(t.t()) == memset(t)", transposed == all, true);
              c.equal("memset(t[:, 1])", runs_text(column), std::string("{4..7, 16..19}"));
              c.equal("memset(t[0].expand(4, 3)) == memset(t[0])", expanded == memory_set_bytes(row), true);
+             pytorch().compare_value(c, "memset", "runs(all_bytes)", runs_text(all));
+             pytorch().compare_value(c, "memset", "transposed == all_bytes", transposed == all);
+             pytorch().compare_value(c, "memset", "runs(column)", runs_text(column));
+             pytorch().compare_value(c, "memset", "runs(memory_set_bytes(row))",
+                                     runs_text(memory_set_bytes(row)));
+             pytorch().compare_value(c, "memset", "expanded == memory_set_bytes(row)",
+                                     expanded == memory_set_bytes(row));
+             pytorch().compare(c, "memset", "row.expand(4, 3)", row.expand({4, 3}), {&t});
              c.value("memset_all", runs_text(all));
              c.value("memset_col", runs_text(column));
              c.value("memset_row", runs_text(memory_set_bytes(row)));
@@ -499,6 +602,9 @@ int main(int argc, char** argv) {
                c.equal("size of the memory set", static_cast<int64_t>(bytes.size()),
                        t.element_size() * t.numel());
                c.equal("last byte", bytes.back(), t.element_size() * t.numel() - 1);
+               pytorch().compare_value(c, "memset", "len(all_bytes)",
+                                       static_cast<int64_t>(bytes.size()));
+               pytorch().compare_value(c, "memset", "all_bytes[-1]", bytes.back());
                c.value("memset_last", bytes.back());
                c.value("memset_size", static_cast<int64_t>(bytes.size()));
              });
@@ -524,6 +630,9 @@ int main(int argc, char** argv) {
              for (const auto& [name, v] : views) {
                c.equal(name + ": storage bytes", v.storage().nbytes(), int64_t{192});
                c.equal(name + ": same storage", v.storage().is_same(t.storage()), true);
+               pytorch().compare(c, "same_storage", name, v, {&t});
+               pytorch().compare_value(c, "same_storage", name + ": storage bytes",
+                                       v.storage().nbytes());
                rows.push_back({name, book::show(v.sizes()), book::show(v.strides()),
                                book::show(v.storage_offset()), book::show(v.storage().nbytes())});
              }
@@ -550,6 +659,9 @@ int main(int argc, char** argv) {
              c.equal("dump of t", of_t, expected);
              c.equal("dump of the permute", of_permuted, expected);
              c.equal("dump of the broadcast", of_broadcast, expected);
+             pytorch().compare_value(c, "dump", "of_t", of_t);
+             pytorch().compare_value(c, "dump", "of_permuted", of_permuted);
+             pytorch().compare_value(c, "dump", "of_broadcast", of_broadcast);
              std::string dump_text;
              for (const auto& [label, dump] :
                   {std::pair{"dump_storage(t)                           ", &of_t},
@@ -583,6 +695,13 @@ int main(int argc, char** argv) {
                c.equal("bytes read past the end", overrun,
                        static_cast<std::ptrdiff_t>(v.storage_offset() * v.element_size()));
                c.equal("which is", overrun, std::ptrdiff_t{16});
+               pytorch().compare_value(c, "overrun",
+                                       "(v.data_ptr() + v.storage().nbytes()) - "
+                                       "(v.storage().data_ptr() + v.storage().nbytes())",
+                                       static_cast<int64_t>(overrun));
+               pytorch().compare_value(
+                   c, "overrun", "[dump_storage(v)[0], dump_storage(v)[-1]]",
+                   std::vector<int64_t>{dump_storage(v).front(), dump_storage(v).back()});
                c.equal("dump from the base, first and last",
                        std::vector<int64_t>{dump_storage(v).front(), dump_storage(v).back()},
                        std::vector<int64_t>{0, 23});
@@ -599,6 +718,7 @@ int main(int argc, char** argv) {
                Tensor t = arange(0, 24).reshape({1, 2, 3, 4});
                //! [assigned]
                c.equal("strides", t.strides(), Shape{24, 12, 4, 1});
+               pytorch().compare(c, "assigned", "t", t);
                c.value("assigned_strides", t.strides());
              });
 
@@ -623,6 +743,11 @@ int main(int argc, char** argv) {
              c.equal("flip's strides", f.strides(), Shape{1});
              c.equal("flip's values", f.to_vector(), std::vector<double>{9, 8, 7, 6, 5, 4, 3, 2, 1, 0});
              c.value("flip_allocations", Storage::allocation_count() - before);
+             pytorch().compare_error(c, "flip", "x[::-1]",
+                                     [&] { x.index({Slice(None, None, -1)}); });
+             pytorch().compare_error(c, "flip", "x.as_strided((2,), (-1,))",
+                                     [&] { x.as_strided({2}, {-1}); });
+             pytorch().compare(c, "flip", "x.flip(0)", f, {&x});
            });
 
   // ---- Why one flat buffer -------------------------------------------------------------------------------
@@ -663,6 +788,10 @@ int main(int argc, char** argv) {
              c.equal("the same element", a, b);
              c.equal("reads to reach nested[1][2][1]", nested_reads, int64_t{3});
              c.equal("reads to reach flat[1·12 + 2·4 + 1·1]", flat_reads, int64_t{1});
+             pytorch().compare_value(c, "nested", "a == b", a == b);
+             pytorch().compare_value(c, "nested", "nested_reads", nested_reads);
+             pytorch().compare_value(c, "nested", "flat_reads", flat_reads);
+             pytorch().compare_value(c, "nested", "strides", strides);
              c.value("nested_reads", nested_reads);
              c.value("flat_reads", flat_reads);
            });
@@ -677,6 +806,8 @@ int main(int argc, char** argv) {
                c.equal("1-based (1, 2), less one per index", m.at({1 - 1, 2 - 1}).to_double(), 2.0);
                c.throws("m[1][2], the seed's position read 0-based", [&] { m.at({1, 2}); },
                         "out of bounds");
+               pytorch().compare_value(c, "positions", "m[0][1].item()", m.at({0, 1}).to_int());
+               pytorch().compare_error(c, "positions", "m[1][2]", [&] { m.index({1}).index({2}); });
              });
 
   return ch.main(argc, argv);

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "book/book.h"
+#include "book/pytorch_record.h"
 #include "strided/layout.h"
 #include "strided/memory.h"
 #include "strided/models.h"
@@ -76,6 +77,34 @@ bool non_increasing(const Shape& strides) {
 std::vector<std::string> layout_row(const std::string& name, const Tensor& t) {
   return {name, book::show(t.sizes()), book::show(t.strides()),
           book::show(notebook_is_contiguous(t)), book::show(t.is_contiguous())};
+}
+
+// PyTorch 1.13's answers for this chapter's expressions (chapters/03_contiguity.py, recorded by
+// tools/book record-pytorch): the checks compare the library's answers with them.
+const book::PytorchRecord& pytorch() {
+  return book::PytorchRecord::of_chapter("03_contiguity");
+}
+
+bool same_layout(const Tensor& a, const Tensor& b) {
+  return a.storage().is_same(b.storage()) && a.sizes() == b.sizes() && a.strides() == b.strides() &&
+         a.storage_offset() == b.storage_offset() && a.dtype() == b.dtype();
+}
+
+// Every shape of 1 to max_dims dims with sizes 0…3, in the order of Python's itertools.product.
+std::vector<Shape> small_shapes(int64_t max_dims, const Shape& values) {
+  std::vector<Shape> out;
+  for (int64_t n = 1; n <= max_dims; ++n) {
+    Shape s(n, 0);
+    std::vector<size_t> at(n, 0);
+    while (true) {
+      for (int64_t d = 0; d < n; ++d) s[d] = values[at[d]];
+      out.push_back(s);
+      int64_t d = n - 1;
+      while (d >= 0 && ++at[d] == values.size()) at[d--] = 0;
+      if (d < 0) break;
+    }
+  }
+  return out;
 }
 
 // Random layouts: sizes 1..max_size in 1..max_dims dims; strides contiguous, then (when
@@ -154,6 +183,11 @@ int main(int argc, char** argv) {
                c.equal(k.name + ": pytorch_is_contiguous", pytorch_is_contiguous(k.t), true);
                c.equal(k.name + ": notebook_is_contiguous", notebook_is_contiguous(k.t), false);
                rows.push_back(layout_row(k.name, k.t));
+               pytorch().compare(c, "disagree", k.name, k.t);
+               pytorch().compare_value(c, "disagree", k.name + ": pytorch_is_contiguous",
+                                       pytorch_is_contiguous(k.t));
+               pytorch().compare_value(c, "disagree", k.name + ": notebook_is_contiguous",
+                                       notebook_is_contiguous(k.t));
              }
              c.table("disagree", {"tensor", "sizes", "strides", "notebook", "PyTorch"}, rows);
              // pytorch_is_contiguous (shown on the page) is the library's rule, on random layouts.
@@ -171,6 +205,23 @@ int main(int argc, char** argv) {
              }
              c.equal("random layouts where pytorch_is_contiguous == is_contiguous", agree, tried);
              c.that("empty layouts seen, all contiguous", empty_ones > 0, book::show(empty_ones));
+             // Every layout of 1 to 3 dims, sizes 0…3, strides from {0, 1, 2, 3, 6}, as PyTorch
+             // answered for each.
+             int64_t all = 0, all_contiguous = 0, all_agree = 0;
+             for (const Shape& sizes : small_shapes(3, {0, 1, 2, 3}))
+               for (const Shape& strides :
+                    small_shapes(static_cast<int64_t>(sizes.size()), {0, 1, 2, 3, 6})) {
+                 if (strides.size() != sizes.size()) continue;
+                 Tensor t = layout_tensor(sizes, strides);
+                 ++all;
+                 all_contiguous += t.is_contiguous();
+                 all_agree += pytorch_is_contiguous(t) == t.is_contiguous();
+               }
+             pytorch().compare_value(c, "layouts", "tried", all);
+             pytorch().compare_value(c, "layouts", "contiguous", all_contiguous);
+             pytorch().compare_value(c, "layouts", "agree", all_agree);
+             c.value("all_tried", all);
+             c.value("all_contiguous", all_contiguous);
              c.value("pt_tried", tried);
            });
 
@@ -205,6 +256,11 @@ int main(int argc, char** argv) {
                }
                c.equal("disagreements on layouts without a size-1 dim", disagree_without_ones,
                        int64_t{0});
+               Generator gen(5);
+               pytorch().compare(c, "disagree", "(2, 3, 4, 1) : (12, 4, 1, 24)",
+                                 layout_tensor({2, 3, 4, 1}, {12, 4, 1, 24}));
+               pytorch().compare(c, "disagree", "rand(4, 1).t(): (1, 4) : (1, 1)",
+                                 rand({4, 1}, gen).t());
                c.that("disagreements with a size-1 dim exist", disagree > 0, book::show(disagree));
                c.value("er01_tried", tried);
                c.value("er01_disagree", disagree);
@@ -228,6 +284,11 @@ int main(int argc, char** argv) {
                         [&] { return t.stride(-n - 1); }, "Dimension out of range");
                c.equal("stride[−1]", t.stride(-1), int64_t{1});
                c.equal("stride[−i] = 1 for i = 2 (the restatement)", t.stride(-2) == 1, false);
+               pytorch().compare_value(c, "recursion_end", "holds", holds);
+               pytorch().compare_error(c, "recursion_end", "t.stride(-n - 1)",
+                                       [&] { t.stride(-n - 1); });
+               pytorch().compare_value(c, "recursion_end", "t.stride(-1)", t.stride(-1));
+               pytorch().compare_value(c, "recursion_end", "t.stride(-2)", t.stride(-2));
                c.value("rec_last_i", n - 1);
                c.value("rec_bad_dim", -n - 1);
              });
@@ -257,6 +318,14 @@ int main(int argc, char** argv) {
                rows.push_back(layout_row(name, *x));
              }
              c.table("examples", {"tensor", "sizes", "strides", "notebook", "PyTorch"}, rows);
+             for (const auto& [name, x] :
+                  {std::pair{"t", &t}, std::pair{"a", &a}, std::pair{"b", &b},
+                   std::pair{"empty_t", &empty_t}, std::pair{"scalar", &scalar}}) {
+               pytorch().compare(c, "examples", name, *x, {&t});  // rand: no values
+               pytorch().compare_value(c, "examples",
+                                       "notebook_is_contiguous(" + std::string(name) + ")",
+                                       notebook_is_contiguous(*x));
+             }
              c.value("ex_strides", t.strides());
            });
 
@@ -279,6 +348,7 @@ int main(int argc, char** argv) {
              for (const auto& [name, t] : made) {
                c.equal(name + " is contiguous", t.is_contiguous(), true);
                contiguous += t.is_contiguous();
+               pytorch().compare(c, "factories", name, t);
              }
              c.value("factories", static_cast<int64_t>(made.size()));
              c.value("factories_contiguous", contiguous);
@@ -305,6 +375,14 @@ int main(int argc, char** argv) {
              c.equal("empty_like(o).stride()", empty_like(o).strides(), Shape{1, 2});
              c.equal("o.clone().stride()", o.clone().strides(), Shape{1, 2});
              c.equal("empty_like(p) is contiguous", empty_like(p).is_contiguous(), false);
+             for (const auto& [name, x] :
+                  {std::pair{"p", &p}, std::pair{"s", &s}, std::pair{"o", &o}}) {
+               pytorch().compare(c, "like", name, *x, {x});
+               pytorch().compare_value(c, "like",
+                                       "torch.empty_like(" + std::string(name) + ").stride()",
+                                       empty_like(*x).strides());
+               pytorch().compare(c, "like", std::string(name) + ".clone()", x->clone(), {x});
+             }
              c.value("like_p", empty_like(p).strides());
              c.value("like_s_in", s.strides());
              c.value("like_s", empty_like(s).strides());
@@ -346,6 +424,17 @@ int main(int argc, char** argv) {
              Tensor t = zeros({3, 4}).t();
              c.equal("t.t(): strides equal to the formula's", t.strides() == row_major(t.sizes()),
                      false);
+             int64_t shapes = 0, formula_agrees = 0;
+             for (const Shape& sizes : small_shapes(4, {0, 1, 2, 3})) {
+               ++shapes;
+               formula_agrees += row_major(sizes) == strided::empty(sizes).strides();
+             }
+             pytorch().compare_value(c, "contiguous_strides", "shapes", shapes);
+             pytorch().compare_value(c, "contiguous_strides", "formula_agrees", formula_agrees);
+             pytorch().compare_value(c, "contiguous_strides", "torch.empty(3, 0, 2).stride()",
+                                     empty({3, 0, 2}).strides());
+             pytorch().compare_value(c, "contiguous_strides", "torch.zeros(3, 4).t().stride()",
+                                     t.strides());
              c.value("zero_strides", empty({3, 0, 2}).strides());
              c.value("cs_tried", tried);
            });
@@ -355,6 +444,9 @@ int main(int argc, char** argv) {
              Tensor t = arange(0, 24).reshape({1, 2, 3, 4});
              c.equal("strides", t.strides(), Shape{2 * 3 * 4, 3 * 4, 4, 1});
              c.equal("which are", t.strides(), Shape{24, 12, 4, 1});
+             pytorch().compare_value(c, "contiguous_strides",
+                                     "torch.arange(0, 24).reshape(1, 2, 3, 4).stride()",
+                                     t.strides());
              c.value("worked_strides", t.strides());
            });
 
@@ -409,6 +501,11 @@ int main(int argc, char** argv) {
                c.equal("empty(3, 0, 2).strides()", empty({3, 0, 2}).strides(), Shape{2, 2, 1});
                Tensor ties = zeros({2, 1, 3});
                c.equal("zeros(2, 1, 3).strides()", ties.strides(), Shape{3, 3, 1});
+               pytorch().compare(c, "increasing", "p", p);
+               pytorch().compare_value(c, "increasing", "torch.zeros(2, 1, 3).stride()",
+                                       ties.strides());
+               pytorch().compare_value(c, "contiguous_strides", "torch.empty(3, 0, 2).stride()",
+                                       empty({3, 0, 2}).strides());
                c.value("ties_strides", ties.strides());
                c.value("increasing_strides", p.strides());
              });
@@ -433,6 +530,9 @@ int main(int argc, char** argv) {
                      expected);
              c.equal("trace of p is in order", models::is_sorted(permuted), false);
              c.equal("p.is_contiguous()", p.is_contiguous(), false);
+             pytorch().compare_value(c, "traces", "in_order", in_order.bytes);
+             pytorch().compare_value(c, "traces", "permuted", permuted.bytes);
+             pytorch().compare(c, "traces", "p", p, {&t});
              std::string first;
              for (int64_t i = 0; i < 8; ++i) first += book::show(permuted.bytes[i]) + ", ";
              c.value("trace_p_first", first + "…");
@@ -491,6 +591,22 @@ int main(int argc, char** argv) {
              c.equal("x dense", x.is_non_overlapping_and_dense(), true);
              c.equal("y dense", y.is_non_overlapping_and_dense(), false);
              c.equal("z dense", z.is_non_overlapping_and_dense(), false);
+             pytorch().compare_value(c, "dense_big", "big.permute(2, 1, 0).stride()", perm_strides);
+             pytorch().compare_value(
+                 c, "dense_big", "torch.empty(512, 512, 512, 5, device='meta')[..., 0].stride()",
+                 stride5.strides);
+             pytorch().compare_value(
+                 c, "dense_big",
+                 "torch.empty(512, 512, 32, 512, device='meta')[..., 0, :].stride()",
+                 holes.strides);
+             for (const auto& [name, t] :
+                  {std::pair{"x", &x}, std::pair{"y", &y}, std::pair{"z", &z}}) {
+               pytorch().compare(c, "dense", name, *t);
+               pytorch().compare_value(c, "dense", "is_dense(" + std::string(name) + ")",
+                                       t->is_non_overlapping_and_dense());
+               pytorch().compare_value(c, "dense", "runs(" + std::string(name) + ")",
+                                       static_cast<int64_t>(memory_intervals(*t).size()));
+             }
              c.table("dense", {"tensor", "sizes", "strides", "dense", "contiguous", "runs of cells"},
                      rows);
              c.value("dense_stride5", stride5.strides);
@@ -536,6 +652,13 @@ int main(int argc, char** argv) {
                           v.strides() == contiguous_strides(v.sizes());
                }
              c.equal("3-d reshapes of x that are contiguous views", views, shapes);
+             pytorch().compare(c, "reshape", "y", y, {&x});  // rand: no values
+             pytorch().compare(c, "reshape", "z", z, {&x});
+             pytorch().compare_value(c, "reshape", "y[0, 0].item()", y.at({0, 0}).to_double());
+             pytorch().compare_value(c, "reshape", "z[0, 0, 0].item()",
+                                     z.at({0, 0, 0}).to_double());
+             pytorch().compare_value(c, "reshape", "shapes", shapes);
+             pytorch().compare_value(c, "reshape", "views", views);
              c.value("reshape_read", z.at({0, 0, 0}).to_double());
              c.value("reshape_shapes", shapes);
              c.value("reshape_allocations", Storage::allocation_count() - before);
@@ -573,6 +696,11 @@ int main(int argc, char** argv) {
                                                             same.strides() == compact.strides() &&
                                                             same.storage_offset() == compact.storage_offset(),
                      true);
+             pytorch().compare(c, "contiguous", "v", v, {&t});
+             pytorch().compare(c, "contiguous", "compact", compact, {&t});
+             pytorch().compare_value(c, "contiguous", "compact.storage().tolist()", storage);
+             pytorch().compare_value(c, "contiguous", "same is compact",
+                                     same_layout(same, compact));
              c.value("v_strides", v.strides());
              c.value("v_offset", v.storage_offset());
              c.value("compact_storage", storage);
@@ -606,6 +734,7 @@ int main(int argc, char** argv) {
              for (const auto& [name, v, contiguous] : cases) {
                c.equal(name + " is contiguous", v.is_contiguous(), contiguous);
                rows.push_back(layout_row(name, v));
+               pytorch().compare(c, "breaks", name, v, {&t});
              }
              c.table("breaks", {"tensor", "sizes", "strides", "notebook", "PyTorch"}, rows);
              c.value("expand_strides", t.expand({1, 1, 2, 3, 4}).strides());
@@ -630,6 +759,14 @@ int main(int argc, char** argv) {
                c.equal("the second's memory set is its whole storage",
                        static_cast<int64_t>(memory_set(two).size()),
                        two.storage().nbytes() / two.element_size());
+               pytorch().compare(c, "er16", "one", one);
+               pytorch().compare(c, "er16", "two", two);
+               pytorch().compare_value(c, "er16", "is_dense(one)",
+                                       one.is_non_overlapping_and_dense());
+               pytorch().compare_value(c, "er16", "is_dense(two)",
+                                       two.is_non_overlapping_and_dense());
+               pytorch().compare_value(c, "er16", "runs(two)",
+                                       static_cast<int64_t>(memory_intervals(two).size()));
                c.value("er16_one_strides", one.strides());
                c.value("er16_two_strides", two.strides());
                c.value("er16_two_sizes", two.sizes());

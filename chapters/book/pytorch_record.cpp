@@ -5,6 +5,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <regex>
 #include <sstream>
 #include <stdexcept>
 #include <vector>
@@ -145,6 +146,34 @@ bool PytorchRecord::compare_value(Check& c, const std::string& group, const std:
     return false;
   }
   return c.equal(what(expression), value.dump(), (*a)["value"].dump());
+}
+
+bool PytorchRecord::compare_error(Check& c, const std::string& group, const std::string& expression,
+                                  const std::function<void()>& run) const {
+  const nlohmann::json* a = find(group, expression);
+  if (a == nullptr) {
+    c.that(what(expression), false,
+           "none in " + source_ + " (listing " + group + "; run tools/book record-pytorch)");
+    return false;
+  }
+  if (!a->contains("error")) {
+    c.that(what(expression), false, "PyTorch did not refuse it: the record holds its answer");
+    return false;
+  }
+  const std::string recorded = (*a)["error"].get<std::string>();
+  const auto colon = recorded.find(": ");  // "ValueError: step must be greater than zero"
+  const std::string message = colon == std::string::npos ? recorded : recorded.substr(colon + 2);
+  std::string ours = "no error";
+  bool ok = false;
+  try {
+    run();
+  } catch (const std::exception& e) {
+    ours = std::string("error: ") + e.what();
+    // The library names the op that refused as "as_strided(): ", PyTorch as "as_strided: ".
+    const std::string words = std::regex_replace(ours, std::regex(R"((\w+)\(\): )"), "$1: ");
+    ok = ours.find(message) != std::string::npos || words.find(message) != std::string::npos;
+  }
+  return c.judge(what(expression), ours, "an error containing \"" + message + "\"", ok);
 }
 
 }  // namespace book

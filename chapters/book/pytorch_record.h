@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <functional>
 #include <string>
 #include <string_view>
 
@@ -53,6 +54,14 @@ class PytorchRecord {
   // Compares a plain value (a bool, an integer, a string) with PyTorch's recorded "value".
   bool compare_value(Check& c, const std::string& group, const std::string& expression,
                      const nlohmann::json& value) const;
+  // Compares a refusal: PyTorch's recorded answer for `expression` is an error, and `run` (the
+  // library's form of the same expression) must throw one whose message contains PyTorch's (the
+  // recorded error less its exception type: "step must be greater than zero" of "ValueError: step
+  // must be greater than zero"; the library's "as_strided(): " reads as PyTorch's "as_strided: ").
+  // A missing answer, an answer that is not an error, no error here or another one fails the
+  // check.
+  bool compare_error(Check& c, const std::string& group, const std::string& expression,
+                     const std::function<void()>& run) const;
 
  private:
   const nlohmann::json* answer(Check& c, const std::string& group,

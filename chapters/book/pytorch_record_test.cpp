@@ -21,7 +21,8 @@ const char* kRecord = R"json({
                   "dtype": "int64", "values": [2, 5], "shares_storage": true,
                   "bytes_past_base": 8, "base": "T"},
       "T[1, :].stride()": {"value": [1]},
-      "T.view(-1, 4)": {"error": "RuntimeError: shape '[-1, 4]' is invalid for input of size 6"}
+      "T.view(-1, 4)": {"error": "RuntimeError: shape '[-1, 4]' is invalid for input of size 6"},
+      "T.as_strided((2,), (-1,))": {"error": "RuntimeError: as_strided: Negative strides"}
     }
   },
   "tryits": {}
@@ -77,6 +78,32 @@ TEST_CASE("a missing answer, or one PyTorch refused, fails the check") {
   CHECK(f.find("PyTorch refused it: RuntimeError: shape '[-1, 4]'") != std::string::npos);
   CHECK(r.find("rows", "T[:, 1]") != nullptr);
   CHECK(r.find("rows", "T[0, :]") == nullptr);
+}
+
+TEST_CASE("a refusal compares with PyTorch's recorded error: the library's message contains it") {
+  const PytorchRecord r = PytorchRecord::parse(kRecord, "test.json");
+  Tensor T = strided::from_values({1, 2, 3, 4, 5, 6}, {2, 3}, {strided::DType::Int64});
+  Check c("VW-15");
+  CHECK(r.compare_error(c, "rows", "T.view(-1, 4)", [&] { T.view({-1, 4}); }));
+  CHECK(failures(c) == "");
+  REQUIRE(c.measurements().size() == 1);
+  CHECK(c.measurements()[0].expected ==
+        "an error containing \"shape '[-1, 4]' is invalid for input of size 6\"");
+  // The library names the op as "as_strided(): ", PyTorch as "as_strided: ".
+  CHECK(r.compare_error(c, "rows", "T.as_strided((2,), (-1,))", [&] { T.as_strided({2}, {-1}); }));
+  CHECK(failures(c) == "");
+  Check d("VW-15");
+  CHECK_FALSE(r.compare_error(d, "rows", "T.view(-1, 4)", [&] { T.view({-1, 3}); }));  // no error
+  CHECK_FALSE(r.compare_error(d, "rows", "T.view(-1, 4)",
+                              [&] { throw std::runtime_error("another refusal"); }));
+  CHECK_FALSE(r.compare_error(d, "rows", "T[:, 1]", [&] { T.view({-1, 4}); }));  // not refused
+  CHECK_FALSE(r.compare_error(d, "rows", "T.view(4, -1)", [&] { T.view({4, -1}); }));  // missing
+  const std::string f = failures(d);
+  CHECK(f.find("T.view(-1, 4): PyTorch 1.13.0a0 (recorded) = no error\n") != std::string::npos);
+  CHECK(f.find("= error: another refusal\n") != std::string::npos);
+  CHECK(f.find("PyTorch did not refuse it") != std::string::npos);
+  CHECK(f.find("T.view(4, -1): PyTorch 1.13.0a0 (recorded) = none in test.json") !=
+        std::string::npos);
 }
 
 TEST_CASE("text that is not a record is refused with its name") {

@@ -38,8 +38,9 @@ def _values(t):
     return [_plain(v) for v in flat]
 
 
-def describe(t, base=None):
-    """PyTorch's answer for one result: a tensor's layout and values, or a plain value."""
+def describe(t, base=None, values=True):
+    """PyTorch's answer for one result: a tensor's layout and values, or a plain value. VALUES
+    false keeps the layout alone (a tensor of random or uninitialised values)."""
     if not isinstance(t, torch.Tensor):
         if isinstance(t, torch.Size):
             t = tuple(t)
@@ -53,7 +54,7 @@ def describe(t, base=None):
         "is_contiguous": t.is_contiguous(),
         "dtype": str(t.dtype).replace("torch.", ""),
     }
-    if t.device.type != "meta" and t.numel() <= MAX_VALUES:
+    if values and t.device.type != "meta" and t.numel() <= MAX_VALUES:
         a["values"] = _values(t)
     if base is not None and t.device.type != "meta":
         a["shares_storage"] = t.storage().data_ptr() == base.storage().data_ptr()
@@ -82,10 +83,11 @@ class Answers:
         # The companion's own text, in its own variables.
         return eval(expression, frame.f_globals, frame.f_locals)  # noqa: S307
 
-    def of(self, expression, base=None, name=None):
+    def of(self, expression, base=None, name=None, values=True):
         """Records PyTorch's answer for EXPRESSION, evaluated in the caller's variables, under NAME
         (the expression itself unless given); BASE (the name of a tensor there) is what "view or
-        copy" and "bytes past" are measured against."""
+        copy" and "bytes past" are measured against. VALUES false keeps no values (rand, empty:
+        the library's would differ)."""
         frame = sys._getframe(1)
         if self.current is None:
             raise ValueError(f"{self.chapter}: {expression!r} is recorded before any group()")
@@ -98,7 +100,7 @@ class Answers:
         except Exception as e:  # PyTorch's refusal is an answer too
             answers[name] = {"error": f"{type(e).__name__}: {e}"}
             return None
-        entry = describe(result, self._eval(base, frame) if base else None)
+        entry = describe(result, self._eval(base, frame) if base else None, values)
         if base:
             entry["base"] = base
         answers[name] = entry
