@@ -176,4 +176,15 @@ bool PytorchRecord::compare_error(Check& c, const std::string& group, const std:
   return c.judge(what(expression), ours, "an error containing \"" + message + "\"", ok);
 }
 
+std::string PytorchRecord::error_message(const std::string& group,
+                                         const std::string& expression) const {
+  const nlohmann::json* a = find(group, expression);
+  if (a == nullptr || !a->contains("error"))
+    throw std::out_of_range(what(expression) + ": no refusal in " + source_ + " (listing " +
+                            group + ")");
+  const std::string recorded = (*a)["error"].get<std::string>();
+  const auto colon = recorded.find(": ");  // "IndexError: index 2 is out of bounds ..."
+  return colon == std::string::npos ? recorded : recorded.substr(colon + 2);
+}
+
 }  // namespace book

@@ -62,6 +62,11 @@ class PytorchRecord {
   // check.
   bool compare_error(Check& c, const std::string& group, const std::string& expression,
                      const std::function<void()>& run) const;
+  // PyTorch's recorded refusal of `expression` of `group`, less its exception type: the words a
+  // chapter quotes ("index 2 is out of bounds for dimension 0 with size 1"), taken from the record
+  // rather than typed into the chapter. Throws std::out_of_range when the record holds no error
+  // for it.
+  std::string error_message(const std::string& group, const std::string& expression) const;
 
  private:
   const nlohmann::json* answer(Check& c, const std::string& group,

@@ -106,6 +106,17 @@ TEST_CASE("a refusal compares with PyTorch's recorded error: the library's messa
         std::string::npos);
 }
 
+TEST_CASE("a recorded refusal's words, less the exception type, are there to quote") {
+  const PytorchRecord r = PytorchRecord::parse(kRecord, "test.json");
+  CHECK(r.error_message("rows", "T.view(-1, 4)") ==
+        "shape '[-1, 4]' is invalid for input of size 6");
+  CHECK(r.error_message("rows", "T.as_strided((2,), (-1,))") == "as_strided: Negative strides");
+  CHECK_THROWS_WITH_AS(r.error_message("rows", "T[:, 1]"),  // an answer, not a refusal
+                       doctest::Contains("T[:, 1]: PyTorch 1.13.0a0 (recorded): no refusal"),
+                       std::out_of_range);
+  CHECK_THROWS_AS(r.error_message("rows", "T[9]"), std::out_of_range);  // no answer at all
+}
+
 TEST_CASE("text that is not a record is refused with its name") {
   CHECK_THROWS_WITH_AS(PytorchRecord::parse("{", "x.json"), doctest::Contains("x.json: not JSON"),
                        std::invalid_argument);
