@@ -10,6 +10,7 @@
 
 #include "book/book.h"
 #include "book/plumbing.h"
+#include "book/pytorch_record.h"
 #include "strided/memory.h"
 #include "strided/picture.h"
 #include "strided/strided.h"
@@ -199,6 +200,17 @@ std::vector<std::string> layout_row(const std::string& name, const Tensor& t) {
           t.is_contiguous() ? "True" : "False"};
 }
 
+// PyTorch 1.13's answers for this chapter's expressions (chapters/04_indexing.py, recorded by
+// tools/book record-pytorch): the checks compare the library's tensors and refusals with them.
+const book::PytorchRecord& pytorch() { return book::PytorchRecord::of_chapter("04_indexing"); }
+
+// "[3, 2]": sizes as a Python list, as torch.Size prints them.
+std::string py_list(IntList v) {
+  std::string s;
+  for (int64_t x : v) s += (s.empty() ? "" : ", ") + std::to_string(x);
+  return "[" + s + "]";
+}
+
 // len(range(start, stop, step)) in Python, for step > 0: what the seed's formula counts.
 int64_t python_range_len(int64_t start, int64_t stop, int64_t step) {
   return stop > start ? (stop - start + step - 1) / step : 0;
@@ -233,6 +245,9 @@ int main(int argc, char** argv) {
              const Tensor last = t.index({Slice(), Slice(), Slice(), -1});
              c.equal("t[:, :, :, -1]: storage offset", last.storage_offset(), int64_t{3});
              c.equal("t[:, :, :, -1]: values", last.to_vector(), std::vector<double>{3, 7, 11, 15, 19, 23});
+             pytorch().compare(c, "last_index", "t[:, :, :, 2]", v, {&t});
+             pytorch().compare(c, "last_index", "t[:, :, :, -1]", last, {&t});
+             pytorch().compare_value(c, "last_index", "t.stride()", t.strides());
              c.value("last_offset", last.storage_offset());
              c.text("last_index", "v = t[:, :, :, 2]\n" + to_string(v) + "\nv.shape = " +
                                       book::show(v.sizes()) + ", v.stride() = " +
@@ -260,6 +275,7 @@ int main(int argc, char** argv) {
              c.equal("strides", w.strides(), Shape{24, 12, 4});
              c.equal("w[1, 0, 0] − w[0, 0, 0]",
                      w.at({1, 0, 0}).to_int() - w.at({0, 0, 0}).to_int(), w.stride(0));
+             pytorch().compare(c, "another_t", "another_t[:, :, :, 2]", w, {&another_t});
              c.text("another_t", "w = another_t[:, :, :, 2]\n" + to_string(w));
              c.value("w_strides", w.strides());
              c.value("w_first", w.at({0, 0, 0}).to_int());
@@ -288,6 +304,9 @@ int main(int argc, char** argv) {
                        std::count(printed.begin(), printed.end(), '['),
                        std::count(printed.begin(), printed.end(), ']'));
                c.equal("shape of v.reshape(3, 2)", v.reshape({3, 2}).sizes(), Shape{3, 2});
+               pytorch().compare_value(c, "another_t", "str(v)", printed);
+               pytorch().compare_value(c, "another_t", "str(v.reshape(3, 2).shape)",
+                                       "torch.Size(" + py_list(v.reshape({3, 2}).sizes()) + ")");
                c.value("paired", w.at({1, 0, 2}).to_int());
                c.value("third_slot", offset + 1);
              });
@@ -301,6 +320,8 @@ int main(int argc, char** argv) {
              Shape read = strides_from_values(v);  // (24, 12, 4), as v.strides()
              //! [read_strides]
              c.equal("strides read off w's values", read, v.strides());
+             pytorch().compare_value(c, "read_strides", "read", read);
+             pytorch().compare_value(c, "read_strides", "v.stride()", v.strides());
              // The same trick over a battery of views of arange storages (every dim longer than
              // 1, so each has a neighbour to read).
              int64_t agree = 0, total = 0;
@@ -340,6 +361,10 @@ int main(int argc, char** argv) {
              c.equal("values", y.to_vector(), std::vector<double>{55, 58, 61, 64});
              c.equal("item by item: layout", z.layout() + " +" + book::show(z.storage_offset()),
                      y.layout() + " +" + book::show(y.storage_offset()));
+             pytorch().compare(c, "composite", "x[2]", x.select(0, 2), {&x});
+             pytorch().compare(c, "composite", "x[2, 1:3]", x.select(0, 2).slice(0, 1, 3), {&x});
+             pytorch().compare(c, "composite", "x[2, 1:3, 1:6:3]", y, {&x});
+             pytorch().compare(c, "composite", "x[2][1:3][:, 1:6:3]", z, {&x});
              c.table("composite", {"tensor", "shape", "strides", "storage offset", "contiguous"},
                      {layout_row("x", x), layout_row("x[2]", x.select(0, 2)),
                       layout_row("x[2, 1:3]", x.select(0, 2).slice(0, 1, 3)),
@@ -361,12 +386,11 @@ int main(int argc, char** argv) {
              [](book::Check& c) {
                Tensor t = arange(24).reshape({1, 2, 3, 4});
                Tensor another_t = arange(48).reshape({2, 2, 3, 4});
-               c.throws("t[2, 1:3, 1:6:3]",
-                        [&] { t.index({2, Slice(1, 3), Slice(1, 6, 3)}); },
-                        "index 2 is out of bounds for dimension 0 with size 1");
-               c.throws("another_t[2, 1:3, 1:6:3]",
-                        [&] { another_t.index({2, Slice(1, 3), Slice(1, 6, 3)}); },
-                        "index 2 is out of bounds for dimension 0 with size 2");
+               pytorch().compare_error(c, "out_of_range", "t[2, 1:3, 1:6:3]",
+                                       [&] { t.index({2, Slice(1, 3), Slice(1, 6, 3)}); });
+               pytorch().compare_error(c, "out_of_range", "another_t[2, 1:3, 1:6:3]", [&] {
+                 another_t.index({2, Slice(1, 3), Slice(1, 6, 3)});
+               });
              });
 
   ch.claim("IX-10",
@@ -400,6 +424,21 @@ int main(int argc, char** argv) {
                             (n.length == 0 || s.storage_offset() == n.start);
                  }
              c.equal("slices where normalize() and slice() agree", agree, total);
+             pytorch().compare(c, "clamp", "x[0:100]", a, {&x});
+             pytorch().compare(c, "clamp", "x[-5:]", b, {&x});
+             // PyTorch's slices of the same dim, starts and stops from -25 to 25 in steps of 5:
+             // each one's length and, when it has elements, its storage offset.
+             nlohmann::json slices = nlohmann::json::array();
+             for (int64_t step = 1; step <= 4; ++step)
+               for (int64_t start = -25; start <= 25; start += 5)
+                 for (int64_t stop = -25; stop <= 25; stop += 5) {
+                   Tensor s = line.slice(0, start, stop, step);
+                   slices.push_back({s.numel(), s.numel() ? nlohmann::json(s.storage_offset())
+                                                          : nlohmann::json()});
+                 }
+             pytorch().compare_value(
+                 c, "normalize", "[(line[a:b:s].numel(), line[a:b:s].storage_offset()) ...]",
+                 slices);
              c.value("clamp_len", a.size(0));
              c.value("range_len", range_len);
              c.value("neg_offset", b.storage_offset());
@@ -459,6 +498,8 @@ int main(int argc, char** argv) {
              c.equal("split_runs(v, (3, 2))", split_runs(v.sizes(), v.strides(), {3, 2}).value(),
                      Shape{8, 4});
              c.equal("storage of t untouched", t.to_vector(), arange(24).to_vector());
+             pytorch().compare(c, "reshape_view", "v.reshape(3, 2)", m, {&t});
+             pytorch().compare(c, "reshape_view", "v.view(3, 2)", v.view({3, 2}), {&t});
              // The rule, as runs and split_runs write it, against the library's view() and
              // against the definition (strides that reproduce the element order), on a battery.
              int64_t cases = 0, rule_agrees = 0, definition_agrees = 0, views = 0;
@@ -519,8 +560,7 @@ int main(int argc, char** argv) {
              c.equal("e3 strides", e3.strides(), Shape{12, 4, 3});
              c.equal("runs of e3", runs_text(runs(e3.sizes(), e3.strides())),
                      std::string("6 elements, step 4, 2 elements, step 3"));
-             c.throws("e3.view(12)", [&] { e3.view({12}); },
-                      "view size is not compatible with input tensor's size and stride");
+             pytorch().compare_error(c, "more_views", "e3.view(12)", [&] { e3.view({12}); });
              Tensor flat;
              const int64_t copies = book::allocations_during([&] { flat = e3.reshape({12}); });
              c.equal("allocations made by e3.reshape(12)", copies, int64_t{1});
@@ -532,10 +572,18 @@ int main(int argc, char** argv) {
              // other), so it splits each dim freely but never merges them.
              c.equal("col strides", col.strides(), Shape{1, 0});
              c.equal("col.view(3, 2, 2)", col.view({3, 2, 2}).strides(), Shape{1, 0, 0});
-             c.throws("col.view(12)", [&] { col.view({12}); },
-                      "view size is not compatible with input tensor's size and stride");
+             pytorch().compare_error(c, "more_views", "col.view(12)", [&] { col.view({12}); });
              const int64_t col_copies = book::allocations_during([&] { (void)col.reshape({12}); });
              c.equal("allocations made by col.reshape(12)", col_copies, int64_t{1});
+             pytorch().compare(c, "more_views", "e2", e2, {&base});
+             pytorch().compare(c, "more_views", "e2.view(6, 2)", e2.view({6, 2}), {&base});
+             pytorch().compare(c, "more_views", "e2.view(2, 6)", e2.view({2, 6}), {&base});
+             pytorch().compare(c, "more_views", "e2.view(12)", e2.view({12}), {&base});
+             pytorch().compare(c, "more_views", "e3", e3, {&base});
+             pytorch().compare(c, "more_views", "e3.reshape(12)", flat, {&base});
+             pytorch().compare(c, "more_views", "col", col, {&col});
+             pytorch().compare(c, "more_views", "col.view(3, 2, 2)", col.view({3, 2, 2}), {&col});
+             pytorch().compare(c, "more_views", "col.reshape(12)", col.reshape({12}), {&col});
              c.table("more_views", {"tensor", "shape", "strides", "storage offset", "contiguous"},
                      {layout_row("e2 = base[:, :, ::2]", e2),
                       layout_row("e2.view(6, 2)", e2.view({6, 2})),
@@ -570,10 +618,8 @@ int main(int argc, char** argv) {
              // xt.view({1, -1}) throws: view size is not compatible with input tensor's size ...
              Tensor flat = xt.reshape({1, -1});  // a copy
              //! [t_view]
-             c.throws("x.t().view(1, -1)", [&] { xt.view({1, -1}); },
-                      "view size is not compatible with input tensor's size and stride (at least "
-                      "one dimension spans across two contiguous subspaces). Use .reshape(...) "
-                      "instead.");
+             pytorch().compare_error(c, "t_view", "x.t().view(1, -1)", [&] { xt.view({1, -1}); });
+             pytorch().compare(c, "t_view", "x.t().reshape(1, -1)", flat, {&x});
              const std::vector<int64_t> positions = offsets_of(xt);
              c.equal("storage positions in row-major order", positions,
                      std::vector<int64_t>{0, 3, 6, 1, 4, 7, 2, 5, 8});
@@ -615,6 +661,7 @@ int main(int argc, char** argv) {
                c.equal("different strides before", x.strides() != x.t().strides(), true);
                c.equal("x.reshape(1, -1) strides", a.strides(), Shape{9, 1});
                c.equal("strides changed with the shape", a.strides() != x.strides(), true);
+               pytorch().compare(c, "t_view", "x.reshape(1, -1)", a, {&x});
              });
 
   ch.claim("IX-07",
@@ -650,6 +697,12 @@ int main(int argc, char** argv) {
              c.equal("copies that are contiguous with the same values", copies_ok, copies);
              c.that("both outcomes seen", copies > 0 && copies < cases,
                     std::to_string(copies) + " copies in " + std::to_string(cases));
+             {  // the listing's PyTorch form, on one case: reshape(3, 4) of a strided view
+               Tensor x = arange(24).view({2, 3, 4});
+               x = x.index({Slice(), Slice(), Slice(None, None, 2)});
+               Tensor r = x.reshape({3, 4});
+               pytorch().compare_value(c, "contract", "shared", r.storage().is_same(x.storage()));
+             }
              c.value("contract_cases", cases);
              c.value("contract_copies", copies);
            });
@@ -676,6 +729,13 @@ int main(int argc, char** argv) {
              c.equal("y_range[0, 0, 0]", y_range.at({0, 0, 0}).to_double(), old);
              c.equal("y_slice shares x's storage", y_slice.storage().is_same(x.storage()), true);
              c.equal("y_range shares x's storage", y_range.storage().is_same(x.storage()), false);
+             pytorch().compare_value(c, "slice_range", "equal_before", equal_before);
+             pytorch().compare_value(c, "slice_range", "y_slice[0, 0, 0].item()",
+                                     y_slice.at({0, 0, 0}).to_double());
+             pytorch().compare_value(c, "slice_range", "y_range[0, 0, 0].item() == old",
+                                     y_range.at({0, 0, 0}).to_double() == old);
+             pytorch().compare(c, "slice_range", "y_slice", y_slice, {&x});
+             pytorch().compare(c, "slice_range", "y_range", y_range, {&x});
              c.value("range_old", static_cast<float>(old));
              c.value("range_shape", y_range.sizes());
            });
@@ -733,6 +793,7 @@ int main(int argc, char** argv) {
                const int64_t made = book::allocations_during([&] { r = x.index(k.index); });
                const bool shares = r.storage().is_same(x.storage());
                as_said += shares == k.view && made == (k.view ? 0 : 1);
+               pytorch().compare(c, "index_kinds", k.python, r, {&x});
                rows.push_back({k.python, k.kind, k.view ? "basic" : "advanced",
                                book::show(r.sizes()), book::show(made),
                                shares ? "view" : "copy"});
@@ -742,6 +803,18 @@ int main(int argc, char** argv) {
              c.table("index_kinds",
                      {"index", "items", "kind", "result shape", "allocations", "result"}, rows);
              c.value("kinds", static_cast<int64_t>(cases.size()));
+             // Reading through an advanced index copies; writing through one, x[[0, 2]] = v,
+             // writes into x itself (PyTorch's index_put_; this library writes the rows).
+             Tensor m = arange(6).view({3, 2});
+             const std::vector<int64_t> rows_of = {0, 2};
+             pytorch().compare(c, "index_put", "x[[0, 2]]", m.index({rows_of}), {&m});
+             const void* before = m.data_ptr();
+             Tensor v = from_values({-1, -1, -2, -2}, {2, 2}, {DType::Int64});
+             for (int64_t k = 0; k < 2; ++k) m.select(0, rows_of[k]).copy_(v.select(0, k));
+             pytorch().compare(c, "index_put", "x after x[[0, 2]] = tensor([[-1, -1], [-2, -2]])",
+                               m);
+             pytorch().compare_value(c, "index_put", "x.data_ptr() == before",
+                                     m.data_ptr() == before);
            });
 
   ch.erratum("ER-24",
@@ -751,7 +824,7 @@ int main(int argc, char** argv) {
              "offset 3 with stride (1,), T[:, 1] at offset 1 with stride (3,). Advanced indexing "
              "means integer arrays or masks, and copies.",
              [](book::Check& c) {
-               Tensor T = from_values({1, 2, 3, 4, 5, 6}, {2, 3});
+               Tensor T = from_values({1, 2, 3, 4, 5, 6}, {2, 3}, {DType::Int64});  // as torch
                Tensor row, col;
                c.equal("allocations made by T[1, :] and T[:, 1]", book::allocations_during([&] {
                          row = T.index({1, Slice()});
@@ -767,6 +840,8 @@ int main(int argc, char** argv) {
                c.equal("both share T's storage",
                        row.storage().is_same(T.storage()) && col.storage().is_same(T.storage()),
                        true);
+               pytorch().compare(c, "row_col", "T[1, :]", row, {&T});
+               pytorch().compare(c, "row_col", "T[:, 1]", col, {&T});
                c.figure("row_col", views_svg({{T, "T"}, {row, "T[1, :]"}, {col, "T[:, 1]"}}),
                         "T[1, :] and T[:, 1]: two views of T's storage.");
              });
