@@ -815,6 +815,11 @@ int main(int argc, char** argv) {
                                m);
              pytorch().compare_value(c, "index_put", "x.data_ptr() == before",
                                      m.data_ptr() == before);
+             std::string put = "[";
+             for (int64_t r = 0; r < m.size(0); ++r)
+               put += std::string(r ? ", [" : "[") + book::show(m.at({r, 0}).to_int()) + ", " +
+                      book::show(m.at({r, 1}).to_int()) + "]";
+             c.value("put_values", put + "]");
            });
 
   ch.erratum("ER-24",
