@@ -11,6 +11,7 @@
 
 #include "book/book.h"
 #include "book/plumbing.h"
+#include "book/pytorch_record.h"
 #include "strided/memory.h"
 #include "strided/models.h"
 #include "strided/ops.h"
@@ -124,6 +125,20 @@ std::string nested(const Tensor& t) {
   return s + "]";
 }
 
+// PyTorch 1.13's answers for this chapter's expressions (chapters/05_broadcasting.py, recorded by
+// tools/book record-pytorch): the checks compare the library's tensors and refusals with them.
+const book::PytorchRecord& pytorch() { return book::PytorchRecord::of_chapter("05_broadcasting"); }
+
+// "1, 3" for torch.zeros(1, 3) and expand(1, 3); "()" for a 0-d shape, as torch.zeros(()) takes it.
+std::string args(IntList sizes) {
+  std::string s;
+  for (int64_t v : sizes) s += (s.empty() ? "" : ", ") + std::to_string(v);
+  return s.empty() ? "()" : s;
+}
+
+// "torch.int64": a dtype as str(t.dtype) prints it.
+std::string torch_dtype(DType d) { return "torch." + std::string(name(d)); }
+
 std::string shape_text(const std::optional<Shape>& s) {
   return s ? book::show(*s) : std::string("error");
 }
@@ -157,6 +172,9 @@ int main(int argc, char** argv) {
              c.equal("allocations made by broadcast_to", made, int64_t{0});
              c.equal("shares t's storage", b.storage().is_same(t.storage()), true);
              c.equal("storage, read from its base", dump_storage(b), expected);
+             pytorch().compare_value(c, "broadcast_to", "t.stride()", t.strides());
+             pytorch().compare(c, "broadcast_to", "t.broadcast_to((2, 2, 3, 4))", b, {&t});
+             pytorch().compare_value(c, "broadcast_to", "b.storage().tolist()", dump_storage(b));
              c.value("t_strides", t.strides());
              c.value("b_strides", b.strides());
              c.value("b_allocations", made);
@@ -189,19 +207,18 @@ int main(int argc, char** argv) {
              Tensor grid = row.expand({2, 3});  // (2,3):(0,1)
              // add_(grid, 1) would add 1 twice to each cell of row: refused.
              //! [write_refused]
-             c.throws("add_(grid, 1)", [&] { add_(grid, Scalar(1.0)); },
-                      "unsupported operation: more than one element of the written-to tensor "
-                      "refers to a single memory location. Please clone() the tensor before "
-                      "performing the operation.");
-             c.throws("mul_(grid, 2)", [&] { mul_(grid, Scalar(2.0)); },
-                      "more than one element of the written-to tensor refers to a single memory "
-                      "location");
-             c.throws("grid.copy_(ones(2, 3))", [&] { grid.copy_(ones({2, 3})); },
-                      "more than one element of the written-to tensor refers to a single memory "
-                      "location");
+             pytorch().compare(c, "write_refused", "grid", grid, {&row});
+             pytorch().compare_error(c, "write_refused", "grid.add_(1)",
+                                     [&] { add_(grid, Scalar(1.0)); });
+             pytorch().compare_error(c, "write_refused", "grid.mul_(2)",
+                                     [&] { mul_(grid, Scalar(2.0)); });
+             pytorch().compare_error(c, "write_refused", "grid.copy_(torch.ones(2, 3))",
+                                     [&] { grid.copy_(ones({2, 3})); });
              c.equal("row unchanged", row.to_vector(), std::vector<double>{0, 0, 0});
+             pytorch().compare(c, "write_refused", "row after the refusals", row);
              Tensor owned = grid.clone();
              add_(owned, Scalar(1.0));
+             pytorch().compare(c, "write_refused", "grid.clone().add_(1)", owned, {&row});
              c.equal("clone() then add_", owned.to_vector(), std::vector<double>{1, 1, 1, 1, 1, 1});
              c.equal("the clone's strides", owned.strides(), Shape{3, 1});
              // One element at a time is no conflict: grid[0, 2] = 9 writes one cell, which
@@ -209,6 +226,9 @@ int main(int argc, char** argv) {
              grid.set({0, 2}, 9.0);
              c.equal("row after grid[0, 2] = 9", row.to_vector(), std::vector<double>{0, 0, 9});
              c.equal("grid[1, 2]", grid.at({1, 2}).to_double(), 9.0);
+             pytorch().compare(c, "write_refused", "row after grid[0, 2] = 9", row);
+             pytorch().compare_value(c, "write_refused", "grid[1, 2].item()",
+                                     grid.at({1, 2}).to_double());
              c.value("pairs", pairs);
              c.value("uses", uses);
              try {
@@ -244,15 +264,17 @@ int main(int argc, char** argv) {
                const Shape got = src.expand(k.to).strides();
                as_said += got == k.strides;
                rule_agrees += expand_strides(src.sizes(), src.strides(), k.to) == got;
+               pytorch().compare(c, "expand_table",
+                                 "torch.zeros(" + args(k.from) + ").expand(" + args(k.to) + ")",
+                                 src.expand(k.to));
                rows.push_back({book::show(k.from) + ":" + book::show(src.strides()),
                                book::show(k.to), book::show(got)});
              }
              c.equal("table rows as stated", as_said, static_cast<int64_t>(cases.size()));
              c.equal("table rows where expand_strides agrees", rule_agrees,
                      static_cast<int64_t>(cases.size()));
-             c.throws("zeros(2, 3).expand(4, 3)", [] { zeros({2, 3}).expand({4, 3}); },
-                      "The expanded size of the tensor (4) must match the existing size (2) at "
-                      "non-singleton dimension 0.  Target sizes: [4, 3].  Tensor sizes: [2, 3]");
+             pytorch().compare_error(c, "expand_table", "torch.zeros(2, 3).expand(4, 3)",
+                                     [] { zeros({2, 3}).expand({4, 3}); });
              c.equal("expand_strides((2, 3), (3, 1), (4, 3))",
                      expand_strides({2, 3}, {3, 1}, {4, 3}).has_value(), false);
              // The rule as written against the library, over every pair of small shapes (and
@@ -299,6 +321,11 @@ int main(int argc, char** argv) {
                        Shape{6, 3, 3, 1});
                c.equal("x.expand(2, 5, 3): the size-1 dim grows",
                        x.expand({2, 5, 3}).strides(), Shape{3, 0, 1});
+               pytorch().compare(c, "expand_size1", "x", x, {&x});
+               for (const Shape& to : {Shape{2, 1, 3}, Shape{4, 2, 1, 3}, Shape{1, 2, 1, 3},
+                                       Shape{2, 5, 3}})
+                 pytorch().compare(c, "expand_size1", "x.expand(" + args(to) + ")", x.expand(to),
+                                   {&x});
                c.value("keep", x.expand({2, 1, 3}).strides());
                c.value("new_one", x.expand({1, 2, 1, 3}).strides());
                c.value("grow", x.expand({2, 5, 3}).strides());
@@ -333,13 +360,22 @@ int main(int argc, char** argv) {
                } catch (const Error&) {
                }
                as_said += lib == k.result && broadcast_shape(k.a, k.b) == k.result;
+               const std::string expression =
+                   "torch.broadcast_shapes(" + book::show(k.a) + ", " + book::show(k.b) + ")";
+               if (lib)
+                 pytorch().compare_value(c, "shape_table", expression, *lib);
+               else  // torch.broadcast_shapes words its refusal otherwise than the ops do
+                 c.equal(expression + ": refused here, and by PyTorch " + pytorch().torch() +
+                             " (recorded)",
+                         true,
+                         pytorch().find("shape_table", expression) != nullptr &&
+                             pytorch().find("shape_table", expression)->contains("error"));
                rows.push_back({book::show(k.a), book::show(k.b), shape_text(lib)});
              }
              c.equal("cases as stated, by the library and by broadcast_shape", as_said,
                      static_cast<int64_t>(cases.size()));
-             c.throws("zeros(2, 3) + zeros(3, 2)", [] { (void)(zeros({2, 3}) + zeros({3, 2})); },
-                      "The size of tensor a (3) must match the size of tensor b (2) at "
-                      "non-singleton dimension 1");
+             pytorch().compare_error(c, "shape_table", "torch.zeros(2, 3) + torch.zeros(3, 2)",
+                                     [] { (void)(zeros({2, 3}) + zeros({3, 2})); });
              int64_t pairs = 0, agree = 0;
              const int64_t max_rank = 3, max_size = 3;
              for (const Shape& a : small_shapes(max_rank, max_size))
@@ -377,6 +413,9 @@ int main(int argc, char** argv) {
              c.equal("values", sum.to_vector(), std::vector<double>{2, 2, 2});
              c.equal("broadcast_shapes((), (3,))", broadcast_shapes(Shape{}, Shape{3}), Shape{3});
              c.equal("s.expand(3) strides", s.expand({3}).strides(), Shape{0});
+             pytorch().compare(c, "zero_d", "s + torch.ones(3)", sum);
+             pytorch().compare(c, "zero_d", "s.expand(3)", s.expand({3}), {&s});
+             pytorch().compare(c, "zero_d", "s.expand(2, 3)", s.expand({2, 3}), {&s});
              c.value("zero_d_shape", sum.sizes());
              c.value("zero_d_strides", s.expand({2, 3}).strides());
            });
@@ -391,6 +430,11 @@ int main(int argc, char** argv) {
                c.equal("(s + s).shape", (s + s).sizes(), Shape{});
                c.equal("broadcast_shape((), (2, 2))", broadcast_shape({}, {2, 2}).value(),
                        Shape{2, 2});
+               pytorch().compare_value(c, "zero_d_any", "(s * torch.ones(2, 2)).shape",
+                                       (s * ones({2, 2})).sizes());
+               pytorch().compare_value(c, "zero_d_any", "(s + s).shape", (s + s).sizes());
+               pytorch().compare_value(c, "zero_d_any", "torch.broadcast_shapes((), (2, 2))",
+                                       broadcast_shapes(Shape{}, Shape{2, 2}));
              });
 
   // ---- Broadcasting in an op -------------------------------------------------------------------------
@@ -416,6 +460,8 @@ int main(int argc, char** argv) {
              }
              c.equal("output indices where index, view and a + zeros agree", agree, total);
              c.equal("view strides", view.strides(), Shape{0, 3, 0, 1});
+             pytorch().compare(c, "zeroed_use", "a.expand(4, 2, 5, 3)", view, {&a});
+             pytorch().compare_value(c, "zeroed_use", "agree", agree);
              c.value("zeroed_total", total);
              c.value("zeroed_strides", view.strides());
            });
@@ -436,6 +482,11 @@ int main(int argc, char** argv) {
              c.equal("a + b", sum.to_vector(), std::vector<double>{4, 6, 6, 8});
              c.equal("a + b == the loop", sum.to_vector() == c_loop.to_vector(), true);
              c.equal("a.expand_as(b) strides", a.expand_as(b).strides(), Shape{0, 1});
+             pytorch().compare(c, "worked", "a + b", sum);
+             pytorch().compare_value(c, "worked", "torch.equal(a + b, c_loop)",
+                                     sum.dtype() == c_loop.dtype() &&
+                                         sum.to_vector() == c_loop.to_vector());
+             pytorch().compare(c, "worked", "a.expand_as(b)", a.expand_as(b), {&a});
              c.text("worked", "a + b =\n" + to_string(sum));
              c.value("worked_sum", nested(sum));
              c.value("worked_strides", a.expand_as(b).strides());
@@ -489,6 +540,19 @@ int main(int argc, char** argv) {
                      equal_values(sum, from_values({4, 6, 6, 8.5}, {2, 2})), false);
              c.equal("equal_values with another shape",
                      equal_values(sum, from_values({4, 6, 6, 8}, {4})), false);
+             pytorch().compare_value(c, "mixed", "str(total.dtype)", torch_dtype(sum.dtype()));
+             pytorch().compare_value(c, "mixed", "str(c_float.dtype)",
+                                     torch_dtype(c_float.dtype()));
+             pytorch().compare_value(c, "mixed",
+                                     "str(torch.promote_types(total.dtype, c_float.dtype))",
+                                     torch_dtype(common));
+             pytorch().compare_value(c, "mixed", "same", same);
+             pytorch().compare_value(c, "mixed",
+                                     "equal_values(total, torch.tensor([[4., 6.], [6., 8.5]]))",
+                                     equal_values(sum, from_values({4, 6, 6, 8.5}, {2, 2})));
+             pytorch().compare_value(c, "mixed",
+                                     "equal_values(total, torch.tensor([4., 6., 6., 8.]))",
+                                     equal_values(sum, from_values({4, 6, 6, 8}, {4})));
              c.value("sum_dtype", std::string(name(sum.dtype())));
              c.value("c_dtype", std::string(name(c_float.dtype())));
            });
@@ -512,6 +576,11 @@ int main(int argc, char** argv) {
                c.equal("dtypes differ", sum.dtype() != c_seed.dtype(), true);
                c.equal("equal after promotion", equal_values(sum, c_seed), true);
                c.equal("result dtype", std::string(name(result_type(a, b))), std::string("int64"));
+               pytorch().compare_value(c, "seed_equal", "torch.equal(a + b, c_seed)",
+                                       equal_values(sum, c_seed));
+               pytorch().compare_value(c, "seed_equal", "str(torch.result_type(a, b))",
+                                       torch_dtype(result_type(a, b)));
+               pytorch().compare(c, "seed_equal", "c_typed", c_typed);
                c.equal("same dtype and values with c built in it",
                        sum.dtype() == c_typed.dtype() && sum.to_vector() == c_typed.to_vector(),
                        true);
@@ -538,6 +607,8 @@ int main(int argc, char** argv) {
              c.equal("last row", sum.at({999, 7}).to_double(),
                      static_cast<double>(static_cast<float>(row.at({0, 7}).to_double() +
                                                             big.at({999, 7}).to_double())));
+             pytorch().compare(c, "one_buffer", "row.expand_as(big)", row.expand_as(big), {&row});
+             pytorch().compare(c, "one_buffer", "total", sum);
              c.value("one_buffer", buffers);
              c.value("result_bytes", sum.storage().nbytes());
              c.value("row_bytes", row.storage().nbytes());
@@ -569,6 +640,8 @@ int main(int argc, char** argv) {
              c.equal("repeats", trace.size() - static_cast<int64_t>(distinct.size()),
                      e.numel() - x.numel());
              c.equal("the order", order, Shape{0, 2, 1});
+             pytorch().compare_value(c, "stride_order", "order", order);
+             pytorch().compare_value(c, "stride_order", "trace", trace.bytes);
              c.value("trace_numel", e.numel());
              c.value("trace_source", x.numel());
              c.value("trace_repeats", trace.size() - static_cast<int64_t>(distinct.size()));
@@ -599,6 +672,14 @@ int main(int argc, char** argv) {
              c.equal("most sectors in one request, stride 0", broadcast.max_per_request,
                      int64_t{1});
              c.equal("sectors per request, stride 1", contiguous.per_request(), 4.0);
+             pytorch().compare(c, "sectors", "column", column, {&x});
+             pytorch().compare_value(c, "sectors", "len(sectors(column))", broadcast.requests);
+             pytorch().compare_value(c, "sectors", "sum(sectors(column)) / len(sectors(column))",
+                                     broadcast.per_request());
+             pytorch().compare_value(c, "sectors", "max(sectors(column))",
+                                     broadcast.max_per_request);
+             pytorch().compare_value(c, "sectors", "sum(sectors(dense)) / len(sectors(dense))",
+                                     contiguous.per_request());
              c.value("sectors_zero", broadcast.per_request());
              c.value("sectors_dense", contiguous.per_request());
              c.value("sector_requests", broadcast.requests);
