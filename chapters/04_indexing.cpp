@@ -391,6 +391,8 @@ int main(int argc, char** argv) {
                pytorch().compare_error(c, "out_of_range", "another_t[2, 1:3, 1:6:3]", [&] {
                  another_t.index({2, Slice(1, 3), Slice(1, 6, 3)});
                });
+               // The page quotes PyTorch's own words, from the record.
+               c.value("index_error", pytorch().error_message("out_of_range", "t[2, 1:3, 1:6:3]"));
              });
 
   ch.claim("IX-10",
