@@ -20,18 +20,22 @@ answers = Answers("04_indexing")
 # ---- teaching helpers: the PyTorch forms of the C++ ones ----------------------------------------
 
 # [strides_from_values]
-# For a view of arange(n), each element's value is its storage index, so the stride of dim k is
-# the difference between the first element and its neighbour along k.
+# For a view of arange(n), each element's value is its storage index, so the stride
+# of dim k is the difference between the first element and its neighbour along k.
 def strides_from_values(v):
     first = (0,) * v.dim()
-    return tuple((v[first[:k] + (1,) + first[k + 1:]] - v[first]).item() for k in range(v.dim()))
+    strides = []
+    for k in range(v.dim()):
+        neighbour = first[:k] + (1,) + first[k + 1:]
+        strides.append((v[neighbour] - v[first]).item())
+    return tuple(strides)
 # [strides_from_values]
 
 
 # [normalize]
-# Python's slice.indices, which PyTorch's slicing follows (for step > 0): a negative bound counts
-# from the end, then both bounds are clamped to [0, size]. The slice then has
-# len(range(start, stop, step)) elements, counted after the normalisation.
+# Python's slice.indices, which PyTorch's slicing follows (for step > 0): a negative
+# bound counts from the end, then both bounds are clamped to [0, size]. The slice
+# then has len(range(start, stop, step)) elements, counted after the normalisation.
 def normalize(start, stop, step, size):
     start, stop, step = slice(start, stop, step).indices(size)
     return start, stop, len(range(start, stop, step))
@@ -39,9 +43,10 @@ def normalize(start, stop, step, size):
 
 
 # [runs]
-# The runs of a layout: maximal groups of adjacent dims that walk memory as one dim would,
-# because stride[i] == size[i+1] * stride[i+1]. A run is its element count and its innermost
-# stride. A dim of size 1 never breaks a run: it has no second element to step to.
+# The runs of a layout: maximal groups of adjacent dims that walk memory as one dim
+# would, because stride[i] == size[i+1] * stride[i+1]. A run is its element count
+# and its innermost stride. A dim of size 1 never breaks a run: it has no second
+# element to step to.
 def runs(sizes, strides):
     out = []  # innermost run first
     for d in reversed(range(len(sizes))):
@@ -56,10 +61,11 @@ def runs(sizes, strides):
 
 
 # [split_runs]
-# The view rule: read the new shape from the right and cut it into groups, one per run, each
-# group multiplying to its run's element count; a group splits its run with row-major strides
-# scaled by the run's stride. No such cut, no view (None). Size-1 dims fit anywhere; their stride
-# is never used, so they get 0 here (PyTorch gives them a value of its own).
+# The view rule: read the new shape from the right and cut it into groups, one per
+# run, each group multiplying to its run's element count; a group splits its run
+# with row-major strides scaled by the run's stride. No such cut, no view (None).
+# Size-1 dims fit anywhere; their stride is never used, so they get 0 here (PyTorch
+# gives them a value of its own).
 def split_runs(sizes, strides, new_sizes):
     todo = runs(sizes, strides)
     out = [0] * len(new_sizes)
@@ -81,17 +87,20 @@ def split_runs(sizes, strides, new_sizes):
 
 
 # [reproduce]
-# What a view must do, stated without any rule: the view's elements, in row-major order, sit at
-# the same storage offsets as the tensor's. Some strides do that for the new shape exactly when
-# the strides read off the first neighbours reproduce every offset.
+# What a view must do, stated without any rule: the view's elements, in row-major
+# order, sit at the same storage offsets as the tensor's. Some strides do that for
+# the new shape exactly when the strides read off the first neighbours reproduce
+# every offset.
 def strides_reproducing(offsets, new_sizes):
     n = len(new_sizes)
     place = [1] * n  # place[d]: the row-major index step of dim d
     for d in reversed(range(n - 1)):
         place[d] = place[d + 1] * new_sizes[d + 1]
-    strides = [offsets[place[d]] - offsets[0] if new_sizes[d] > 1 else 0 for d in range(n)]
+    strides = [offsets[place[d]] - offsets[0] if new_sizes[d] > 1 else 0
+               for d in range(n)]
     for flat, offset in enumerate(offsets):
-        at = offsets[0] + sum(flat // place[d] % new_sizes[d] * strides[d] for d in range(n))
+        at = offsets[0] + sum(flat // place[d] % new_sizes[d] * strides[d]
+                              for d in range(n))
         if at != offset:
             return None
     return tuple(strides)

@@ -21,10 +21,10 @@ answers = Answers("05_broadcasting")
 # ---- teaching helpers: the PyTorch forms of the C++ ones ----------------------------------------
 
 # [expand_rule]
-# expand's strides, aligned from the right: a kept size keeps its stride; a size-1 dim grown to
-# n > 1 gets stride 0; a new leading dim gets stride 0 when it is longer than 1, else the
-# size·stride of the dim to its right; a 0-d source gets stride 0 everywhere. Any other change of
-# size is an error (None here).
+# expand's strides, aligned from the right: a kept size keeps its stride; a size-1
+# dim grown to n > 1 gets stride 0; a new leading dim gets stride 0 when it is
+# longer than 1, else the size·stride of the dim to its right; a 0-d source gets
+# stride 0 everywhere. Any other change of size is an error (None here).
 def expand_strides(sizes, strides, target):
     n = len(target)
     lead = n - len(sizes)  # how many dims are new
@@ -47,8 +47,9 @@ def expand_strides(sizes, strides, target):
 
 
 # [shape_rule]
-# The broadcast shape: compare sizes from the right; equal sizes stay, a 1 gives way to the
-# other size, a missing dim counts as 1; anything else is an error (None here).
+# The broadcast shape: compare sizes from the right; equal sizes stay, a 1 gives way
+# to the other size, a missing dim counts as 1; anything else is an error (None
+# here).
 def broadcast_shape(a, b):
     n = max(len(a), len(b))
     out = [0] * n
@@ -63,8 +64,8 @@ def broadcast_shape(a, b):
 
 
 # [zeroed_index]
-# The element a broadcast operand contributes at output index i: drop the leading coordinates it
-# does not have, and read 0 wherever its size is 1.
+# The element a broadcast operand contributes at output index i: drop the leading
+# coordinates it does not have, and read 0 wherever its size is 1.
 def source_index(source_sizes, out_index):
     i = list(out_index[len(out_index) - len(source_sizes):])
     for d, size in enumerate(source_sizes):
@@ -75,8 +76,8 @@ def source_index(source_sizes, out_index):
 
 
 # [equal_values]
-# torch.equal itself, in PyTorch 1.13: the same shape, and every pair of elements equal once both
-# are in their promoted dtype.
+# torch.equal itself, in PyTorch 1.13: the same shape, and every pair of elements
+# equal once both are in their promoted dtype.
 def equal_values(a, b):
     return torch.equal(a, b)
 # [equal_values]
@@ -216,7 +217,8 @@ e = x.view(3, 1, 4).expand(3, 5, 4)  # (3,5,4):(4,0,1)
 # nikitaved's order: dims by decreasing stride (ties by dim), the last one fastest.
 order = sorted(range(e.dim()), key=lambda d: -e.stride(d))
 p = e.permute(order)
-trace = [p[i].data_ptr() - x.data_ptr() for i in itertools.product(*map(range, p.shape))]
+trace = [p[i].data_ptr() - x.data_ptr()  # bytes from the storage's base
+         for i in itertools.product(*map(range, p.shape))]
 # [stride_order]
 answers.of("order")
 answers.of("trace")
@@ -225,12 +227,13 @@ answers.group("sectors")
 torch.manual_seed(9)
 x = torch.rand(64)
 # [sectors]
-# PyTorch has no model of a warp; the addresses its view gives are what the model counts.
+# PyTorch has no model of a warp; what the model counts is the view's addresses.
 column = x.view(64, 1).expand(64, 32)  # lanes along the stride-0 dim
 dense = torch.rand(64, 32)             # lanes along a stride-1 dim
 lanes, sector_bytes = 32, 32           # a warp; the unit memory serves
-def sectors(t):  # distinct sectors of each warp's request, one request per row
-    return [len({(e.data_ptr() - t.data_ptr()) // sector_bytes for e in row}) for row in t]
+def sectors(t):  # the distinct sectors of each request: one request, one row
+    base = t.data_ptr()
+    return [len({(e.data_ptr() - base) // sector_bytes for e in row}) for row in t]
 # [sectors]
 answers.of("column", base="x")
 answers.of("len(sectors(column))")
