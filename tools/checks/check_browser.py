@@ -364,6 +364,16 @@ def check_page(browser, path, shot_dir, timeout, dark=False):
     return info, problems
 
 
+def report(tool, failures, counted, screenshots=None, prefix=""):
+    """The close of a browser check: each failure on a line, then one summary line ("3 pages at
+    2 widths, 0 problem(s)"); returns the exit code, 1 when anything failed."""
+    for f in failures:
+        print(f"{tool}: {prefix}{f}")
+    print(f"{tool}: {counted}, {len(failures)} problem(s)"
+          + (f"; screenshots in {screenshots}" if screenshots else ""))
+    return 1 if failures else 0
+
+
 def browser_arguments(description, screenshots_help):
     """The command line the site's browser checks share: the site, Chromium, screenshots, timeout."""
     ap = argparse.ArgumentParser(description=description)

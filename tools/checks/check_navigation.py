@@ -25,8 +25,8 @@ import sys
 import urllib.parse
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from check_browser import (WAIT_MATHJAX, Browser, browser_arguments, find_chromium,  # noqa: E402
-                           problems_in_events)
+from check_browser import (WAIT_MATHJAX, Browser, browser_arguments,  # noqa: E402
+                           find_chromium, problems_in_events, report)
 
 CHAPTER_RE = re.compile(r"^ch([0-9]{2})\.html$")
 
@@ -199,11 +199,8 @@ def main(argv=None):
                 failures += [f"{page} at {width} px: {p}" for p in problems]
     finally:
         browser.close()
-    for f in failures:
-        print(f"check_navigation: {f}")
-    print(f"check_navigation: {len(chapters)} chapters at {len(args.widths)} widths, "
-          f"{len(failures)} problem(s)" + (f"; screenshots in {args.screenshots}" if args.screenshots else ""))
-    return 1 if failures else 0
+    return report("check_navigation", failures,
+                  f"{len(chapters)} chapters at {len(args.widths)} widths", args.screenshots)
 
 
 if __name__ == "__main__":

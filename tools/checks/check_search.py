@@ -25,7 +25,7 @@ import time
 import urllib.parse
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from check_browser import (Browser, browser_arguments, find_chromium,  # noqa: E402
+from check_browser import (Browser, browser_arguments, find_chromium, report,  # noqa: E402
                            problems_in_events)
 
 QUERIES = ["contiguous", "permute", "memset", "as_strided", "MT-03"]
@@ -261,12 +261,8 @@ def main(argv=None):
     finally:
         browser.close()
     failures += r.problems
-    for f in failures:
-        print(f"check_search: FAILED: {f}")
-    print(f"check_search: {len(QUERIES)} queries, {len(chapters)} chapters, "
-          f"{len(failures)} problem(s)"
-          + (f"; screenshots in {args.screenshots}" if args.screenshots else ""))
-    return 1 if failures else 0
+    return report("check_search", failures, f"{len(QUERIES)} queries, {len(chapters)} chapters",
+                  args.screenshots, prefix="FAILED: ")
 
 
 if __name__ == "__main__":

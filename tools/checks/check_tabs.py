@@ -21,7 +21,7 @@ import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from check_browser import (Browser, browser_arguments, find_chromium,  # noqa: E402
+from check_browser import (Browser, browser_arguments, find_chromium, report,  # noqa: E402
                            problems_in_events)
 from check_navigation import load, screenshot  # noqa: E402
 
@@ -166,12 +166,8 @@ def main(argv=None):
                 failures += [f"{page} at {width} px: {p}" for p in problems]
     finally:
         browser.close()
-    for f in failures:
-        print(f"check_tabs: {f}")
-    print(f"check_tabs: {len(pages)} page(s) at {len(args.widths)} widths, "
-          f"{len(failures)} problem(s)"
-          + (f"; screenshots in {args.screenshots}" if args.screenshots else ""))
-    return 1 if failures else 0
+    return report("check_tabs", failures, f"{len(pages)} page(s) at {len(args.widths)} widths",
+                  args.screenshots)
 
 
 if __name__ == "__main__":
