@@ -18,6 +18,7 @@
 
 #include "book/book.h"
 #include "book/gpu.h"
+#include "book/pytorch_record.h"
 #include "book/timing.h"
 #include "strided/matmul.h"
 #include "strided/models.h"
@@ -162,6 +163,17 @@ std::string shape_text(const Shape& s) {
   return out + (s.size() == 1 ? ",)" : ")");
 }
 
+// PyTorch 1.13's answers for the same expressions (chapters/07_matmul.py, recorded by
+// tools/book record-pytorch): the checks compare the library's tensors and refusals with them.
+const book::PytorchRecord& pytorch() { return book::PytorchRecord::of_chapter("07_matmul"); }
+
+// PyTorch's spelling of a random tensor of shape s: torch.rand(2, 3), torch.rand(3).
+std::string torch_rand(const Shape& s) {
+  std::string out = "torch.rand(";
+  for (size_t i = 0; i < s.size(); ++i) out += (i ? ", " : "") + std::to_string(s[i]);
+  return out + ")";
+}
+
 [[maybe_unused]] std::string gpu_reason() { return book::gpu().reason; }
 
 // The recorded benchmark run committed beside the pages: tools/bench/run writes compare.json, and
@@ -203,6 +215,10 @@ int main(int argc, char** argv) {
              c.equal("strides of its transpose", col.strides(), Shape{1, 4});
              c.equal("the transpose is contiguous", col.is_contiguous(), false);
              c.equal("the transpose's transpose is contiguous", col.t().is_contiguous(), true);
+             pytorch().compare(c, "row_column", "row", row, {&row});
+             pytorch().compare(c, "row_column", "row.t()", col, {&row});
+             pytorch().compare_value(c, "row_column", "row.t().t().is_contiguous()",
+                                     col.t().is_contiguous());
              c.value("row_strides", row.strides());
              c.value("col_strides", col.strides());
              // Figures: one 3×4 matrix, stored both ways (the column-major one is a copy of
@@ -211,6 +227,7 @@ int main(int argc, char** argv) {
              Tensor f = r.t().contiguous().t();
              c.equal("the column-major copy holds the same matrix", f.to_vector(), r.to_vector());
              c.equal("the column-major copy's strides", f.strides(), Shape{1, 3});
+             pytorch().compare(c, "row_column", "r.t().contiguous().t()", f, {&r});
              c.figure("row_major", tensor_svg(r, "a, row-major"),
                       "A 3×4 matrix stored row-major: a row is a run of the storage.");
              c.figure("column_major", tensor_svg(f, "a, column-major"),
@@ -230,6 +247,8 @@ int main(int argc, char** argv) {
              c.equal("same data_ptr", v.data_ptr() == m.data_ptr(), true);
              Tensor batch = zeros({2, 4, 6});
              c.equal("strides of a batch's .mT", batch.mT().strides(), Shape{24, 1, 6});
+             pytorch().compare(c, "mt", "m.mT", v, {&m});
+             pytorch().compare(c, "mt", "batch.mT", batch.mT(), {&batch});
              c.value("mt_strides", v.strides());
              c.value("mt_batch_strides", batch.mT().strides());
            });
@@ -251,6 +270,8 @@ int main(int argc, char** argv) {
                  models::distinct_lines(models::logical_trace(b_col.select(1, 0)));
              c.equal("lines of one column of a row-major B", lines_row, n);
              c.equal("lines of one column of a column-major B", lines_col, n / 16);
+             pytorch().compare(c, "lru_run", "b[:, 0]", b.select(1, 0), {&b});
+             pytorch().compare(c, "lru_run", "b_col[:, 0]", b_col.select(1, 0), {&b_col});
              //! [lru_run]
              const int64_t row_4k = misses_ijk({n, false, LruCache(4096)}, false);
              const int64_t col_4k = misses_ijk({n, true, LruCache(4096)}, false);
@@ -261,6 +282,10 @@ int main(int argc, char** argv) {
              c.equal("4 KiB misses, B column-major", col_4k, int64_t{132096});
              c.equal("32 KiB misses, B row-major", row_32k, int64_t{132096});
              c.equal("32 KiB misses, B column-major", col_32k, int64_t{132096});
+             // The same model written over PyTorch's strides (the companion's lru_run) counts
+             // the same misses.
+             pytorch().compare_value(c, "lru_run", "row_4k", row_4k);
+             pytorch().compare_value(c, "lru_run", "col_4k", col_4k);
              c.value("lru_n", n);
              c.value("lines_row", lines_row);
              c.value("lines_col", lines_col);
@@ -315,6 +340,10 @@ int main(int argc, char** argv) {
                          Storage::allocation_count() - before, int64_t{1});
                  c.equal("bytes it writes at n = " + std::to_string(n), copy.storage().nbytes(),
                          n * n * 4);
+                 if (n == 512) {
+                   pytorch().compare(c, "transpose_first", "b.t()", v, {&m});
+                   pytorch().compare(c, "transpose_first", "b_columns", copy, {&m});
+                 }
                }
              });
 
@@ -395,6 +424,9 @@ int main(int argc, char** argv) {
              c.equal("column-major: copy", col.copy, false);
              c.equal("a stride-2 slice is copied", blas_operand(zeros({3, 10}).slice(1, 0, 10, 2)).copy,
                      true);
+             pytorch().compare(c, "blas_flags", "a.mT", a.mT(), {&a});
+             pytorch().compare(c, "blas_flags", "torch.zeros(3, 10)[:, ::2]",
+                               zeros({3, 10}).slice(1, 0, 10, 2));
              c.value("flags_ld", row.ld);
            });
 
@@ -611,6 +643,9 @@ int main(int argc, char** argv) {
              for (const Case& k : cases) {
                const Tensor r = matmul(rand(k.a, gen), rand(k.b, gen));
                c.equal("shape of " + shape_text(k.a) + " @ " + shape_text(k.b), r.sizes(), k.out);
+               pytorch().compare_value(
+                   c, "shapes", "torch.matmul(" + torch_rand(k.a) + ", " + torch_rand(k.b) + ").shape",
+                   r.sizes());
                rows.push_back({shape_text(k.a), shape_text(k.b), shape_text(r.sizes())});
              }
              c.throws("inner dims differ", [&] { (void)matmul(rand({5, 2, 3}, gen), rand({5, 4, 4}, gen)); },
@@ -622,6 +657,15 @@ int main(int argc, char** argv) {
                       "non-singleton dimension 0");
              c.throws("a 0-d operand", [&] { (void)matmul(scalar_tensor(Scalar(1.0)), rand({3}, gen)); },
                       "both arguments to matmul need to be at least 1D, but they are 0D and 1D");
+             pytorch().compare_error(c, "shapes",
+                                     "torch.matmul(torch.rand(5, 2, 3), torch.rand(5, 4, 4))",
+                                     [&] { (void)matmul(rand({5, 2, 3}, gen), rand({5, 4, 4}, gen)); });
+             pytorch().compare_error(c, "shapes",
+                                     "torch.matmul(torch.rand(2, 2, 3), torch.rand(3, 3, 4))",
+                                     [&] { (void)matmul(rand({2, 2, 3}, gen), rand({3, 3, 4}, gen)); });
+             pytorch().compare_error(
+                 c, "shapes", "torch.matmul(torch.tensor(1.), torch.rand(3))",
+                 [&] { (void)matmul(scalar_tensor(Scalar(1.0)), rand({3}, gen)); });
              rows.push_back({"(5, 2, 3)", "(5, 4, 4)", "error: inner dims 3 and 4"});
              rows.push_back({"(2, 2, 3)", "(3, 3, 4)", "error: batch dims 2 and 3"});
              c.table("shapes", {"a", "b", "a @ b"}, rows);
@@ -640,6 +684,11 @@ int main(int argc, char** argv) {
                Tensor promoted = matmul(v.unsqueeze(0), m).squeeze(-2);  // (5, 1, 4) → (5, 4)
                //! [one_d]
                c.equal("shape of (3)·(3)", matmul(v, v).sizes(), Shape{});
+               pytorch().compare(c, "one_d", "torch.matmul(v, v)", matmul(v, v));
+               pytorch().compare(c, "one_d", "torch.matmul(torch.rand(2, 3), v)",
+                                 matmul(rand({2, 3}, gen), v));
+               pytorch().compare(c, "one_d", "left", left);
+               pytorch().compare(c, "one_d", "promoted", promoted);
                c.equal("shape of (2, 3)·(3)", matmul(rand({2, 3}, gen), v).sizes(), Shape{2});
                c.equal("shape of (3)·(5, 3, 4)", left.sizes(), Shape{5, 4});
                std::vector<double> x = left.to_vector(), y = promoted.to_vector();
@@ -669,6 +718,8 @@ int main(int argc, char** argv) {
                      true);
              Tensor wide = b.expand({3, 4, 2, 3});
              c.equal("strides of b broadcast to the batch", wide.strides(), Shape{0, 0, 3, 1});
+             pytorch().compare(c, "worked", "batched", batched);
+             pytorch().compare(c, "worked", "b.expand(3, 4, 2, 3)", wide, {&b});
              c.value("broadcast_strides", wide.strides());
              c.figure("broadcast_b", storage_svg(wide, "b.expand(3, 4, 2, 3)"),
                       "Every one of the 12 batch entries reads b's 6 elements.");
