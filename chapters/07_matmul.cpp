@@ -644,7 +644,8 @@ int main(int argc, char** argv) {
                const Tensor r = matmul(rand(k.a, gen), rand(k.b, gen));
                c.equal("shape of " + shape_text(k.a) + " @ " + shape_text(k.b), r.sizes(), k.out);
                pytorch().compare_value(
-                   c, "shapes", "torch.matmul(" + torch_rand(k.a) + ", " + torch_rand(k.b) + ").shape",
+                   c, "shapes",
+                   "torch.matmul(" + torch_rand(k.a) + ", " + torch_rand(k.b) + ").shape",
                    r.sizes());
                rows.push_back({shape_text(k.a), shape_text(k.b), shape_text(r.sizes())});
              }
@@ -657,12 +658,12 @@ int main(int argc, char** argv) {
                       "non-singleton dimension 0");
              c.throws("a 0-d operand", [&] { (void)matmul(scalar_tensor(Scalar(1.0)), rand({3}, gen)); },
                       "both arguments to matmul need to be at least 1D, but they are 0D and 1D");
-             pytorch().compare_error(c, "shapes",
-                                     "torch.matmul(torch.rand(5, 2, 3), torch.rand(5, 4, 4))",
-                                     [&] { (void)matmul(rand({5, 2, 3}, gen), rand({5, 4, 4}, gen)); });
-             pytorch().compare_error(c, "shapes",
-                                     "torch.matmul(torch.rand(2, 2, 3), torch.rand(3, 3, 4))",
-                                     [&] { (void)matmul(rand({2, 2, 3}, gen), rand({3, 3, 4}, gen)); });
+             pytorch().compare_error(
+                 c, "shapes", "torch.matmul(torch.rand(5, 2, 3), torch.rand(5, 4, 4))",
+                 [&] { (void)matmul(rand({5, 2, 3}, gen), rand({5, 4, 4}, gen)); });
+             pytorch().compare_error(
+                 c, "shapes", "torch.matmul(torch.rand(2, 2, 3), torch.rand(3, 3, 4))",
+                 [&] { (void)matmul(rand({2, 2, 3}, gen), rand({3, 3, 4}, gen)); });
              pytorch().compare_error(
                  c, "shapes", "torch.matmul(torch.tensor(1.), torch.rand(3))",
                  [&] { (void)matmul(scalar_tensor(Scalar(1.0)), rand({3}, gen)); });
