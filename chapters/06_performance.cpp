@@ -24,6 +24,7 @@
 
 #include "book/book.h"
 #include "book/gpu.h"
+#include "book/pytorch_record.h"
 #include "book/timing.h"
 #include "strided/iterator.h"
 #include "strided/models.h"
@@ -293,6 +294,12 @@ CopyPays copy_pays_model(int64_t n) {
   return m;
 }
 
+// PyTorch 1.13's answers for the same expressions (chapters/06_performance.py, recorded by
+// tools/book record-pytorch): the checks compare the library's tensors with them.
+const book::PytorchRecord& pytorch() {
+  return book::PytorchRecord::of_chapter("06_performance");
+}
+
 [[maybe_unused]] std::string gpu_reason() { return book::gpu().reason; }
 
 }  // namespace
@@ -325,6 +332,8 @@ int main(int argc, char** argv) {
              c.equal("second address of the logical walk", logical.bytes[1], int64_t{64});
              c.equal("iteration order of t", unary_plan(UnaryOp::Neg, Tensor(), t).iteration_order(),
                      Shape{0, 1, 2});
+             pytorch().compare_value(c, "plan_order", "order", order);
+             pytorch().compare_value(c, "plan_order", "walked[-1]", walked.bytes.back());
              c.value("order_p", order);
              c.value("order_walked", head(walked, 6, 1));
              c.value("order_logical", head(logical, 6, 1));
@@ -385,6 +394,8 @@ int main(int argc, char** argv) {
                c.equal("addresses, largest differing k (the seed's)", largest_k, Shape{0, 8, 4, 12});
                c.equal("the engine's walk", stride_sorted_trace(t).bytes,
                        std::vector<int64_t>{0, 4, 8, 12});
+               pytorch().compare_value(c, "index_order", "smallest_k", smallest_k);
+               pytorch().compare_value(c, "index_order", "largest_k", largest_k);
                c.value("er04_right", smallest_k);
                c.value("er04_seed", largest_k);
              });
@@ -410,6 +421,10 @@ int main(int argc, char** argv) {
                      (broadcast * permuted).strides(), Shape{16, 1, 4});
              c.equal("(4,3):(1,0) + 0: nothing decides, the order stays", (column + 0).strides(),
                      Shape{3, 1});
+             pytorch().compare(c, "ties", "overlapping + 0", sum);
+             pytorch().compare(c, "ties", "wide + 0", wide + 0);
+             pytorch().compare(c, "ties", "broadcast * permuted", broadcast * permuted);
+             pytorch().compare(c, "ties", "column + 0", column + 0);
              c.value("tie_sum", sum.strides());
              c.value("tie_wide", (wide + 0).strides());
              c.value("tie_bcast", (broadcast * permuted).strides());
@@ -425,6 +440,7 @@ int main(int argc, char** argv) {
                const Shape seed = dense_in_order(x.sizes(), seed_order(x.strides()));
                c.equal("the seed's rule", seed, Shape{3, 1});
                c.equal("the engine (and PyTorch 1.13)", (x + 0).strides(), Shape{1, 2});
+               pytorch().compare(c, "ties", "overlapping + 0", x + 0);
                c.value("er05_seed", seed);
                c.value("er05_engine", (x + 0).strides());
              });
@@ -446,6 +462,8 @@ int main(int argc, char** argv) {
                      std::string("0, 1, 2, 1, 2, 3, 2, 3, 4, 3, 4, 5"));
              c.equal("the condition on (4,3):(1,1)", predicted, false);
              c.equal("the walk is sorted", is_sorted(walk), false);
+             pytorch().compare(c, "unfold", "w", w, {&w});
+             pytorch().compare_value(c, "unfold", "predicted", predicted);
              // The condition against the engine's own walk, on every layout of a family: the loop
              // nest is the plan (dims ordered as the plan orders them, outer first).
              Generator gen(6);
@@ -516,6 +534,9 @@ int main(int argc, char** argv) {
              //! [lines]
              c.equal("lines, contiguous", contiguous, x.numel() / 16);
              c.equal("lines, permuted", permuted, x.numel() / 16);
+             pytorch().compare(c, "lines", "x.permute(1, 2, 0)", x.permute({1, 2, 0}), {&x});
+             pytorch().compare_value(c, "lines", "contiguous", contiguous);
+             pytorch().compare_value(c, "lines", "permuted", permuted);
              c.value("lines_numel", x.numel());
              c.value("lines_count", contiguous);
            }).model();
@@ -604,6 +625,9 @@ int main(int argc, char** argv) {
              c.equal("permute(2,1,0) + 3", permuted.strides(), Shape{1, 8, 64});
              c.equal("stride-5 slice + 3", stride5.strides(), Shape{64, 8, 1});
              c.equal("slice with holes + 3", holes.strides(), Shape{64, 8, 1});
+             pytorch().compare(c, "unary_out", "permuted", permuted);
+             pytorch().compare(c, "unary_out", "stride5", stride5);
+             pytorch().compare(c, "unary_out", "holes", holes);
              c.value("out_permuted", permuted.strides());
              c.value("out_stride5", stride5.strides());
              c.value("out_holes", holes.strides());
@@ -780,6 +804,10 @@ int main(int argc, char** argv) {
              c.equal("row walk, 32 KiB", row_misses, int64_t{65536});
              c.equal("column walk, 32 KiB", small, int64_t{1048576});
              c.equal("column walk, 128 KiB", large, int64_t{65536});
+             pytorch().compare(c, "lru", "m.t()", m.t(), {&m});
+             pytorch().compare_value(c, "lru", "row_misses", row_misses);
+             pytorch().compare_value(c, "lru", "small", small);
+             pytorch().compare_value(c, "lru", "large", large);
              c.value("lru_rows", row_misses);
              c.value("lru_cols_small", small);
              c.value("lru_cols_large", large);
@@ -978,6 +1006,8 @@ int main(int argc, char** argv) {
              c.equal("x * y", matched, 3.0);
              c.equal("x * y.transpose(0, 2)", mismatched, 18.0);
              c.equal("x.transpose(0, 2) * y", reversed, 18.0);
+             pytorch().compare(c, "binary_lines", "x * y.transpose(0, 2)", x * y.transpose(0, 2));
+             pytorch().compare(c, "binary_lines", "x.transpose(0, 2) * y", x.transpose(0, 2) * y);
              c.value("lines_matched", fixed(matched, 0));
              c.value("lines_mismatched", fixed(mismatched, 0));
              // The inner step of y.transpose(0, 2) at the notebook's size, 512³ float32.
@@ -1179,6 +1209,10 @@ int main(int argc, char** argv) {
              c.equal("outputs with the first operand's strides", first, pairs);
              c.equal("x * y == y * x", values, pairs);
              c.equal("strides differ iff permutations differ", differ, pairs);
+             pytorch().compare_value(c, "first_operand", "pairs", pairs);
+             pytorch().compare_value(c, "first_operand", "first", first);
+             pytorch().compare_value(c, "first_operand", "values", values);
+             pytorch().compare_value(c, "first_operand", "differ", differ);
              c.value("pf18_pairs", pairs);
            });
 
@@ -1200,6 +1234,11 @@ int main(int argc, char** argv) {
                c.equal("b strides", b.strides(), Shape{4, 0, 1});
                c.equal("b * p", (b * p).strides(), Shape{16, 1, 4});
                c.equal("p * b", (p * b).strides(), Shape{1, 4, 16});
+               pytorch().compare(c, "er10", "x", x);
+               pytorch().compare(c, "er10", "x * y", x * y);
+               pytorch().compare(c, "er10", "b", b);
+               pytorch().compare(c, "er10", "b * p", b * p);
+               pytorch().compare(c, "er10", "p * b", p * b);
                c.value("er10_xy", (x * y).strides());
                c.value("er10_bp", (b * p).strides());
                c.value("er10_pb", (p * b).strides());
