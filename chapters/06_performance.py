@@ -101,8 +101,9 @@ t = torch.arange(64, dtype=torch.float32).view(4, 4, 4)
 p = t.permute(2, 1, 0)  # strides (1, 4, 16)
 # PyTorch keeps its plan internal: -p loops over dims by decreasing stride,
 order = sorted(range(p.dim()), key=lambda d: -p.stride(d))  # outermost loop first
-walked = [4 * v for v in offsets(p.permute(order)).flatten().tolist()]  # as -p reads
-logical = [4 * v for v in offsets(p).flatten().tolist()]  # p[0][0][0], p[0][0][1], ...
+# the addresses as -p reads them, and in p's logical order (p[0][0][0], p[0][0][1])
+walked = [4 * v for v in offsets(p.permute(order)).flatten().tolist()]
+logical = [4 * v for v in offsets(p).flatten().tolist()]
 # [plan_order]
 answers.of("order")
 answers.of("-p")
@@ -116,7 +117,8 @@ answers.group("index_order")
 t = torch.zeros(2, 2)  # strides (2, 1): dims already in descending order
 idx = [(0, 0), (0, 1), (1, 0), (1, 1)]
 def addresses(key):
-    return [4 * sum(i * s for i, s in zip(ix, t.stride())) for ix in sorted(idx, key=key)]
+    return [4 * sum(i * s for i, s in zip(ix, t.stride()))
+            for ix in sorted(idx, key=key)]
 smallest_k = addresses(lambda ix: ix)         # compared at the first differing k
 largest_k = addresses(lambda ix: ix[::-1])    # the seed's order: at the last one
 # [index_order]
@@ -155,7 +157,8 @@ answers.of("predicted")
 answers.group("lines")
 # [lines]
 x = torch.zeros(64, 64, 64)
-lines = lambda t: torch.unique(offsets(t) * 4 // 64).numel()  # distinct 64-byte lines
+# the distinct 64-byte lines a tensor's elements fall in
+lines = lambda t: torch.unique(offsets(t) * 4 // 64).numel()
 contiguous, permuted = lines(x), lines(x.permute(1, 2, 0))
 # [lines]
 answers.of("x.permute(1, 2, 0)", base="x", values=False)
@@ -226,8 +229,8 @@ answers.of("max_first().shape")
 answers.group("mappings")
 x = torch.zeros(1024, 1024)
 # [mappings]
-# The CUDA kernels' mappings, as steps × lanes views: a warp cooperating along row 0
-# (dim -1): at step i, lane l reads x[0, 32 i + l];
+# The CUDA kernels' mappings, as steps × lanes views: a warp cooperating along
+# row 0 (dim -1): at step i, lane l reads x[0, 32 i + l];
 cooperative = sectors_per_request(x[0].view(-1, 32))
 # lanes over 32 adjacent columns (dim -2): at step i, lane l reads x[i, l];
 per_column = sectors_per_request(x[:, 0:32])

@@ -20,10 +20,11 @@ answers = Answers("07_matmul")
 # ---- teaching helpers: the PyTorch forms of the C++ ones ----------------------------------------
 
 # [lru_naive]
-# PyTorch has no cache model: this one is plain Python. The addresses a triple loop
-# asks for, fed to an LRU cache of 64-byte lines. A, B and C are float32 n×n matrices
-# placed one after another; each element's place comes from its tensor's strides, so
-# B is torch.zeros(n, n) (row-major) or torch.zeros(n, n).mT (column-major).
+# PyTorch has no cache model: this one is plain Python. The addresses a triple
+# loop asks for, fed to an LRU cache of 64-byte lines. A, B and C are float32 n×n
+# matrices placed one after another; each element's place comes from its tensor's
+# strides, so B is torch.zeros(n, n) (row-major) or torch.zeros(n, n).mT
+# (column-major).
 class LruCache:
     def __init__(self, capacity_bytes, line_bytes=64):
         self.lines, self.line_bytes = capacity_bytes // line_bytes, line_bytes
@@ -40,7 +41,8 @@ class LruCache:
                 self.recent.popitem(last=False)
 
 
-def place(t, first):  # t[i, j] sits `first` + 4·(i·stride[0] + j·stride[1]) bytes in
+# t[i, j] sits first + 4·(i·stride[0] + j·stride[1]) bytes from the start
+def place(t, first):
     s0, s1 = t.stride()
     return lambda i, j: first + 4 * (i * s0 + j * s1)
 
@@ -76,8 +78,8 @@ def misses_ikj(b, cache):
     return cache.misses
 
 
-# The same i-k-j loops on bs×bs blocks: three blocks (3·bs² floats) are all the cache
-# must hold. PyTorch's own CPU matmul hands the blocking to its BLAS.
+# The same i-k-j loops on bs×bs blocks: three blocks (3·bs² floats) are all the
+# cache must hold. PyTorch's own CPU matmul hands the blocking to its BLAS.
 def misses_blocked(b, cache, bs):
     n = b.shape[0]
     a_at, b_at, c_at = place(torch.zeros(n, n), 0), place(b, 4 * n * n), \
