@@ -181,6 +181,32 @@ struct MulWalks {
 using book::fixed;
 
 // The first n entries of a trace, in elements of 4 bytes, "0, 1, 2, ...".
+// The first n addresses of a trace, in bytes: what PyTorch's record keeps of a walk.
+std::vector<int64_t> first_bytes(const Trace& t, size_t n) {
+  return {t.bytes.begin(), t.bytes.begin() + std::min(n, t.bytes.size())};
+}
+
+// The sectors of the cheapest warp request of a steps × lanes view (SectorCount keeps the dearest).
+int64_t fewest_per_request(const Tensor& steps_by_lanes) {
+  const Trace all = logical_trace(steps_by_lanes);
+  const size_t lanes = static_cast<size_t>(steps_by_lanes.size(-1));
+  int64_t fewest = std::numeric_limits<int64_t>::max();
+  for (size_t i = 0; i < all.bytes.size(); i += lanes) {
+    Trace one{{all.bytes.begin() + i, all.bytes.begin() + std::min(i + lanes, all.bytes.size())}};
+    fewest = std::min(fewest, warp_sectors(one, int64_t(lanes)).sectors);
+  }
+  return fewest;
+}
+
+// torch.allclose's test with its default tolerances: |a − b| ≤ 1e-8 + 1e-5·|b| everywhere.
+bool allclose(const Tensor& a, const Tensor& b) {
+  const std::vector<double> x = a.to_vector(), y = b.to_vector();
+  if (x.size() != y.size()) return false;
+  for (size_t i = 0; i < x.size(); ++i)
+    if (!(std::abs(x[i] - y[i]) <= 1e-8 + 1e-5 * std::abs(y[i]))) return false;
+  return true;
+}
+
 std::string head(const Trace& t, size_t n, int64_t unit = 4) {
   std::string s;
   for (size_t i = 0; i < std::min(n, t.bytes.size()); ++i)
@@ -334,6 +360,11 @@ int main(int argc, char** argv) {
                      Shape{0, 1, 2});
              pytorch().compare_value(c, "plan_order", "order", order);
              pytorch().compare_value(c, "plan_order", "walked[-1]", walked.bytes.back());
+             pytorch().compare_value(c, "plan_order", "walked[:6]", first_bytes(walked, 6));
+             pytorch().compare_value(c, "plan_order", "logical[:6]", first_bytes(logical, 6));
+             pytorch().compare(c, "plan_order", "-p", -p);
+             pytorch().compare(c, "plan_order", "-t[:, ::2, 1:3]",
+                               -t.index({Slice(), Slice(indexing::None, indexing::None, 2), Slice(1, 3)}));
              c.value("order_p", order);
              c.value("order_walked", head(walked, 6, 1));
              c.value("order_logical", head(logical, 6, 1));
@@ -464,6 +495,9 @@ int main(int argc, char** argv) {
              c.equal("the walk is sorted", is_sorted(walk), false);
              pytorch().compare(c, "unfold", "w", w, {&w});
              pytorch().compare_value(c, "unfold", "predicted", predicted);
+             Shape walk_elements;  // the record keeps the walk in elements
+             for (int64_t b : walk.bytes) walk_elements.push_back(b / walk.width);
+             pytorch().compare_value(c, "unfold", "walk", walk_elements);
              // The condition against the engine's own walk, on every layout of a family: the loop
              // nest is the plan (dims ordered as the plan orders them, outer first).
              Generator gen(6);
@@ -560,6 +594,9 @@ int main(int argc, char** argv) {
              }
              c.equal("sectors per request at strides 1, 2, 5, 8, 16", got, Shape{4, 8, 20, 32, 32});
              c.value("sectors_by_stride", got);
+             // PyTorch's companion divides the sums: a float per stride.
+             pytorch().compare_value(c, "sectors", "by_stride",
+                                     std::vector<double>(got.begin(), got.end()));
              c.table("sectors", {"stride (floats)", "warp requests", "sectors per request",
                                  "bytes used of bytes fetched"},
                      rows);
@@ -848,11 +885,23 @@ int main(int argc, char** argv) {
            "than the column walk. The engine's max(x, dim), the seed's op, reads memory in order "
            "for both dims, and max(x, −2) still costs at least 1.5 times max(x, −1).",
            [](book::Check& c) {
-             if (skip_timing(c)) return;
-             OneThread one;
              const int64_t n = 1024;  // the seed's In[15] size
              Generator gen(12);
              Tensor x = rand({n, n}, gen);
+             {
+               // PyTorch's answers for the same expressions, before any timing (a sanitizer build
+               // times nothing but still compares them).
+               SumPlan first(x, 0), row_outer(x, 0, true);
+               first.run();
+               row_outer.run();
+               pytorch().compare_value(c, "reduce_timing", "x.sum(1).shape", sum(x, 1).sizes());
+               pytorch().compare_value(c, "reduce_timing", "torch.allclose(first(), row_outer())",
+                                       allclose(first.out, row_outer.out));
+               pytorch().compare_value(c, "engine_max", "max_first().shape",
+                                       max(x, -2).values.sizes());
+             }
+             if (skip_timing(c)) return;
+             OneThread one;
              //! [reduce_timing]
              SumPlan last(x, 1);                 // dim -1: each row walked with unit stride
              SumPlan first(x, 0);                // dim -2: each column walked with stride n
@@ -939,6 +988,10 @@ int main(int argc, char** argv) {
              c.equal("cooperative along a row", cooperative.per_request(), 4.0);
              c.equal("lanes over adjacent columns", per_column.per_request(), 4.0);
              c.equal("thread per row", per_row.per_request(), 32.0);
+             pytorch().compare_value(c, "mappings", "max(cooperative)", cooperative.max_per_request);
+             pytorch().compare_value(c, "mappings", "max(per_column)", per_column.max_per_request);
+             pytorch().compare_value(c, "mappings", "min(per_row)",
+                                     fewest_per_request(x.slice(0, 0, 32).t()));
              c.value("map_coop", fixed(cooperative.per_request(), 0));
              c.value("map_row", fixed(per_row.per_request(), 0));
            }).model();
@@ -1252,6 +1305,11 @@ int main(int argc, char** argv) {
            "(16 + 1) and eight matched products (8·3) walk 41.",
            [](book::Check& c) {
              const CopyPays m = copy_pays_model(32);
+             // The copy the model counts, as PyTorch makes it: a new storage in x's layout.
+             Generator gen(20);
+             Tensor y = rand({32, 32, 32}, gen);
+             pytorch().compare(c, "copy_pays", "yt.contiguous()", y.transpose(0, 2).contiguous(),
+                               {&y});
              c.equal("eight mismatched products", m.as_is(), 144.0);
              c.equal("copy, then eight matched", m.copy_first(), 41.0);
              c.value("copy_model_ratio", fixed(m.as_is() / m.copy_first(), 1));

@@ -1,5 +1,7 @@
 #include "book/chapter.h"
 
+#include "book/pytorch_record.h"
+
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
@@ -339,6 +341,20 @@ int Chapter::main(int argc, char** argv) const {
       print(std::cout, r);
     }
     if (emit_dir) emit(*emit_dir, r);
+    // A full run has looked up every answer its checks compare: one left over was recorded for
+    // no check. GPU claims that did not run here compare no recorded answer (the record holds
+    // what torch answered on the CPU), so their absence cannot hide one.
+    bool unused_answers = false;
+    if (!only && kinds.empty() && !exhibits) {
+      for (const PytorchRecord* record : PytorchRecord::loaded()) {
+        for (const auto& answer : record->unused()) {
+          std::cerr << "chapter " << id_ << ": PyTorch's recorded answer for " << answer
+                    << " (" << record->source() << ") is compared by no check\n";
+          unused_answers = true;
+        }
+      }
+    }
+    if (unused_answers) return 1;
     if (r.any_failed()) {
       // The build sends the report to a log (docs/CMakeLists.txt): say on stderr, where the build
       // shows it, which claims failed and which comparisons failed them.

@@ -31,10 +31,25 @@ PytorchRecord PytorchRecord::parse(std::string_view text, std::string source) {
   return r;
 }
 
-const PytorchRecord& PytorchRecord::of_chapter(const std::string& chapter) {
-  static std::mutex lock;
+namespace {
+std::mutex records_lock;
+std::map<std::string, std::unique_ptr<PytorchRecord>>& records_read() {
   static std::map<std::string, std::unique_ptr<PytorchRecord>> read;
-  std::lock_guard<std::mutex> hold(lock);
+  return read;
+}
+}  // namespace
+
+std::vector<const PytorchRecord*> PytorchRecord::loaded() {
+  std::lock_guard<std::mutex> hold(records_lock);
+  std::vector<const PytorchRecord*> out;
+  for (const auto& [name, record] : records_read())
+    if (record) out.push_back(record.get());
+  return out;
+}
+
+const PytorchRecord& PytorchRecord::of_chapter(const std::string& chapter) {
+  std::lock_guard<std::mutex> hold(records_lock);
+  auto& read = records_read();
   auto& slot = read[chapter];
   if (!slot) {
     const auto path = std::filesystem::path(source_dir()) / "docs" / "recorded" / "pytorch" /
@@ -58,7 +73,21 @@ const nlohmann::json* PytorchRecord::find(const std::string& group,
   const auto g = expressions_.find(group);
   if (g == expressions_.end() || !g->is_object()) return nullptr;
   const auto e = g->find(expression);
-  return e == g->end() ? nullptr : &*e;
+  if (e == g->end()) return nullptr;
+  std::lock_guard<std::mutex> hold(*used_lock_);
+  used_.insert(group + "\t" + expression);
+  return &*e;
+}
+
+std::vector<std::string> PytorchRecord::unused() const {
+  std::lock_guard<std::mutex> hold(*used_lock_);
+  std::vector<std::string> out;
+  for (const auto& [group, answers] : expressions_.items()) {
+    if (!answers.is_object()) continue;
+    for (const auto& [expression, answer] : answers.items())
+      if (!used_.count(group + "\t" + expression)) out.push_back(group + ": " + expression);
+  }
+  return out;
 }
 
 std::string PytorchRecord::what(const std::string& expression) const {

@@ -10,8 +10,12 @@
 #include <nlohmann/json.hpp>
 
 #include <functional>
+#include <memory>
+#include <mutex>
+#include <set>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "book/check.h"
 #include "strided/tensor.h"
@@ -32,7 +36,15 @@ class PytorchRecord {
   const std::string& source() const { return source_; }
 
   // PyTorch's answer for `expression` of the listing (or output) `group`; nullptr when absent.
+  // Every answer looked up is marked used (see unused()).
   const nlohmann::json* find(const std::string& group, const std::string& expression) const;
+
+  // The answers of the record that no check has looked up yet, as "group: expression". A chapter's
+  // full run fails when one remains (Chapter::main): an answer the companion records and no check
+  // compares backs no sentence, and would hide that a comparison was dropped.
+  std::vector<std::string> unused() const;
+  // The records of_chapter has read in this process.
+  static std::vector<const PytorchRecord*> loaded();
 
   // Options of a comparison.
   struct Against {
@@ -75,6 +87,9 @@ class PytorchRecord {
 
   std::string chapter_, torch_, source_;
   nlohmann::json expressions_;
+  // "group\texpression" of each answer looked up; checks may run on several threads.
+  mutable std::set<std::string> used_;
+  mutable std::shared_ptr<std::mutex> used_lock_ = std::make_shared<std::mutex>();
 };
 
 }  // namespace book

@@ -117,6 +117,16 @@ TEST_CASE("a recorded refusal's words, less the exception type, are there to quo
   CHECK_THROWS_AS(r.error_message("rows", "T[9]"), std::out_of_range);  // no answer at all
 }
 
+TEST_CASE("the answers no check looked up are listed, so that a chapter's full run can refuse them") {
+  const PytorchRecord r = PytorchRecord::parse(kRecord, "test.json");
+  CHECK(r.unused().size() == 4);
+  Check c;
+  r.compare_value(c, "rows", "T[1, :].stride()", nlohmann::json::array({1}));
+  r.error_message("rows", "T.view(-1, 4)");
+  r.find("rows", "T[9]");  // no such answer: nothing to mark
+  CHECK(r.unused() == std::vector<std::string>{"rows: T.as_strided((2,), (-1,))", "rows: T[:, 1]"});
+}
+
 TEST_CASE("text that is not a record is refused with its name") {
   CHECK_THROWS_WITH_AS(PytorchRecord::parse("{", "x.json"), doctest::Contains("x.json: not JSON"),
                        std::invalid_argument);
