@@ -539,10 +539,20 @@ def pytorch_side(record, command):
     a = (record or {}).get("tryits", {}).get(command)
     if a is None:
         return None
+    record.setdefault("_shown", set()).add(command)  # see unshown_tryits
     return {"pytorch": a.get("pytorch", ""), "shape": py_tuple(a["shape"]),
             "strides": py_tuple(a["strides"]), "storage_offset": str(a["storage_offset"]),
             "dtype": a["dtype"], "is_contiguous": str(bool(a["is_contiguous"])),
             "repr": a.get("repr", "")}
+
+
+def unshown_tryits(record):
+    """The Try it answers of a chapter's record that no \\tryit of its page showed: an answer
+    recorded for a block the page no longer has would back nothing."""
+    if not isinstance(record, dict):
+        return []
+    shown = record.get("_shown", set())
+    return sorted(c for c in record.get("tryits", {}) if c not in shown)
 
 
 TRYIT_ROWS = (("shape", "shape"), ("strides", "stride()"), ("storage_offset", "storage_offset()"),
@@ -1625,6 +1635,13 @@ def main(argv=None):
                 pages[fname] += ("\n\\htmlonly[block]\n"
                                  + machine_note_html(own["report"].get("provenance", {}))
                                  + "\\endhtmlonly\n")
+
+    for name, record in sorted((records or {}).items()):
+        for command in unshown_tryits(record):
+            problems.add(f"docs/recorded/pytorch/{name}.json",
+                         f"chapter {name}: PyTorch's recorded answer for the Try it block "
+                         f"{command!r} is shown by no \\tryit of docs/{name}.md: remove it "
+                         f"from chapters/{name}.py, or show it")
 
     for (cid, _), note in notes.items():
         if not note["used"]:

@@ -476,6 +476,17 @@ class EmbedTest(unittest.TestCase):
         self.assertEqual(rc, 1)
         self.assertIn("chapter 99_demo, Try it arange(4).view(2, 2): no PyTorch answer recorded", err)
 
+    def test_a_recorded_tryit_the_page_does_not_show_fails(self):
+        record = self.tryit_record()
+        record["arange(6)[::2]"] = dict(record["arange(4).view(2, 2)"], pytorch="torch.arange(6)[::2]")
+        self.with_companion(record)
+        explore = self.fake_explore("cat <<'EOF'\n" + self.EXPLORED + "EOF\n")
+        self.write(os.path.join(self.docs, "99_demo.md"), PAGE + "\n\\tryit 'arange(4).view(2, 2)'\n\nDone.\n")
+        rc, err = self.run_embed("--explore", explore)
+        self.assertEqual(rc, 1)
+        self.assertIn("chapter 99_demo: PyTorch's recorded answer for the Try it block "
+                      "'arange(6)[::2]' is shown by no \\tryit of docs/99_demo.md", err)
+
     def test_the_explorers_last_step_is_read_as_pytorch_prints_it(self):
         a = embed.explorer_answer(self.EXPLORED)
         self.assertEqual(a, {"shape": "(2, 2)", "strides": "(2, 1)", "storage_offset": "0",
