@@ -115,6 +115,20 @@ int main(int argc, char** argv) {
              pytorch().compare(c, "anatomy", "t", t, {&t});
              pytorch().compare(c, "anatomy", "t.permute(2, 0, 1)", p, {&t});
              pytorch().compare(c, "anatomy", "t[1, :, 1:3]", s, {&t});
+             // The words of the figures, defined beside the first one: contiguous (strides the
+             // suffix products of the sizes, a size-1 dim's stride ignored, as PyTorch's
+             // is_contiguous in c10/core/Contiguity.h) and the shape:stride notation.
+             Tensor r = t.index({1, Slice(None, 1), Slice(1, 3)});  // one row of s
+             c.equal("t is contiguous", t.is_contiguous(), true);
+             c.equal("t's strides are the suffix products of its sizes", t.strides(),
+                     contiguous_strides(t.sizes()));
+             c.equal("t[1, :, 1:3] is contiguous", s.is_contiguous(), false);
+             c.equal("t[1, :1, 1:3]: stride of its size-1 dim", r.stride(0), int64_t{4});
+             c.equal("t[1, :1, 1:3] is contiguous", r.is_contiguous(), true);
+             pytorch().compare(c, "anatomy", "t[1, :1, 1:3]", r, {&t});
+             c.value("anatomy_t_layout", t.layout());
+             c.value("anatomy_s_layout", s.layout());
+             c.value("anatomy_r_layout", r.layout());
              c.table("anatomy", {"tensor", "sizes", "strides", "storage offset", "dtype", "device",
                                  "storage bytes"},
                      {layout_row("t", t), layout_row("t.permute(2, 0, 1)", p),

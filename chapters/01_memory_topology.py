@@ -79,6 +79,7 @@ s = t[1, :, 1:3]
 answers.of("t", base="t")
 answers.of("t.permute(2, 0, 1)", base="t")
 answers.of("t[1, :, 1:3]", base="t")
+answers.of("t[1, :1, 1:3]", base="t")  # one row of it: contiguous, its size-1 dim's stride unused
 
 answers.group("flat")
 t = torch.arange(24).view(2, 3, 4)
