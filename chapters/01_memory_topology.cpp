@@ -168,8 +168,8 @@ int main(int argc, char** argv) {
              for (const auto& [name, v] : views) pytorch().compare(c, "flat", name, v, {&t});
              pytorch().compare_value(c, "flat", "inside", inside);
              pytorch().compare_value(c, "flat", "elements", elements);
-             c.value("flat_views", static_cast<int64_t>(views.size()));
-             c.value("flat_bytes", elements);
+             c.record("views", static_cast<int64_t>(views.size()));
+             c.record("bytes their elements occupy", elements);
            });
 
   ch.erratum("ER-20", "A 2-D array occupies a contiguous location in memory (martinlwx).",
@@ -233,7 +233,6 @@ int main(int argc, char** argv) {
              //! [address]
              c.equal("indices visited", visited, t.numel());
              c.equal("bitwise-equal elements", equal, t.numel());
-             c.value("address_numel", t.numel());
              c.value("address_strides", t.strides());
              c.value("address_layout", t.layout());  // "(2,3,4):(12,4,1)", the notation
              // The same formula on a permuted view: the strides, not the shape, find the bytes.
