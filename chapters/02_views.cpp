@@ -103,8 +103,8 @@ int main(int argc, char** argv) {
            "index list, contiguous() of a non-contiguous tensor and a dtype conversion, which "
            "allocate.",
            [](book::Check& c) {
-             Tensor t = arange(24).view({2, 3, 4});
              //! [is_view_of]
+             Tensor t = arange(24).view({2, 3, 4});
              const std::vector<std::pair<std::string, Tensor>> results = {
                  {"t[0, 2, 2]", t.index({0, 2, 2})},
                  {"t[:, 1:3, ::2]", t.index({Slice(), Slice(1, 3), Slice(None, None, 2)})},
@@ -122,8 +122,19 @@ int main(int argc, char** argv) {
              for (const auto& [name, r] : results) {
                const bool view = is_view_of(r, t);
                views += view;
-               rows.push_back({name, book::show(r.storage().is_same(t.storage())), book::show(view)});
+               rows.push_back({name, book::show(r.storage().is_same(t.storage())), book::show(view),
+                               book::show(r.is_contiguous()),
+                               book::show(r.is_non_overlapping_and_dense())});
+               // "dense", defined under the table: PyTorch's is_non_overlapping_and_dense.
+               pytorch().compare_value(c, "is_view_of", name + ": dense",
+                                       r.is_non_overlapping_and_dense());
              }
+             // The two the page names: dense without being contiguous, and neither.
+             c.equal("t.permute(2, 0, 1) is dense", results[2].second.is_non_overlapping_and_dense(),
+                     true);
+             c.equal("t.permute(2, 0, 1) is contiguous", results[2].second.is_contiguous(), false);
+             c.equal("t[:, 1:3, ::2] is dense", results[1].second.is_non_overlapping_and_dense(),
+                     false);
              const auto view_of = [&](size_t i) { return is_view_of(results[i].second, t); };
              for (size_t i = 0; i < 6; ++i) c.equal(results[i].first + " is a view of t", view_of(i), true);
              for (size_t i = 6; i < 9; ++i) c.equal(results[i].first + " is a view of t", view_of(i), false);
@@ -134,9 +145,10 @@ int main(int argc, char** argv) {
              const std::vector<int64_t> sliced = memory_set_bytes(results[1].second);
              c.equal("memset(t[:, 1:3, ::2]) ⊆ memset(t)",
                      std::includes(all.begin(), all.end(), sliced.begin(), sliced.end()), true);
-             c.table("is_view_of", {"result", "shares t's storage", "is a view of t"}, rows);
-             c.value("views_of_t", views);
-             c.value("results_tried", static_cast<int64_t>(results.size()));
+             c.table("is_view_of",
+                     {"result", "shares t's storage", "is a view of t", "contiguous", "dense"}, rows);
+             c.record("views of t", views);
+             c.record("results tried", static_cast<int64_t>(results.size()));
            });
 
   ch.claim("VW-05",
@@ -149,6 +161,7 @@ int main(int argc, char** argv) {
                std::string op;
                std::function<Tensor()> run;
                int64_t allocations;  // PyTorch 1.13's behaviour for this op
+               bool itself = false;  // returns x itself: no new tensor at all, not even a view
              };
              const std::vector<Row> table = {
                  {"x[1]", [&] { return x.select(0, 1); }, 0},
@@ -159,11 +172,11 @@ int main(int argc, char** argv) {
                  {"x.view(2, 12)", [&] { return x.view({2, 12}); }, 0},
                  {"x.reshape(3, 8)", [&] { return x.reshape({3, 8}); }, 0},
                  {"x.t().reshape(24)", [&] { return xt.reshape({24}); }, 1},
-                 {"x.contiguous()", [&] { return x.contiguous(); }, 0},
+                 {"x.contiguous()", [&] { return x.contiguous(); }, 0, true},
                  {"x.t().contiguous()", [&] { return xt.contiguous(); }, 1},
                  {"x[[0, 1]]", [&] { return x.index({std::vector<int64_t>{0, 1}}); }, 1},
                  {"x.flip(0)", [&] { return x.flip({0}); }, 1},
-                 {"x.to(torch.int64)", [&] { return x.to(DType::Int64); }, 0},
+                 {"x.to(torch.int64)", [&] { return x.to(DType::Int64); }, 0, true},
                  {"x.to(torch.float32)", [&] { return x.to(DType::Float32); }, 1},
                  {"x.clone()", [&] { return x.clone(); }, 1},
              };
@@ -177,14 +190,18 @@ int main(int argc, char** argv) {
                c.equal(r.op + ": shares x's storage", y.storage().is_same(x.storage()),
                        r.allocations == 0);
                copies += made > 0;
-               rows.push_back({r.op, made == 0 ? "view" : "copy", book::show(made)});
+               // The library's tensor is a value: "x itself" is x's storage, sizes, strides,
+               // offset and dtype, all unchanged; PyTorch's answer is `is`, the same TensorImpl.
+               const bool itself = same_layout(y, x);
+               c.equal(r.op + ": is x itself", itself, r.itself);
+               if (r.itself) pytorch().compare_value(c, "view_or_copy", r.op + " is x", itself);
+               rows.push_back({r.op, itself ? "x itself" : made == 0 ? "view" : "copy",
+                               book::show(made)});
                pytorch().compare(c, "view_or_copy", r.op, y, {&x});
-               if (r.op == "x.contiguous()" || r.op == "x.to(torch.int64)")
-                 pytorch().compare_value(c, "view_or_copy", r.op + " is x", same_layout(y, x));
              }
-             c.table("view_or_copy", {"op", "view or copy", "allocations"}, rows);
-             c.value("table_ops", static_cast<int64_t>(table.size()));
-             c.value("table_copies", copies);
+             c.table("view_or_copy", {"op", "returns", "allocations"}, rows);
+             c.record("ops", static_cast<int64_t>(table.size()));
+             c.record("copies", copies);
            });
 
   ch.claim("VW-04", "An in-place op returns its input itself: x.add_(1) is x.",
@@ -799,12 +816,12 @@ int main(int argc, char** argv) {
            "Converting to the dtype a tensor already has returns the tensor itself, with no "
            "allocation.",
            [](book::Check& c) {
-             Tensor a = arange(9).reshape({3, 3});
              const int64_t before = Storage::allocation_count();
              //! [same_dtype]
-             Tensor same = a.to(DType::Int64);
+             Tensor a = arange(9).reshape({3, 3});  // int64
+             Tensor same = a.to(DType::Int64);      // a itself
              //! [same_dtype]
-             c.equal("allocations", Storage::allocation_count() - before, int64_t{0});
+             c.equal("allocations: arange's alone", Storage::allocation_count() - before, int64_t{1});
              c.equal("same storage, sizes, strides, offset, dtype", same_layout(same, a), true);
              Tensor forced = a.to(DType::Int64, /*copy=*/true);
              c.equal("to(int64, copy=True) shares a's storage", forced.storage().is_same(a.storage()),

@@ -16,10 +16,17 @@ from answers import Answers  # noqa: E402
 
 answers = Answers("02_views")
 
+
+def is_dense(t):
+    """PyTorch's is_non_overlapping_and_dense, which Python does not expose as a method; torch 1.13
+    restates the C++ rule (c10/core/TensorImpl.cpp) in torch._prims_common."""
+    return torch._prims_common.is_non_overlapping_and_dense(t)
+
+
 # ---- What a view is -----------------------------------------------------------------------------
 answers.group("is_view_of")
-t = torch.arange(24).view(2, 3, 4)
 # [is_view_of]
+t = torch.arange(24).view(2, 3, 4)
 results = {
     "t[0, 2, 2]": t[0, 2, 2],
     "t[:, 1:3, ::2]": t[:, 1:3, ::2],
@@ -37,6 +44,7 @@ shares = {name: r.storage().data_ptr() == t.storage().data_ptr()
 # [is_view_of]
 for name in results:
     answers.of(name, base="t")
+    answers.of(f"is_dense(results[{name!r}])", name=f"{name}: dense")
 
 answers.group("view_or_copy")
 x = torch.arange(24).view(4, 6)
@@ -258,16 +266,16 @@ answers.of("i_bits")
 answers.of("h_bits")
 
 answers.group("same_dtype")
-a = torch.arange(9).reshape(3, 3)
 # [same_dtype]
-same = a.to(torch.int64)
+a = torch.arange(9).reshape(3, 3)  # int64
+same = a.to(torch.int64)           # a itself
 # [same_dtype]
 answers.of("same is a")
 answers.of("a.to(torch.int64, copy=True)", base="a")
 
 answers.group("reinterpret")
-f = torch.ones(4)
 # [reinterpret]
+f = torch.ones(4)  # float32
 bits = f.view(torch.int32)  # the same storage and layout, another dtype
 # [reinterpret]
 answers.of("f.view(torch.int32)", base="f")
