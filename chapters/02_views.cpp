@@ -224,8 +224,8 @@ int main(int argc, char** argv) {
            "reading a single element: every view op succeeds on a tensor whose elements cannot "
            "be read, and gives the layout PyTorch gives.",
            [](book::Check& c) {
-             Untouchable u({4, 5, 6}, DType::Float32);
              //! [no_reads]
+             Untouchable u({4, 5, 6}, DType::Float32);
              const Tensor& t = u.tensor();  // any read of an element would stop the program
              std::vector<std::pair<std::string, Tensor>> views = {
                  {"t[1, 2, 3]", t.index({1, 2, 3})},
@@ -259,7 +259,20 @@ int main(int argc, char** argv) {
              const Geometry p = permute_geometry(t.sizes(), t.strides(), {2, 0, 1});
              c.equal("permute: strides from permute_geometry", views[2].second.strides(), p.strides);
              c.table("no_reads", {"view of t", "sizes", "strides", "storage offset − t's"}, rows);
-             c.value("no_reads_views", static_cast<int64_t>(views.size()));
+             c.record("views", static_cast<int64_t>(views.size()));
+             // Where the two offsets that are not 0 come from: t's strides times the indices.
+             const int64_t element = views[0].second.storage_offset() - t.storage_offset();
+             const int64_t sliced = views[1].second.storage_offset() - t.storage_offset();
+             c.equal("t[1, 2, 3]: offset − t's", element,
+                     1 * t.stride(0) + 2 * t.stride(1) + 3 * t.stride(2));
+             c.equal("t[:, 1:5:2]: offset − t's", sliced, 1 * t.stride(1));
+             c.value("no_reads_origin", t.storage_offset());
+             c.value("no_reads_strides", t.strides());
+             c.value("no_reads_element_sum", "1·" + book::show(t.stride(0)) + " + 2·" +
+                                                 book::show(t.stride(1)) + " + 3·" +
+                                                 book::show(t.stride(2)) + " = " +
+                                                 book::show(element));
+             c.value("no_reads_slice_sum", "1·" + book::show(t.stride(1)) + " = " + book::show(sliced));
            });
 
   ch.claim("VW-02",

@@ -69,9 +69,13 @@ answers.group("no_reads")
 # PyTorch's nearest thing: a tensor on the "meta" device has sizes,
 # strides, a storage offset and a dtype but no memory at all, so an op
 # on it computes metadata alone.
-t = torch.empty(4, 5, 6, device="meta")
+def untouchable(*sizes, dtype=torch.float32):
+    return torch.empty(*sizes, dtype=dtype, device="meta")
 # [untouchable]
+
+
 # [no_reads]
+t = untouchable(4, 5, 6)  # no element to read: it has no memory
 views = {
     "t[1, 2, 3]": t[1, 2, 3],
     "t[:, 1:5:2]": t[:, 1:5:2],
