@@ -11,6 +11,7 @@
 #include <functional>
 #include <numeric>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "book/book.h"
@@ -61,6 +62,18 @@ class Untouchable {
   bool armed_ = false;
 };
 //! [untouchable]
+
+//! [slice_rule]
+// x[..., start:stop:step, ...] on dim d, computed from x's metadata alone
+// (step > 0, bounds within the dim).
+ViewGeometry slice_by_hand(const Tensor& x, int64_t d, int64_t start, int64_t stop,
+                           int64_t step) {
+  Shape sizes = x.sizes(), strides = x.strides();
+  sizes[d] = (stop - start + step - 1) / step;  // ⌈(stop − start) / step⌉
+  strides[d] *= step;
+  return {sizes, strides, x.storage_offset() + start * x.stride(d)};
+}
+//! [slice_rule]
 
 // ---- plumbing: not shown ------------------------------------------------------------------------------
 
@@ -280,30 +293,34 @@ int main(int argc, char** argv) {
            "of dims, not of elements: the same ops on a 1-element and a 2^26-element tensor "
            "allocate nothing and read nothing.",
            [](book::Check& c) {
-             int64_t allocations = 0;
+             //! [cost]
+             auto chain = [](const Tensor& t) {
+               return t.t().index({Slice(), Slice(None, None, 2)}).unsqueeze(0).squeeze(1);
+             };
+             Untouchable small({1, 1}, DType::Float16);               // 1 element
+             Untouchable big({int64_t{1} << 26, 1}, DType::Float16);  // 2^26 elements
+             const int64_t before = Storage::allocation_count();
+             Tensor a = chain(small.tensor()), b = chain(big.tensor());
+             const int64_t allocations = Storage::allocation_count() - before;
+             //! [cost]
              std::vector<std::vector<std::string>> rows;
-             const Shape sources = {1, int64_t{1} << 26};  // elements of the two tensors
-             for (int64_t n : sources) {
-               Untouchable u({n, 1}, DType::Float16);
-               const Tensor& t = u.tensor();
-               //! [cost]
-               const int64_t before = Storage::allocation_count();
-               Tensor v = t.t().index({Slice(), Slice(None, None, 2)}).unsqueeze(0).squeeze(1);
-               allocations += Storage::allocation_count() - before;
-               //! [cost]
-               c.equal("pages protected (" + book::show(n) + " elements)", u.armed(), true);
-               c.equal("shares the storage (" + book::show(n) + " elements)",
-                       v.storage().is_same(t.storage()), true);
-               c.equal("view's sizes (" + book::show(n) + " elements)", v.sizes(), Shape{1, (n + 1) / 2});
-               pytorch().compare(c, "cost",
-                                 "t.t()[:, ::2].unsqueeze(0).squeeze(1), n = " + book::show(n), v,
+             for (const auto& [u, v] : {std::pair<const Untouchable*, const Tensor*>{&small, &a},
+                                        std::pair<const Untouchable*, const Tensor*>{&big, &b}}) {
+               const Tensor& t = u->tensor();
+               const std::string n = book::show(t.numel());
+               c.equal("pages protected (" + n + " elements)", u->armed(), true);
+               c.equal("shares the storage (" + n + " elements)", v->storage().is_same(t.storage()),
+                       true);
+               c.equal("view's sizes (" + n + " elements)", v->sizes(),
+                       Shape{1, (t.numel() + 1) / 2});
+               pytorch().compare(c, "cost", "t.t()[:, ::2].unsqueeze(0).squeeze(1), n = " + n, *v,
                                  {nullptr, t.storage_offset()});
-               rows.push_back({book::show(t.numel()), book::show(v.sizes()), book::show(v.strides())});
+               rows.push_back({n, book::show(v->sizes()), book::show(v->strides())});
              }
              c.equal("allocations made by the views, both sizes", allocations, int64_t{0});
              c.table("cost", {"elements of t", "sizes of the view", "strides of the view"}, rows);
-             c.value("cost_small", sources[0]);
-             c.value("cost_big", sources[1]);
+             c.value("cost_small", small.tensor().numel());
+             c.value("cost_big", big.tensor().numel());
              c.value("cost_allocations", allocations);
            });
 
@@ -311,16 +328,16 @@ int main(int argc, char** argv) {
            "permute, broadcasting, basic indexing and a compatible reshape only rewrite the "
            "offset and strides: a chain of them allocates nothing.",
            [](book::Check& c) {
+             //! [chain]
              Tensor x = arange(24);
              const int64_t before = Storage::allocation_count();
-             //! [chain]
              Tensor y = x.view({2, 3, 4})        // a compatible reshape
                             .permute({2, 0, 1})   // (4, 2, 3)
                             .index({1})           // basic indexing: (2, 3)
                             .unsqueeze(0)
                             .expand({5, 2, 3});   // broadcasting: (5, 2, 3)
-             //! [chain]
              const int64_t made = Storage::allocation_count() - before;
+             //! [chain]
              c.equal("allocations", made, int64_t{0});
              c.equal("shares x's storage", y.storage().is_same(x.storage()), true);
              c.equal("sizes", y.sizes(), Shape{5, 2, 3});
@@ -400,16 +417,11 @@ int main(int argc, char** argv) {
                std::vector<indexing::TensorIndex> idx(3, Slice());
                idx[d] = Slice(start, stop, step);
                Tensor y = x.index(idx);
-               //! [slice_rule]
-               Shape sizes = x.sizes(), strides = x.strides();
-               sizes[d] = (stop - start + step - 1) / step;  // ⌈(stop − start) / step⌉
-               strides[d] *= step;
-               const int64_t offset = x.storage_offset() + start * x.stride(d);
-               //! [slice_rule]
+               const ViewGeometry by_hand = slice_by_hand(x, d, start, stop, step);
                const std::string on = " (dim " + std::to_string(d) + ")";
-               c.equal("sizes" + on, y.sizes(), sizes);
-               c.equal("strides" + on, y.strides(), strides);
-               c.equal("offset" + on, y.storage_offset(), offset);
+               c.equal("sizes" + on, y.sizes(), by_hand.sizes);
+               c.equal("strides" + on, y.strides(), by_hand.strides);
+               c.equal("offset" + on, y.storage_offset(), by_hand.storage_offset);
                c.equal("size of the sliced dim" + on, y.size(d), int64_t{5});
                // Values against a gather through x's own indices.
                int64_t agree = 0, n = 0;
@@ -444,8 +456,8 @@ int main(int argc, char** argv) {
            "Slices share memory: with y = x[0:5] of a 20×20×20 tensor, setting x[0, 0, 0] = 10 "
            "makes y[0, 0, 0] read 10.",
            [](book::Check& c) {
-             Generator gen(4);
              //! [slice_shares]
+             Generator gen(4);
              Tensor x = rand({20, 20, 20}, gen);
              Tensor y = x.index({Slice(0, 5)});  // x[0:5]
              x.set({0, 0, 0}, 10.0);
@@ -526,19 +538,19 @@ int main(int argc, char** argv) {
              "j[π(k)] = i_k. The two differ whenever π is not its own inverse, as the 3-cycle "
              "(1, 2, 0).",
              [](book::Check& c) {
+               //! [seed_formula]
                Tensor t = arange(24).view({2, 3, 4});
                const Shape pi = {1, 2, 0};
-               Shape inverse(3);
-               for (int64_t k = 0; k < 3; ++k) inverse[pi[k]] = k;
-               //! [seed_formula]
-               // The notebook's formula, element by element: res[i0, i1, i2] = t[i_π(0), i_π(1), i_π(2)],
-               // where i_π(k) runs over t's dim k.
+               // The notebook's formula, element by element:
+               // res[i0, i1, i2] = t[i_π(0), i_π(1), i_π(2)], where i_π(k) runs over t's dim k.
                Shape sizes(3);
                for (int64_t k = 0; k < 3; ++k) sizes[pi[k]] = t.size(k);
                Tensor res = empty(sizes, {t.dtype()});
                for (const Shape& i : book::all_indices(sizes))
                  res.set(i, t.at({i[pi[0]], i[pi[1]], i[pi[2]]}));
                //! [seed_formula]
+               Shape inverse(3);
+               for (int64_t k = 0; k < 3; ++k) inverse[pi[k]] = k;
                Tensor by_pi = t.permute(pi);
                Tensor by_inverse = t.permute(inverse);
                c.equal("π⁻¹", inverse, Shape{2, 0, 1});
@@ -562,16 +574,19 @@ int main(int argc, char** argv) {
            "stride[−1] + stride[−2] (all 6 permutations of a 5×5×5 tensor indexed [..., 0]); "
            "of n×m, length min(n, m); offset k > 0 starts k·stride[−1] in, k < 0 |k|·stride[−2].",
            [](book::Check& c) {
+             //! [diagonal]
              Tensor x = arange(125).view({5, 5, 5});
+             std::vector<std::tuple<Shape, Tensor, Tensor>> diagonals;  // p, matrix, diagonal
              Shape p = {0, 1, 2};
+             do {  // every permutation p of (0, 1, 2)
+               Tensor y = x.permute(p).index({Ellipsis, 0});  // a 5×5 matrix, strides vary
+               diagonals.push_back({p, y, y.diagonal(0, -2, -1)});
+             } while (std::next_permutation(p.begin(), p.end()));
+             //! [diagonal]
              int64_t tried = 0;
              std::vector<std::vector<std::string>> rows;
-             do {
-               //! [diagonal]
-               Tensor y = x.permute(p).index({Ellipsis, 0});  // a 5×5 matrix, strides vary
-               Tensor d = y.diagonal(0, -2, -1);
-               //! [diagonal]
-               const std::string on = " of permute" + perm_text(p);
+             for (const auto& [perm, y, d] : diagonals) {
+               const std::string on = " of permute" + perm_text(perm);
                c.equal("data_ptr" + on, d.data_ptr() == y.data_ptr(), true);
                c.equal("length" + on, d.sizes(), Shape{y.size(-1)});
                c.equal("stride" + on, d.strides(), Shape{y.stride(-1) + y.stride(-2)});
@@ -579,12 +594,12 @@ int main(int argc, char** argv) {
                for (int64_t i = 0; i < 5; ++i) agree += d.at({i}).to_int() == y.at({i, i}).to_int();
                c.equal("elements" + on, agree, int64_t{5});
                pytorch().compare(c, "diagonals",
-                                 "x.permute" + perm_text(p) + "[..., 0].diagonal(0, -2, -1)", d,
+                                 "x.permute" + perm_text(perm) + "[..., 0].diagonal(0, -2, -1)", d,
                                  {&x});
-               rows.push_back({"x.permute" + perm_text(p) + "[..., 0]", book::show(y.strides()),
+               rows.push_back({"x.permute" + perm_text(perm) + "[..., 0]", book::show(y.strides()),
                                book::show(d.strides())});
                ++tried;
-             } while (std::next_permutation(p.begin(), p.end()));
+             }
              c.equal("permutations tried", tried, int64_t{6});
              c.table("diagonals", {"matrix", "its strides", "stride of its diagonal"}, rows);
 
@@ -782,15 +797,14 @@ int main(int argc, char** argv) {
            "A dtype conversion copies: b = a.to(float16) of a = arange(9).reshape(3,3) owns new "
            "storage, and after b[0][0] = 1000, a[0][0] is still 0.",
            [](book::Check& c) {
-             const int64_t before_a = Storage::allocation_count();
-             Tensor a = arange(9).reshape({3, 3});
              const int64_t before = Storage::allocation_count();
              //! [convert]
+             Tensor a = arange(9).reshape({3, 3});
              Tensor b = a.to(DType::Float16);
-             b.set({0, 0}, 1000);
+             b.set({0, 0}, 1000);  // b[0][0] = 1000
              //! [convert]
-             c.equal("allocations by to()", Storage::allocation_count() - before, int64_t{1});
-             c.equal("allocations by arange and reshape", before - before_a, int64_t{1});
+             c.equal("allocations: one by arange, one by to()", Storage::allocation_count() - before,
+                     int64_t{2});
              c.equal("a[0][0]", a.at({0, 0}).to_int(), int64_t{0});
              c.equal("b[0][0]", b.at({0, 0}).to_double(), 1000.0);
              c.equal("b shares a's storage", b.storage().is_same(a.storage()), false);
@@ -847,13 +861,13 @@ int main(int argc, char** argv) {
            "Reinterpreting float32 bits as int32 is a trivial view: no copy, and 1.0 reads "
            "as 0x3F800000 = 1065353216.",
            [](book::Check& c) {
-             Tensor f = ones({4});
              const int64_t before = Storage::allocation_count();
              //! [reinterpret]
+             Tensor f = ones({4});  // float32
              // PyTorch's f.view(torch.int32): the same storage and layout, another dtype.
              Tensor bits(f.storage(), f.sizes(), f.strides(), f.storage_offset(), DType::Int32);
              //! [reinterpret]
-             c.equal("allocations", Storage::allocation_count() - before, int64_t{0});
+             c.equal("allocations: ones' alone", Storage::allocation_count() - before, int64_t{1});
              pytorch().compare(c, "reinterpret", "f.view(torch.int32)", bits, {&f});
              c.equal("bits[0]", bits.at({0}).to_int(), int64_t{1065353216});
              c.equal("in hexadecimal", hex(static_cast<uint64_t>(bits.at({0}).to_int())),

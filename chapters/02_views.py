@@ -93,16 +93,23 @@ for name in views:
     answers.of(name)
 
 answers.group("cost")
-for n in [1, 2**26]:
-    t = torch.empty(n, 1, dtype=torch.float16, device="meta")
-    # [cost]
-    v = t.t()[:, ::2].unsqueeze(0).squeeze(1)  # no element is read, whatever n is
-    # [cost]
-    answers.of("v", name=f"t.t()[:, ::2].unsqueeze(0).squeeze(1), n = {n}")
+
+
+# [cost]
+def chain(t):
+    return t.t()[:, ::2].unsqueeze(0).squeeze(1)  # no element is read
+
+
+small = untouchable(1, 1, dtype=torch.float16)     # 1 element
+big = untouchable(2**26, 1, dtype=torch.float16)   # 2^26 elements
+a, b = chain(small), chain(big)
+# [cost]
+answers.of("a", name="t.t()[:, ::2].unsqueeze(0).squeeze(1), n = 1")
+answers.of("b", name=f"t.t()[:, ::2].unsqueeze(0).squeeze(1), n = {2**26}")
 
 answers.group("chain")
-x = torch.arange(24)
 # [chain]
+x = torch.arange(24)
 y = (x.view(2, 3, 4)        # a compatible reshape
       .permute(2, 0, 1)     # (4, 2, 3)
       [1]                   # basic indexing: (2, 3)
@@ -131,15 +138,20 @@ answers.of("x")
 
 # ---- Slicing ------------------------------------------------------------------------------------
 answers.group("slices")
-x = torch.rand(20, 30, 40)
-start, stop, step = 2, 15, 3
-for d in range(3):
-    # [slice_rule]
+
+
+# [slice_rule]
+# x[..., start:stop:step, ...] on dim d, computed from x's metadata alone
+# (step > 0, bounds within the dim).
+def slice_by_hand(x, d, start, stop, step):
     sizes, strides = list(x.shape), list(x.stride())
     sizes[d] = (stop - start + step - 1) // step  # ⌈(stop − start) / step⌉
     strides[d] *= step
-    offset = x.storage_offset() + start * x.stride(d)
-    # [slice_rule]
+    return sizes, strides, x.storage_offset() + start * x.stride(d)
+# [slice_rule]
+
+
+x = torch.rand(20, 30, 40)
 answers.of("x[2:15:3, :, :]", base="x")
 answers.of("x[:, 2:15:3, :]", base="x")
 answers.of("x[:, :, 2:15:3]", base="x")
@@ -166,9 +178,9 @@ p = t.permute(1, 2, 3, 0)
 answers.of("t.permute(1, 2, 3, 0)", base="t")
 
 answers.group("seed_formula")
+# [seed_formula]
 t = torch.arange(24).view(2, 3, 4)
 pi = (1, 2, 0)
-# [seed_formula]
 # The notebook's formula, element by element:
 # res[i0, i1, i2] = t[i_π(0), i_π(1), i_π(2)], where i_π(k) runs over t's dim k.
 sizes = [0, 0, 0]
@@ -184,12 +196,14 @@ answers.of("t.permute(1, 2, 0)", base="t")
 
 # ---- The diagonal -------------------------------------------------------------------------------
 answers.group("diagonals")
+# [diagonal]
 x = torch.arange(125).view(5, 5, 5)
-for p in [(0, 1, 2), (0, 2, 1), (1, 0, 2), (1, 2, 0), (2, 0, 1), (2, 1, 0)]:
-    # [diagonal]
+diagonals = []  # (p, matrix, its diagonal)
+for p in itertools.permutations(range(3)):
     y = x.permute(*p)[..., 0]  # a 5×5 matrix, strides vary
-    d = y.diagonal(0, -2, -1)
-    # [diagonal]
+    diagonals.append((p, y, y.diagonal(0, -2, -1)))
+# [diagonal]
+for p, y, d in diagonals:
     answers.of(f"x.permute{p}[..., 0].diagonal(0, -2, -1)", base="x")
 
 answers.group("diagonal")
@@ -251,8 +265,8 @@ answers.of("scratch", base="buffer")
 
 # ---- Conversions that look like views -----------------------------------------------------------
 answers.group("convert")
-a = torch.arange(9).reshape(3, 3)
 # [convert]
+a = torch.arange(9).reshape(3, 3)
 b = a.to(torch.float16)
 b[0][0] = 1000
 # [convert]
