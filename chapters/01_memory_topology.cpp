@@ -39,6 +39,23 @@ std::vector<int64_t> dump_storage(const Tensor& t) {
 }
 //! [dump_storage]
 
+//! [index_formula]
+// Element idx of v found twice: its index in the storage, counted in elements
+// (martinlwx's formula), and its address, counted in bytes from data_ptr
+// (nikitaved's).
+int64_t storage_index(const Tensor& v, const Shape& idx) {
+  int64_t steps = 0;
+  for (size_t k = 0; k < idx.size(); ++k) steps += idx[k] * v.strides()[k];
+  return v.storage_offset() + steps;
+}
+
+const std::byte* address(const Tensor& v, const Shape& idx) {
+  int64_t steps = 0;
+  for (size_t k = 0; k < idx.size(); ++k) steps += idx[k] * v.strides()[k];
+  return static_cast<const std::byte*>(v.data_ptr()) + v.element_size() * steps;
+}
+//! [index_formula]
+
 //! [counting]
 // An array that counts every read of an item: the cost model of MT-14.
 int64_t reads = 0;
@@ -115,6 +132,20 @@ int main(int argc, char** argv) {
              pytorch().compare(c, "anatomy", "t", t, {&t});
              pytorch().compare(c, "anatomy", "t.permute(2, 0, 1)", p, {&t});
              pytorch().compare(c, "anatomy", "t[1, :, 1:3]", s, {&t});
+             // The words of the figures, defined beside the first one: contiguous (strides the
+             // suffix products of the sizes, a size-1 dim's stride ignored, as PyTorch's
+             // is_contiguous in c10/core/Contiguity.h) and the shape:stride notation.
+             Tensor r = t.index({1, Slice(None, 1), Slice(1, 3)});  // one row of s
+             c.equal("t is contiguous", t.is_contiguous(), true);
+             c.equal("t's strides are the suffix products of its sizes", t.strides(),
+                     contiguous_strides(t.sizes()));
+             c.equal("t[1, :, 1:3] is contiguous", s.is_contiguous(), false);
+             c.equal("t[1, :1, 1:3]: stride of its size-1 dim", r.stride(0), int64_t{4});
+             c.equal("t[1, :1, 1:3] is contiguous", r.is_contiguous(), true);
+             pytorch().compare(c, "anatomy", "t[1, :1, 1:3]", r, {&t});
+             c.value("anatomy_t_layout", t.layout());
+             c.value("anatomy_s_layout", s.layout());
+             c.value("anatomy_r_layout", r.layout());
              c.table("anatomy", {"tensor", "sizes", "strides", "storage offset", "dtype", "device",
                                  "storage bytes"},
                      {layout_row("t", t), layout_row("t.permute(2, 0, 1)", p),
@@ -154,8 +185,8 @@ int main(int argc, char** argv) {
              for (const auto& [name, v] : views) pytorch().compare(c, "flat", name, v, {&t});
              pytorch().compare_value(c, "flat", "inside", inside);
              pytorch().compare_value(c, "flat", "elements", elements);
-             c.value("flat_views", static_cast<int64_t>(views.size()));
-             c.value("flat_bytes", elements);
+             c.record("views", static_cast<int64_t>(views.size()));
+             c.record("bytes their elements occupy", elements);
            });
 
   ch.erratum("ER-20", "A 2-D array occupies a contiguous location in memory (martinlwx).",
@@ -201,10 +232,10 @@ int main(int argc, char** argv) {
            "Element t[i0,…,iN−1] occupies the itemsize bytes at data_ptr + itemsize·Σ i_j·stride[j]; "
            "read back from raw memory, all 24 elements of a 2×3×4 float32 tensor are bitwise equal.",
            [](book::Check& c) {
-             Generator gen(1);
-             Tensor t = rand({2, 3, 4}, gen);
-             const std::vector<double> values = t.to_vector();  // row-major: value of (i, j, k)
              //! [address]
+             Generator gen(1);
+             Tensor t = rand({2, 3, 4}, gen);                   // float32
+             const std::vector<double> values = t.to_vector();  // t[i, j, k] in row-major order
              const auto* data = static_cast<const std::byte*>(t.data_ptr());
              int64_t visited = 0, equal = 0;
              for (int64_t i = 0; i < t.size(0); ++i)
@@ -219,7 +250,6 @@ int main(int argc, char** argv) {
              //! [address]
              c.equal("indices visited", visited, t.numel());
              c.equal("bitwise-equal elements", equal, t.numel());
-             c.value("address_numel", t.numel());
              c.value("address_strides", t.strides());
              c.value("address_layout", t.layout());  // "(2,3,4):(12,4,1)", the notation
              // The same formula on a permuted view: the strides, not the shape, find the bytes.
@@ -260,15 +290,8 @@ int main(int argc, char** argv) {
                ptr_ok += static_cast<const std::byte*>(v.data_ptr()) - base ==
                          v.storage_offset() * v.element_size();
                for (const Shape& idx : book::all_indices(v.sizes())) {
-                 //! [index_formula]
-                 int64_t steps = 0;
-                 for (size_t k = 0; k < idx.size(); ++k) steps += idx[k] * v.strides()[k];
-                 const int64_t storage_index = v.storage_offset() + steps;
-                 const auto* address = static_cast<const std::byte*>(v.data_ptr()) +
-                                       v.element_size() * steps;
-                 //! [index_formula]
-                 agree += address == base + v.element_size() * storage_index &&
-                          v.at(idx).to_int() == storage_index;  // arange: value == storage index
+                 agree += address(v, idx) == base + v.element_size() * storage_index(v, idx) &&
+                          v.at(idx).to_int() == storage_index(v, idx);  // arange: value == index
                  ++total;
                }
              }
@@ -279,8 +302,8 @@ int main(int argc, char** argv) {
                pytorch().compare(c, "index_formula", names[i], views[i], {&t});
              pytorch().compare_value(c, "index_formula", "agree", agree);
              pytorch().compare_value(c, "index_formula", "total", total);
-             c.value("index_elements", total);
-             c.value("index_views", static_cast<int64_t>(views.size()));
+             c.record("views", static_cast<int64_t>(views.size()));
+             c.record("indices", total);
            });
 
   ch.claim("MT-05",
@@ -309,8 +332,8 @@ int main(int argc, char** argv) {
                pytorch().compare(c, "stride_steps", names[i], layouts[i], {&t});
              pytorch().compare_value(c, "stride_steps", "pairs", pairs);
              pytorch().compare_value(c, "stride_steps", "hold", hold);
-             c.value("stride_pairs", pairs);
-             c.value("stride_layouts", static_cast<int64_t>(layouts.size()));
+             c.record("layouts", static_cast<int64_t>(layouts.size()));
+             c.record("neighbour pairs", pairs);
            });
 
   ch.claim("MT-11",
@@ -326,9 +349,9 @@ int main(int argc, char** argv) {
                return static_cast<const std::byte*>(v.data_ptr()) -
                       static_cast<const std::byte*>(v.storage().data());
              };
+             Tensor t = arange(24).reshape({1, 2, 3, 4});          // int64
+             Tensor t2 = t.index({Slice(), Slice(), Slice(), 2});  // t[:, :, :, 2]
              //! [data_ptr]
-             Tensor t = arange(24).reshape({1, 2, 3, 4});
-             Tensor t2 = t.index({Slice(), Slice(), Slice(), 2});
              c.equal("T[1, :] bytes past the base", past_base(row), std::ptrdiff_t{12});
              c.equal("T[:, 1] bytes past the base", past_base(col), std::ptrdiff_t{4});
              c.equal("t[:, :, :, 2] bytes past the base", past_base(t2), std::ptrdiff_t{16});
@@ -387,8 +410,8 @@ int main(int argc, char** argv) {
            "row in row-major order and column by column in column-major order; A[i][j] = "
            "row[i·ncols + j] = col[j·nrows + i], strides (3, 1) against (1, 2).",
            [](book::Check& c) {
-             const std::vector<double> a = {0.2949, 0.9608, 0.0965, 0.5463, 0.4176, 0.8146};
              //! [row_col]
+             const std::vector<double> a = {0.2949, 0.9608, 0.0965, 0.5463, 0.4176, 0.8146};
              Tensor A = from_values(a, {2, 3});        // row-major: strides (3, 1)
              Tensor col_buffer = A.t().contiguous();   // the same matrix, column by column
              Tensor A_col = col_buffer.t();            // read back as 2×3: strides (1, 2)
@@ -517,8 +540,8 @@ int main(int argc, char** argv) {
            "The seeds' examples use PyTorch's defaults: an integer arange is int64, "
            "torch.Tensor([[1,2,3],[4,5,6]]) is float32, rand is float32.",
            [](book::Check& c) {
-             Generator gen(2);
              //! [defaults]
+             Generator gen(2);                                    // the book's seeded generator
              Tensor a = arange(24);                               // torch.arange(24)
              Tensor T = from_values({1, 2, 3, 4, 5, 6}, {2, 3});  // torch.Tensor([[1,2,3],[4,5,6]])
              Tensor r = rand({2, 2}, gen);                        // torch.rand(2, 2)
@@ -729,25 +752,26 @@ int main(int argc, char** argv) {
            "Strides are never negative: a negative slice step is refused, as_strided refuses a "
            "negative stride, and flip returns a copy.",
            [](book::Check& c) {
+             const int64_t before = Storage::allocation_count();
+             //! [flip]
              Tensor x = arange(10);
+             Tensor f = x.flip({0});  // x[::-1] is refused; flip copies
+             //! [flip]
+             c.equal("allocations made by arange and flip", Storage::allocation_count() - before,
+                     int64_t{2});
+             c.equal("flip shares x's storage", f.storage().is_same(x.storage()), false);
              c.throws("x[::-1]", [&] { x.index({Slice(None, None, -1)}); },
                       "step must be greater than zero");
              c.throws("x.as_strided((2,), (-1,))", [&] { x.as_strided({2}, {-1}); },
                       "Negative strides are not supported");
-             const int64_t before = Storage::allocation_count();
-             //! [flip]
-             Tensor f = x.flip({0});
-             //! [flip]
-             c.equal("allocations made by flip", Storage::allocation_count() - before, int64_t{1});
-             c.equal("flip shares x's storage", f.storage().is_same(x.storage()), false);
              c.equal("flip's strides", f.strides(), Shape{1});
              c.equal("flip's values", f.to_vector(), std::vector<double>{9, 8, 7, 6, 5, 4, 3, 2, 1, 0});
-             c.value("flip_allocations", Storage::allocation_count() - before);
              pytorch().compare_error(c, "flip", "x[::-1]",
                                      [&] { x.index({Slice(None, None, -1)}); });
              pytorch().compare_error(c, "flip", "x.as_strided((2,), (-1,))",
                                      [&] { x.as_strided({2}, {-1}); });
              pytorch().compare(c, "flip", "x.flip(0)", f, {&x});
+             c.value("flip_error", pytorch().error_message("flip", "x[::-1]"));
            });
 
   // ---- Why one flat buffer -------------------------------------------------------------------------------
@@ -757,32 +781,24 @@ int main(int argc, char** argv) {
            "Reaching one element of an n-d nested array takes n dependent reads; a flat buffer "
            "with strides takes one read and some integer arithmetic.",
            [](book::Check& c) {
-             using Row = Counted<float>;
-             using Plane = Counted<Row>;
-             using Cube = Counted<Plane>;
-             // The same 2×3×4 values, 0 to 23, as nested arrays and as one flat buffer in
-             // row-major order, read through the library's contiguous strides.
-             Cube nested;
-             float v = 0;
-             for (int i = 0; i < 2; ++i) {
-               Plane plane;
-               for (int j = 0; j < 3; ++j) {
-                 Row row;
-                 for (int k = 0; k < 4; ++k) row.items.push_back(v++);
-                 plane.items.push_back(row);
-               }
-               nested.items.push_back(plane);
-             }
-             Counted<float> flat;
-             for (float x = 0; x < 24; ++x) flat.items.push_back(x);
-             const Shape strides = contiguous_strides({2, 3, 4});
              //! [nested]
+             // The values 0 to 23 twice: as a 2×3×4 nested array, and as one flat buffer in
+             // row-major order with its strides.
+             using Row = Counted<double>;
+             using Plane = Counted<Row>;
+             Counted<Plane> nested{{
+                 Plane{{Row{{0, 1, 2, 3}}, Row{{4, 5, 6, 7}}, Row{{8, 9, 10, 11}}}},
+                 Plane{{Row{{12, 13, 14, 15}}, Row{{16, 17, 18, 19}}, Row{{20, 21, 22, 23}}}},
+             }};
+             Counted<double> flat{arange(24).to_vector()};
+             const Shape strides = contiguous_strides({2, 3, 4});
+
              int64_t before = reads;
-             float a = nested[1][2][1];  // the outer array, then a plane, then a row
+             double a = nested[1][2][1];  // the outer array, then a plane, then a row
              const int64_t nested_reads = reads - before;
 
              before = reads;
-             float b = flat[1 * strides[0] + 2 * strides[1] + 1 * strides[2]];  // the storage
+             double b = flat[1 * strides[0] + 2 * strides[1] + 1 * strides[2]];  // the storage
              const int64_t flat_reads = reads - before;
              //! [nested]
              c.equal("the same element", a, b);

@@ -37,6 +37,21 @@ def dump_storage(t):
 # [dump_storage]
 
 
+# [index_formula]
+# Element idx of v found twice: its index in the storage, counted in
+# elements (martinlwx's formula), and its address, counted in bytes from
+# data_ptr (nikitaved's).
+def storage_index(v, idx):
+    steps = sum(i * s for i, s in zip(idx, v.stride()))
+    return v.storage_offset() + steps
+
+
+def address(v, idx):
+    steps = sum(i * s for i, s in zip(idx, v.stride()))
+    return v.data_ptr() + v.element_size() * steps
+# [index_formula]
+
+
 # [counting]
 # A list that counts every read of an item: the cost model of MT-14.
 reads = 0
@@ -79,6 +94,7 @@ s = t[1, :, 1:3]
 answers.of("t", base="t")
 answers.of("t.permute(2, 0, 1)", base="t")
 answers.of("t[1, :, 1:3]", base="t")
+answers.of("t[1, :1, 1:3]", base="t")  # one row of it: contiguous, its size-1 dim's stride unused
 
 answers.group("flat")
 t = torch.arange(24).view(2, 3, 4)
@@ -125,8 +141,8 @@ answers.of("still")
 
 # ---- Where an element lives ----------------------------------------------------------------------
 answers.group("address")
-t = torch.rand(2, 3, 4)
 # [address]
+t = torch.rand(2, 3, 4)  # float32
 visited = equal = 0
 for i in range(t.size(0)):
     for j in range(t.size(1)):
@@ -161,13 +177,8 @@ agree = total = 0
 base = t.storage().data_ptr()
 for v in views.values():
     for idx in itertools.product(*map(range, v.shape)):
-        # [index_formula]
-        steps = sum(i * s for i, s in zip(idx, v.stride()))
-        storage_index = v.storage_offset() + steps
-        address = v.data_ptr() + v.element_size() * steps
-        # [index_formula]
-        agree += (address == base + v.element_size() * storage_index and
-                  v[idx].item() == storage_index)  # arange: value == storage index
+        agree += (address(v, idx) == base + v.element_size() * storage_index(v, idx) and
+                  v[idx].item() == storage_index(v, idx))  # arange: value == storage index
         total += 1
 for name in views:
     answers.of(name, base="t")
@@ -202,11 +213,11 @@ col = T[:, 1]
 
 def past_base(v):
     return v.data_ptr() - v.storage().data_ptr()
-# [data_ptr]
 
 
-t = torch.arange(24).reshape(1, 2, 3, 4)
+t = torch.arange(24).reshape(1, 2, 3, 4)  # int64
 t2 = t[:, :, :, 2]
+# [data_ptr]
 answers.of("T[1, :]", base="T")
 answers.of("T[:, 1]", base="T")
 answers.of("t[:, :, :, 2]", base="t")
@@ -224,8 +235,8 @@ answers.of("ctypes.c_int64.from_address(v.storage().data_ptr()).value")
 
 # ---- Row-major, column-major, and bytes ----------------------------------------------------------
 answers.group("row_col")
-a = [[0.2949, 0.9608, 0.0965], [0.5463, 0.4176, 0.8146]]
 # [row_col]
+a = [[0.2949, 0.9608, 0.0965], [0.5463, 0.4176, 0.8146]]
 A = torch.tensor(a)                 # row-major: strides (3, 1)
 col_buffer = A.t().contiguous()     # the same matrix, column by column
 A_col = col_buffer.t()              # read back as 2×3: strides (1, 2)
@@ -345,24 +356,28 @@ answers.of("t")
 
 # ---- No negative strides -------------------------------------------------------------------------
 answers.group("flip")
+# [flip]
 x = torch.arange(10)
+f = x.flip(0)  # x[::-1] is refused; flip copies
+# [flip]
 answers.of("x[::-1]")
 answers.of("x.as_strided((2,), (-1,))")
-# [flip]
-f = x.flip(0)
-# [flip]
 answers.of("x.flip(0)", base="x")
 
 # ---- Why one flat buffer -------------------------------------------------------------------------
 answers.group("nested")
-# The same 2×3×4 values, 0 to 23, as nested lists and as one flat buffer in row-major order,
-# read through PyTorch's contiguous strides.
-v = iter(range(24))
-nested = Counted([Counted([Counted([float(next(v)) for k in range(4)]) for j in range(3)])
-                  for i in range(2)])
-flat = Counted([float(x) for x in range(24)])
-strides = torch.empty(2, 3, 4).stride()
 # [nested]
+# The values 0 to 23 twice: as a 2×3×4 nested list, and as one flat buffer
+# in row-major order with its strides.
+nested = Counted([
+    Counted([Counted([0, 1, 2, 3]), Counted([4, 5, 6, 7]),
+             Counted([8, 9, 10, 11])]),
+    Counted([Counted([12, 13, 14, 15]), Counted([16, 17, 18, 19]),
+             Counted([20, 21, 22, 23])]),
+])
+flat = Counted(torch.arange(24).tolist())
+strides = torch.arange(24).view(2, 3, 4).stride()
+
 before = reads
 a = nested[1][2][1]  # the outer list, then a plane, then a row
 nested_reads = reads - before

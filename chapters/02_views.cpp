@@ -11,6 +11,7 @@
 #include <functional>
 #include <numeric>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "book/book.h"
@@ -62,6 +63,18 @@ class Untouchable {
 };
 //! [untouchable]
 
+//! [slice_rule]
+// x[..., start:stop:step, ...] on dim d, computed from x's metadata alone
+// (step > 0, bounds within the dim).
+ViewGeometry slice_by_hand(const Tensor& x, int64_t d, int64_t start, int64_t stop,
+                           int64_t step) {
+  Shape sizes = x.sizes(), strides = x.strides();
+  sizes[d] = (stop - start + step - 1) / step;  // ⌈(stop − start) / step⌉
+  strides[d] *= step;
+  return {sizes, strides, x.storage_offset() + start * x.stride(d)};
+}
+//! [slice_rule]
+
 // ---- plumbing: not shown ------------------------------------------------------------------------------
 
 std::vector<std::string> layout_row(const std::string& name, const Tensor& t) {
@@ -103,8 +116,8 @@ int main(int argc, char** argv) {
            "index list, contiguous() of a non-contiguous tensor and a dtype conversion, which "
            "allocate.",
            [](book::Check& c) {
-             Tensor t = arange(24).view({2, 3, 4});
              //! [is_view_of]
+             Tensor t = arange(24).view({2, 3, 4});
              const std::vector<std::pair<std::string, Tensor>> results = {
                  {"t[0, 2, 2]", t.index({0, 2, 2})},
                  {"t[:, 1:3, ::2]", t.index({Slice(), Slice(1, 3), Slice(None, None, 2)})},
@@ -122,8 +135,19 @@ int main(int argc, char** argv) {
              for (const auto& [name, r] : results) {
                const bool view = is_view_of(r, t);
                views += view;
-               rows.push_back({name, book::show(r.storage().is_same(t.storage())), book::show(view)});
+               rows.push_back({name, book::show(r.storage().is_same(t.storage())), book::show(view),
+                               book::show(r.is_contiguous()),
+                               book::show(r.is_non_overlapping_and_dense())});
+               // "dense", defined under the table: PyTorch's is_non_overlapping_and_dense.
+               pytorch().compare_value(c, "is_view_of", name + ": dense",
+                                       r.is_non_overlapping_and_dense());
              }
+             // The two the page names: dense without being contiguous, and neither.
+             c.equal("t.permute(2, 0, 1) is dense", results[2].second.is_non_overlapping_and_dense(),
+                     true);
+             c.equal("t.permute(2, 0, 1) is contiguous", results[2].second.is_contiguous(), false);
+             c.equal("t[:, 1:3, ::2] is dense", results[1].second.is_non_overlapping_and_dense(),
+                     false);
              const auto view_of = [&](size_t i) { return is_view_of(results[i].second, t); };
              for (size_t i = 0; i < 6; ++i) c.equal(results[i].first + " is a view of t", view_of(i), true);
              for (size_t i = 6; i < 9; ++i) c.equal(results[i].first + " is a view of t", view_of(i), false);
@@ -134,9 +158,10 @@ int main(int argc, char** argv) {
              const std::vector<int64_t> sliced = memory_set_bytes(results[1].second);
              c.equal("memset(t[:, 1:3, ::2]) ⊆ memset(t)",
                      std::includes(all.begin(), all.end(), sliced.begin(), sliced.end()), true);
-             c.table("is_view_of", {"result", "shares t's storage", "is a view of t"}, rows);
-             c.value("views_of_t", views);
-             c.value("results_tried", static_cast<int64_t>(results.size()));
+             c.table("is_view_of",
+                     {"result", "shares t's storage", "is a view of t", "contiguous", "dense"}, rows);
+             c.record("views of t", views);
+             c.record("results tried", static_cast<int64_t>(results.size()));
            });
 
   ch.claim("VW-05",
@@ -149,6 +174,7 @@ int main(int argc, char** argv) {
                std::string op;
                std::function<Tensor()> run;
                int64_t allocations;  // PyTorch 1.13's behaviour for this op
+               bool itself = false;  // returns x itself: no new tensor at all, not even a view
              };
              const std::vector<Row> table = {
                  {"x[1]", [&] { return x.select(0, 1); }, 0},
@@ -159,11 +185,11 @@ int main(int argc, char** argv) {
                  {"x.view(2, 12)", [&] { return x.view({2, 12}); }, 0},
                  {"x.reshape(3, 8)", [&] { return x.reshape({3, 8}); }, 0},
                  {"x.t().reshape(24)", [&] { return xt.reshape({24}); }, 1},
-                 {"x.contiguous()", [&] { return x.contiguous(); }, 0},
+                 {"x.contiguous()", [&] { return x.contiguous(); }, 0, true},
                  {"x.t().contiguous()", [&] { return xt.contiguous(); }, 1},
                  {"x[[0, 1]]", [&] { return x.index({std::vector<int64_t>{0, 1}}); }, 1},
                  {"x.flip(0)", [&] { return x.flip({0}); }, 1},
-                 {"x.to(torch.int64)", [&] { return x.to(DType::Int64); }, 0},
+                 {"x.to(torch.int64)", [&] { return x.to(DType::Int64); }, 0, true},
                  {"x.to(torch.float32)", [&] { return x.to(DType::Float32); }, 1},
                  {"x.clone()", [&] { return x.clone(); }, 1},
              };
@@ -177,14 +203,18 @@ int main(int argc, char** argv) {
                c.equal(r.op + ": shares x's storage", y.storage().is_same(x.storage()),
                        r.allocations == 0);
                copies += made > 0;
-               rows.push_back({r.op, made == 0 ? "view" : "copy", book::show(made)});
+               // The library's tensor is a value: "x itself" is x's storage, sizes, strides,
+               // offset and dtype, all unchanged; PyTorch's answer is `is`, the same TensorImpl.
+               const bool itself = same_layout(y, x);
+               c.equal(r.op + ": is x itself", itself, r.itself);
+               if (r.itself) pytorch().compare_value(c, "view_or_copy", r.op + " is x", itself);
+               rows.push_back({r.op, itself ? "x itself" : made == 0 ? "view" : "copy",
+                               book::show(made)});
                pytorch().compare(c, "view_or_copy", r.op, y, {&x});
-               if (r.op == "x.contiguous()" || r.op == "x.to(torch.int64)")
-                 pytorch().compare_value(c, "view_or_copy", r.op + " is x", same_layout(y, x));
              }
-             c.table("view_or_copy", {"op", "view or copy", "allocations"}, rows);
-             c.value("table_ops", static_cast<int64_t>(table.size()));
-             c.value("table_copies", copies);
+             c.table("view_or_copy", {"op", "returns", "allocations"}, rows);
+             c.record("ops", static_cast<int64_t>(table.size()));
+             c.record("copies", copies);
            });
 
   ch.claim("VW-04", "An in-place op returns its input itself: x.add_(1) is x.",
@@ -207,8 +237,8 @@ int main(int argc, char** argv) {
            "reading a single element: every view op succeeds on a tensor whose elements cannot "
            "be read, and gives the layout PyTorch gives.",
            [](book::Check& c) {
-             Untouchable u({4, 5, 6}, DType::Float32);
              //! [no_reads]
+             Untouchable u({4, 5, 6}, DType::Float32);
              const Tensor& t = u.tensor();  // any read of an element would stop the program
              std::vector<std::pair<std::string, Tensor>> views = {
                  {"t[1, 2, 3]", t.index({1, 2, 3})},
@@ -242,7 +272,20 @@ int main(int argc, char** argv) {
              const Geometry p = permute_geometry(t.sizes(), t.strides(), {2, 0, 1});
              c.equal("permute: strides from permute_geometry", views[2].second.strides(), p.strides);
              c.table("no_reads", {"view of t", "sizes", "strides", "storage offset − t's"}, rows);
-             c.value("no_reads_views", static_cast<int64_t>(views.size()));
+             c.record("views", static_cast<int64_t>(views.size()));
+             // Where the two offsets that are not 0 come from: t's strides times the indices.
+             const int64_t element = views[0].second.storage_offset() - t.storage_offset();
+             const int64_t sliced = views[1].second.storage_offset() - t.storage_offset();
+             c.equal("t[1, 2, 3]: offset − t's", element,
+                     1 * t.stride(0) + 2 * t.stride(1) + 3 * t.stride(2));
+             c.equal("t[:, 1:5:2]: offset − t's", sliced, 1 * t.stride(1));
+             c.value("no_reads_origin", t.storage_offset());
+             c.value("no_reads_strides", t.strides());
+             c.value("no_reads_element_sum", "1·" + book::show(t.stride(0)) + " + 2·" +
+                                                 book::show(t.stride(1)) + " + 3·" +
+                                                 book::show(t.stride(2)) + " = " +
+                                                 book::show(element));
+             c.value("no_reads_slice_sum", "1·" + book::show(t.stride(1)) + " = " + book::show(sliced));
            });
 
   ch.claim("VW-02",
@@ -250,30 +293,34 @@ int main(int argc, char** argv) {
            "of dims, not of elements: the same ops on a 1-element and a 2^26-element tensor "
            "allocate nothing and read nothing.",
            [](book::Check& c) {
-             int64_t allocations = 0;
+             //! [cost]
+             auto chain = [](const Tensor& t) {
+               return t.t().index({Slice(), Slice(None, None, 2)}).unsqueeze(0).squeeze(1);
+             };
+             Untouchable small({1, 1}, DType::Float16);               // 1 element
+             Untouchable big({int64_t{1} << 26, 1}, DType::Float16);  // 2^26 elements
+             const int64_t before = Storage::allocation_count();
+             Tensor a = chain(small.tensor()), b = chain(big.tensor());
+             const int64_t allocations = Storage::allocation_count() - before;
+             //! [cost]
              std::vector<std::vector<std::string>> rows;
-             const Shape sources = {1, int64_t{1} << 26};  // elements of the two tensors
-             for (int64_t n : sources) {
-               Untouchable u({n, 1}, DType::Float16);
-               const Tensor& t = u.tensor();
-               //! [cost]
-               const int64_t before = Storage::allocation_count();
-               Tensor v = t.t().index({Slice(), Slice(None, None, 2)}).unsqueeze(0).squeeze(1);
-               allocations += Storage::allocation_count() - before;
-               //! [cost]
-               c.equal("pages protected (" + book::show(n) + " elements)", u.armed(), true);
-               c.equal("shares the storage (" + book::show(n) + " elements)",
-                       v.storage().is_same(t.storage()), true);
-               c.equal("view's sizes (" + book::show(n) + " elements)", v.sizes(), Shape{1, (n + 1) / 2});
-               pytorch().compare(c, "cost",
-                                 "t.t()[:, ::2].unsqueeze(0).squeeze(1), n = " + book::show(n), v,
+             for (const auto& [u, v] : {std::pair<const Untouchable*, const Tensor*>{&small, &a},
+                                        std::pair<const Untouchable*, const Tensor*>{&big, &b}}) {
+               const Tensor& t = u->tensor();
+               const std::string n = book::show(t.numel());
+               c.equal("pages protected (" + n + " elements)", u->armed(), true);
+               c.equal("shares the storage (" + n + " elements)", v->storage().is_same(t.storage()),
+                       true);
+               c.equal("view's sizes (" + n + " elements)", v->sizes(),
+                       Shape{1, (t.numel() + 1) / 2});
+               pytorch().compare(c, "cost", "t.t()[:, ::2].unsqueeze(0).squeeze(1), n = " + n, *v,
                                  {nullptr, t.storage_offset()});
-               rows.push_back({book::show(t.numel()), book::show(v.sizes()), book::show(v.strides())});
+               rows.push_back({n, book::show(v->sizes()), book::show(v->strides())});
              }
              c.equal("allocations made by the views, both sizes", allocations, int64_t{0});
              c.table("cost", {"elements of t", "sizes of the view", "strides of the view"}, rows);
-             c.value("cost_small", sources[0]);
-             c.value("cost_big", sources[1]);
+             c.value("cost_small", small.tensor().numel());
+             c.value("cost_big", big.tensor().numel());
              c.value("cost_allocations", allocations);
            });
 
@@ -281,16 +328,16 @@ int main(int argc, char** argv) {
            "permute, broadcasting, basic indexing and a compatible reshape only rewrite the "
            "offset and strides: a chain of them allocates nothing.",
            [](book::Check& c) {
+             //! [chain]
              Tensor x = arange(24);
              const int64_t before = Storage::allocation_count();
-             //! [chain]
              Tensor y = x.view({2, 3, 4})        // a compatible reshape
                             .permute({2, 0, 1})   // (4, 2, 3)
                             .index({1})           // basic indexing: (2, 3)
                             .unsqueeze(0)
                             .expand({5, 2, 3});   // broadcasting: (5, 2, 3)
-             //! [chain]
              const int64_t made = Storage::allocation_count() - before;
+             //! [chain]
              c.equal("allocations", made, int64_t{0});
              c.equal("shares x's storage", y.storage().is_same(x.storage()), true);
              c.equal("sizes", y.sizes(), Shape{5, 2, 3});
@@ -370,16 +417,11 @@ int main(int argc, char** argv) {
                std::vector<indexing::TensorIndex> idx(3, Slice());
                idx[d] = Slice(start, stop, step);
                Tensor y = x.index(idx);
-               //! [slice_rule]
-               Shape sizes = x.sizes(), strides = x.strides();
-               sizes[d] = (stop - start + step - 1) / step;  // ⌈(stop − start) / step⌉
-               strides[d] *= step;
-               const int64_t offset = x.storage_offset() + start * x.stride(d);
-               //! [slice_rule]
+               const ViewGeometry by_hand = slice_by_hand(x, d, start, stop, step);
                const std::string on = " (dim " + std::to_string(d) + ")";
-               c.equal("sizes" + on, y.sizes(), sizes);
-               c.equal("strides" + on, y.strides(), strides);
-               c.equal("offset" + on, y.storage_offset(), offset);
+               c.equal("sizes" + on, y.sizes(), by_hand.sizes);
+               c.equal("strides" + on, y.strides(), by_hand.strides);
+               c.equal("offset" + on, y.storage_offset(), by_hand.storage_offset);
                c.equal("size of the sliced dim" + on, y.size(d), int64_t{5});
                // Values against a gather through x's own indices.
                int64_t agree = 0, n = 0;
@@ -414,8 +456,8 @@ int main(int argc, char** argv) {
            "Slices share memory: with y = x[0:5] of a 20×20×20 tensor, setting x[0, 0, 0] = 10 "
            "makes y[0, 0, 0] read 10.",
            [](book::Check& c) {
-             Generator gen(4);
              //! [slice_shares]
+             Generator gen(4);
              Tensor x = rand({20, 20, 20}, gen);
              Tensor y = x.index({Slice(0, 5)});  // x[0:5]
              x.set({0, 0, 0}, 10.0);
@@ -496,19 +538,19 @@ int main(int argc, char** argv) {
              "j[π(k)] = i_k. The two differ whenever π is not its own inverse, as the 3-cycle "
              "(1, 2, 0).",
              [](book::Check& c) {
+               //! [seed_formula]
                Tensor t = arange(24).view({2, 3, 4});
                const Shape pi = {1, 2, 0};
-               Shape inverse(3);
-               for (int64_t k = 0; k < 3; ++k) inverse[pi[k]] = k;
-               //! [seed_formula]
-               // The notebook's formula, element by element: res[i0, i1, i2] = t[i_π(0), i_π(1), i_π(2)],
-               // where i_π(k) runs over t's dim k.
+               // The notebook's formula, element by element:
+               // res[i0, i1, i2] = t[i_π(0), i_π(1), i_π(2)], where i_π(k) runs over t's dim k.
                Shape sizes(3);
                for (int64_t k = 0; k < 3; ++k) sizes[pi[k]] = t.size(k);
                Tensor res = empty(sizes, {t.dtype()});
                for (const Shape& i : book::all_indices(sizes))
                  res.set(i, t.at({i[pi[0]], i[pi[1]], i[pi[2]]}));
                //! [seed_formula]
+               Shape inverse(3);
+               for (int64_t k = 0; k < 3; ++k) inverse[pi[k]] = k;
                Tensor by_pi = t.permute(pi);
                Tensor by_inverse = t.permute(inverse);
                c.equal("π⁻¹", inverse, Shape{2, 0, 1});
@@ -532,16 +574,19 @@ int main(int argc, char** argv) {
            "stride[−1] + stride[−2] (all 6 permutations of a 5×5×5 tensor indexed [..., 0]); "
            "of n×m, length min(n, m); offset k > 0 starts k·stride[−1] in, k < 0 |k|·stride[−2].",
            [](book::Check& c) {
+             //! [diagonal]
              Tensor x = arange(125).view({5, 5, 5});
+             std::vector<std::tuple<Shape, Tensor, Tensor>> diagonals;  // p, matrix, diagonal
              Shape p = {0, 1, 2};
+             do {  // every permutation p of (0, 1, 2)
+               Tensor y = x.permute(p).index({Ellipsis, 0});  // a 5×5 matrix, strides vary
+               diagonals.push_back({p, y, y.diagonal(0, -2, -1)});
+             } while (std::next_permutation(p.begin(), p.end()));
+             //! [diagonal]
              int64_t tried = 0;
              std::vector<std::vector<std::string>> rows;
-             do {
-               //! [diagonal]
-               Tensor y = x.permute(p).index({Ellipsis, 0});  // a 5×5 matrix, strides vary
-               Tensor d = y.diagonal(0, -2, -1);
-               //! [diagonal]
-               const std::string on = " of permute" + perm_text(p);
+             for (const auto& [perm, y, d] : diagonals) {
+               const std::string on = " of permute" + perm_text(perm);
                c.equal("data_ptr" + on, d.data_ptr() == y.data_ptr(), true);
                c.equal("length" + on, d.sizes(), Shape{y.size(-1)});
                c.equal("stride" + on, d.strides(), Shape{y.stride(-1) + y.stride(-2)});
@@ -549,12 +594,12 @@ int main(int argc, char** argv) {
                for (int64_t i = 0; i < 5; ++i) agree += d.at({i}).to_int() == y.at({i, i}).to_int();
                c.equal("elements" + on, agree, int64_t{5});
                pytorch().compare(c, "diagonals",
-                                 "x.permute" + perm_text(p) + "[..., 0].diagonal(0, -2, -1)", d,
+                                 "x.permute" + perm_text(perm) + "[..., 0].diagonal(0, -2, -1)", d,
                                  {&x});
-               rows.push_back({"x.permute" + perm_text(p) + "[..., 0]", book::show(y.strides()),
+               rows.push_back({"x.permute" + perm_text(perm) + "[..., 0]", book::show(y.strides()),
                                book::show(d.strides())});
                ++tried;
-             } while (std::next_permutation(p.begin(), p.end()));
+             }
              c.equal("permutations tried", tried, int64_t{6});
              c.table("diagonals", {"matrix", "its strides", "stride of its diagonal"}, rows);
 
@@ -752,15 +797,14 @@ int main(int argc, char** argv) {
            "A dtype conversion copies: b = a.to(float16) of a = arange(9).reshape(3,3) owns new "
            "storage, and after b[0][0] = 1000, a[0][0] is still 0.",
            [](book::Check& c) {
-             const int64_t before_a = Storage::allocation_count();
-             Tensor a = arange(9).reshape({3, 3});
              const int64_t before = Storage::allocation_count();
              //! [convert]
+             Tensor a = arange(9).reshape({3, 3});
              Tensor b = a.to(DType::Float16);
-             b.set({0, 0}, 1000);
+             b.set({0, 0}, 1000);  // b[0][0] = 1000
              //! [convert]
-             c.equal("allocations by to()", Storage::allocation_count() - before, int64_t{1});
-             c.equal("allocations by arange and reshape", before - before_a, int64_t{1});
+             c.equal("allocations: one by arange, one by to()", Storage::allocation_count() - before,
+                     int64_t{2});
              c.equal("a[0][0]", a.at({0, 0}).to_int(), int64_t{0});
              c.equal("b[0][0]", b.at({0, 0}).to_double(), 1000.0);
              c.equal("b shares a's storage", b.storage().is_same(a.storage()), false);
@@ -799,12 +843,12 @@ int main(int argc, char** argv) {
            "Converting to the dtype a tensor already has returns the tensor itself, with no "
            "allocation.",
            [](book::Check& c) {
-             Tensor a = arange(9).reshape({3, 3});
              const int64_t before = Storage::allocation_count();
              //! [same_dtype]
-             Tensor same = a.to(DType::Int64);
+             Tensor a = arange(9).reshape({3, 3});  // int64
+             Tensor same = a.to(DType::Int64);      // a itself
              //! [same_dtype]
-             c.equal("allocations", Storage::allocation_count() - before, int64_t{0});
+             c.equal("allocations: arange's alone", Storage::allocation_count() - before, int64_t{1});
              c.equal("same storage, sizes, strides, offset, dtype", same_layout(same, a), true);
              Tensor forced = a.to(DType::Int64, /*copy=*/true);
              c.equal("to(int64, copy=True) shares a's storage", forced.storage().is_same(a.storage()),
@@ -817,13 +861,13 @@ int main(int argc, char** argv) {
            "Reinterpreting float32 bits as int32 is a trivial view: no copy, and 1.0 reads "
            "as 0x3F800000 = 1065353216.",
            [](book::Check& c) {
-             Tensor f = ones({4});
              const int64_t before = Storage::allocation_count();
              //! [reinterpret]
+             Tensor f = ones({4});  // float32
              // PyTorch's f.view(torch.int32): the same storage and layout, another dtype.
              Tensor bits(f.storage(), f.sizes(), f.strides(), f.storage_offset(), DType::Int32);
              //! [reinterpret]
-             c.equal("allocations", Storage::allocation_count() - before, int64_t{0});
+             c.equal("allocations: ones' alone", Storage::allocation_count() - before, int64_t{1});
              pytorch().compare(c, "reinterpret", "f.view(torch.int32)", bits, {&f});
              c.equal("bits[0]", bits.at({0}).to_int(), int64_t{1065353216});
              c.equal("in hexadecimal", hex(static_cast<uint64_t>(bits.at({0}).to_int())),

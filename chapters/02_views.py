@@ -16,10 +16,17 @@ from answers import Answers  # noqa: E402
 
 answers = Answers("02_views")
 
+
+def is_dense(t):
+    """PyTorch's is_non_overlapping_and_dense, which Python does not expose as a method; torch 1.13
+    restates the C++ rule (c10/core/TensorImpl.cpp) in torch._prims_common."""
+    return torch._prims_common.is_non_overlapping_and_dense(t)
+
+
 # ---- What a view is -----------------------------------------------------------------------------
 answers.group("is_view_of")
-t = torch.arange(24).view(2, 3, 4)
 # [is_view_of]
+t = torch.arange(24).view(2, 3, 4)
 results = {
     "t[0, 2, 2]": t[0, 2, 2],
     "t[:, 1:3, ::2]": t[:, 1:3, ::2],
@@ -37,6 +44,7 @@ shares = {name: r.storage().data_ptr() == t.storage().data_ptr()
 # [is_view_of]
 for name in results:
     answers.of(name, base="t")
+    answers.of(f"is_dense(results[{name!r}])", name=f"{name}: dense")
 
 answers.group("view_or_copy")
 x = torch.arange(24).view(4, 6)
@@ -61,9 +69,13 @@ answers.group("no_reads")
 # PyTorch's nearest thing: a tensor on the "meta" device has sizes,
 # strides, a storage offset and a dtype but no memory at all, so an op
 # on it computes metadata alone.
-t = torch.empty(4, 5, 6, device="meta")
+def untouchable(*sizes, dtype=torch.float32):
+    return torch.empty(*sizes, dtype=dtype, device="meta")
 # [untouchable]
+
+
 # [no_reads]
+t = untouchable(4, 5, 6)  # no element to read: it has no memory
 views = {
     "t[1, 2, 3]": t[1, 2, 3],
     "t[:, 1:5:2]": t[:, 1:5:2],
@@ -81,16 +93,23 @@ for name in views:
     answers.of(name)
 
 answers.group("cost")
-for n in [1, 2**26]:
-    t = torch.empty(n, 1, dtype=torch.float16, device="meta")
-    # [cost]
-    v = t.t()[:, ::2].unsqueeze(0).squeeze(1)  # no element is read, whatever n is
-    # [cost]
-    answers.of("v", name=f"t.t()[:, ::2].unsqueeze(0).squeeze(1), n = {n}")
+
+
+# [cost]
+def chain(t):
+    return t.t()[:, ::2].unsqueeze(0).squeeze(1)  # no element is read
+
+
+small = untouchable(1, 1, dtype=torch.float16)     # 1 element
+big = untouchable(2**26, 1, dtype=torch.float16)   # 2^26 elements
+a, b = chain(small), chain(big)
+# [cost]
+answers.of("a", name="t.t()[:, ::2].unsqueeze(0).squeeze(1), n = 1")
+answers.of("b", name=f"t.t()[:, ::2].unsqueeze(0).squeeze(1), n = {2**26}")
 
 answers.group("chain")
-x = torch.arange(24)
 # [chain]
+x = torch.arange(24)
 y = (x.view(2, 3, 4)        # a compatible reshape
       .permute(2, 0, 1)     # (4, 2, 3)
       [1]                   # basic indexing: (2, 3)
@@ -119,15 +138,20 @@ answers.of("x")
 
 # ---- Slicing ------------------------------------------------------------------------------------
 answers.group("slices")
-x = torch.rand(20, 30, 40)
-start, stop, step = 2, 15, 3
-for d in range(3):
-    # [slice_rule]
+
+
+# [slice_rule]
+# x[..., start:stop:step, ...] on dim d, computed from x's metadata alone
+# (step > 0, bounds within the dim).
+def slice_by_hand(x, d, start, stop, step):
     sizes, strides = list(x.shape), list(x.stride())
     sizes[d] = (stop - start + step - 1) // step  # ⌈(stop − start) / step⌉
     strides[d] *= step
-    offset = x.storage_offset() + start * x.stride(d)
-    # [slice_rule]
+    return sizes, strides, x.storage_offset() + start * x.stride(d)
+# [slice_rule]
+
+
+x = torch.rand(20, 30, 40)
 answers.of("x[2:15:3, :, :]", base="x")
 answers.of("x[:, 2:15:3, :]", base="x")
 answers.of("x[:, :, 2:15:3]", base="x")
@@ -154,9 +178,9 @@ p = t.permute(1, 2, 3, 0)
 answers.of("t.permute(1, 2, 3, 0)", base="t")
 
 answers.group("seed_formula")
+# [seed_formula]
 t = torch.arange(24).view(2, 3, 4)
 pi = (1, 2, 0)
-# [seed_formula]
 # The notebook's formula, element by element:
 # res[i0, i1, i2] = t[i_π(0), i_π(1), i_π(2)], where i_π(k) runs over t's dim k.
 sizes = [0, 0, 0]
@@ -172,12 +196,14 @@ answers.of("t.permute(1, 2, 0)", base="t")
 
 # ---- The diagonal -------------------------------------------------------------------------------
 answers.group("diagonals")
+# [diagonal]
 x = torch.arange(125).view(5, 5, 5)
-for p in [(0, 1, 2), (0, 2, 1), (1, 0, 2), (1, 2, 0), (2, 0, 1), (2, 1, 0)]:
-    # [diagonal]
+diagonals = []  # (p, matrix, its diagonal)
+for p in itertools.permutations(range(3)):
     y = x.permute(*p)[..., 0]  # a 5×5 matrix, strides vary
-    d = y.diagonal(0, -2, -1)
-    # [diagonal]
+    diagonals.append((p, y, y.diagonal(0, -2, -1)))
+# [diagonal]
+for p, y, d in diagonals:
     answers.of(f"x.permute{p}[..., 0].diagonal(0, -2, -1)", base="x")
 
 answers.group("diagonal")
@@ -239,8 +265,8 @@ answers.of("scratch", base="buffer")
 
 # ---- Conversions that look like views -----------------------------------------------------------
 answers.group("convert")
-a = torch.arange(9).reshape(3, 3)
 # [convert]
+a = torch.arange(9).reshape(3, 3)
 b = a.to(torch.float16)
 b[0][0] = 1000
 # [convert]
@@ -258,16 +284,16 @@ answers.of("i_bits")
 answers.of("h_bits")
 
 answers.group("same_dtype")
-a = torch.arange(9).reshape(3, 3)
 # [same_dtype]
-same = a.to(torch.int64)
+a = torch.arange(9).reshape(3, 3)  # int64
+same = a.to(torch.int64)           # a itself
 # [same_dtype]
 answers.of("same is a")
 answers.of("a.to(torch.int64, copy=True)", base="a")
 
 answers.group("reinterpret")
-f = torch.ones(4)
 # [reinterpret]
+f = torch.ones(4)  # float32
 bits = f.view(torch.int32)  # the same storage and layout, another dtype
 # [reinterpret]
 answers.of("f.view(torch.int32)", base="f")
