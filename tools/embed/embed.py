@@ -1393,7 +1393,9 @@ def glossary_terms(docs, problems, root):
 # block names are words too), raw HTML (claim marks, figures, <details>), math, inline code,
 # Markdown links, \ref with its text, any other command (a value such as \ch05_lanes_per_warp),
 # HTML tags, and emphasis of several words (Doxygen drops an emphasis that holds a tag, and such
-# a span is often a title: *Demystifying PyTorch's Strides Format*). A protected span is matched
+# a span is often a title: *Demystifying PyTorch's Strides Format*), and a quotation in straight
+# double quotes (Doxygen copies "..." as written, so a link inside one would show as raw HTML, and
+# a quoted source's words are not the book's use of a term). A protected span is matched
 # where it starts, so a term inside it is never seen. The pattern runs with DOTALL for the spans of
 # several lines: the rest of a line is [^\n]*, never .*
 PROTECTED = "|".join([
@@ -1409,6 +1411,7 @@ PROTECTED = "|".join([
     r"\\\w+",
     r"<[^>]*>",
     r"(?<![\w*])\*(?=\S)[^*]*?\s[^*]*?(?<=\S)\*(?![\w*])",
+    r'"[^"]*"',
 ])
 
 

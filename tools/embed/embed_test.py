@@ -553,6 +553,11 @@ class EmbedTest(unittest.TestCase):
         self.assertNotIn("\\terms", self.read("glossary.md"))
         self.assertIn("## Stride {#gl_stride}", self.read("glossary.md"))
 
+    def test_a_term_inside_a_quotation_is_not_linked_there(self):
+        page = self.with_glossary(PAGE.replace("Its strides are", 'A source says "the strides are\nsteps"; its strides are'))
+        self.assertIn('"the strides are\nsteps"', page)
+        self.assertIn('title="Stride: see the glossary">strides</a> are', page)
+
     def test_an_emphasised_term_is_linked_with_its_stars_inside(self):
         page = self.with_glossary(PAGE.replace("Its strides are", "Its *strides* are"))
         self.assertIn('title="Stride: see the glossary">*strides*</a>', page)
