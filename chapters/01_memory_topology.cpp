@@ -400,6 +400,14 @@ int main(int argc, char** argv) {
                pytorch().compare_value(c, "first_element",
                                        "ctypes.c_int64.from_address(v.storage().data_ptr()).value",
                                        *static_cast<const int64_t*>(v.storage().data()));
+               // PyTorch 1.13, the version the record was made with, has storage() and not 2.0's
+               // untyped_storage(): the page on versions quotes its refusal from the record.
+               const std::string untyped = pytorch().error_message("first_element",
+                                                                   "v.untyped_storage()");
+               c.that("PyTorch " + pytorch().torch() + " has no untyped_storage()",
+                      untyped.find("no attribute 'untyped_storage'") != std::string::npos, untyped);
+               c.value("untyped_error", untyped);
+               c.value("torch_version", pytorch().torch());
              });
 
   // ---- Row-major, column-major, and bytes ----------------------------------------------------------

@@ -232,6 +232,7 @@ v = t[:, :, :, 2]
 answers.of("v.data_ptr() == v.storage().data_ptr()")
 answers.of("ctypes.c_int64.from_address(v.data_ptr()).value")
 answers.of("ctypes.c_int64.from_address(v.storage().data_ptr()).value")
+answers.of("v.untyped_storage()")  # 2.0's name for the storage: 1.13 refuses it
 
 # ---- Row-major, column-major, and bytes ----------------------------------------------------------
 answers.group("row_col")

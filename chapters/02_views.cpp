@@ -318,6 +318,14 @@ int main(int argc, char** argv) {
                rows.push_back({n, book::show(v->sizes()), book::show(v->strides())});
              }
              c.equal("allocations made by the views, both sizes", allocations, int64_t{0});
+             // The chain squeezes one dim, as PyTorch 1.13 must: a tuple of dims arrived in 2.0,
+             // and the record keeps 1.13's refusal for the page on versions to quote.
+             const std::string several = pytorch().error_message("cost", "a.squeeze((0, 1))");
+             c.that("PyTorch " + pytorch().torch() + " refuses squeeze of several dims",
+                    several.find("squeeze() received an invalid combination of arguments") !=
+                        std::string::npos,
+                    several);
+             c.value("squeeze_dims_error", several.substr(0, several.find(", but expected")));
              c.table("cost", {"elements of t", "sizes of the view", "strides of the view"}, rows);
              c.value("cost_small", small.tensor().numel());
              c.value("cost_big", big.tensor().numel());

@@ -106,6 +106,7 @@ a, b = chain(small), chain(big)
 # [cost]
 answers.of("a", name="t.t()[:, ::2].unsqueeze(0).squeeze(1), n = 1")
 answers.of("b", name=f"t.t()[:, ::2].unsqueeze(0).squeeze(1), n = {2**26}")
+answers.of("a.squeeze((0, 1))")  # several dims at once arrived in 2.0: 1.13 refuses it
 
 answers.group("chain")
 # [chain]
