@@ -334,7 +334,6 @@ int main(int argc, char** argv) {
              c.equal("views whose strides the values give", agree, total);
              c.that("views checked", total >= 100, std::to_string(total) + " views");
              c.value("read_strides", read);
-             c.value("read_views", total);
            });
 
   // ---- Several items, one at a time --------------------------------------------------------------------
@@ -445,7 +444,6 @@ int main(int argc, char** argv) {
              c.value("range_len", range_len);
              c.value("neg_offset", b.storage_offset());
              c.value("neg_stride", x.stride(0));
-             c.value("normalize_cases", total);
              c.value("normalize_bound", bound);
              c.value("normalize_max_step", max_step);
              c.value("neg_start", b.storage_offset() / x.stride(0));
@@ -530,10 +528,7 @@ int main(int argc, char** argv) {
              c.that("both outcomes seen", views > 0 && views < cases,
                     std::to_string(views) + " views, " + std::to_string(cases - views) +
                         " refusals");
-             c.value("rule_cases", cases);
              c.value("shape_dims", kShapeDims);
-             c.value("rule_views", views);
-             c.value("rule_refusals", cases - views);
              c.value("m_strides", m.strides());
              c.value("run_stride", r.front().stride);
              c.figure("reshape_view",
@@ -705,8 +700,6 @@ int main(int argc, char** argv) {
                Tensor r = x.reshape({3, 4});
                pytorch().compare_value(c, "contract", "shared", r.storage().is_same(x.storage()));
              }
-             c.value("contract_cases", cases);
-             c.value("contract_copies", copies);
            });
 
   // ---- Basic and advanced indexing -------------------------------------------------------------------
