@@ -240,11 +240,15 @@ for expression in ["x[1]", "x[:, 1:3]", "x[1, :, ::2]", "x[None]", "x[..., 2]", 
     answers.of(expression, base="x")
 
 answers.group("index_put")
+# [index_put]
 x = torch.arange(6).view(3, 2)
-answers.of("x[[0, 2]]", base="x")  # reading through an advanced index copies
+y = x[[0, 2]]  # reading x[[0, 2]]: a copy
 before = x.data_ptr()
-x[[0, 2]] = torch.tensor([[-1, -1], [-2, -2]])  # writing through one writes into x itself
-answers.of("x", name="x after x[[0, 2]] = tensor([[-1, -1], [-2, -2]])")
+# Writing x[[0, 2]] = v is index_put_: it writes v's rows into x's own storage.
+x[[0, 2]] = torch.tensor([[-1, -1], [-2, -2]])
+# [index_put]
+answers.of("y", base="x")
+answers.of("x")
 answers.of("x.data_ptr() == before")
 
 answers.group("row_col")

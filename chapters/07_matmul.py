@@ -203,5 +203,43 @@ for i in range(3):
 answers.of("batched", values=False)
 answers.of("b.expand(3, 4, 2, 3)", base="b", values=False)
 
+# ---- Stride tricks ------------------------------------------------------------------------------
+answers.group("window")
+# [window]
+x = torch.arange(8)               # a signal of n = 8 samples
+w = x.unfold(0, 3, 1)             # windows of k = 3, step 1
+s = x.as_strided((6, 3), (1, 1))  # the same view, its strides written out
+dense = w.contiguous()            # a copy: every element of every window
+# [window]
+answers.of("w", base="x")
+answers.of("s", base="x")
+answers.of("dense", base="x")
+
+answers.group("conv_windows")
+# [conv_windows]
+H, W, k = 5, 6, 3
+image = torch.arange(30.).view(H, W)
+kernel = torch.tensor([[1., 2., 0.], [0., -1., 3.], [1., 0., -2.]])
+# window (i, j) holds pixel (i + a, j + b), at storage index (i + a)·W + (j + b)
+windows = image.as_strided((H - k + 1, W - k + 1, k, k), (W, 1, W, 1))
+# [conv_windows]
+answers.of("windows", base="image")
+answers.of("image.unfold(0, 3, 1).unfold(1, 3, 1)", base="image")
+answers.of("windows[1, 2]", base="image")
+
+answers.group("conv_matmul")
+# [conv_matmul]
+patches = windows.reshape(-1, k * k)  # (12, 9), a window a row: a copy
+out = (patches @ kernel.reshape(k * k)).view(H - k + 1, W - k + 1)
+# [conv_matmul]
+answers.of("windows.view(-1, 9)")
+answers.of("patches", base="image")
+answers.of("patches[6]", base="image")
+answers.of("out")
+answers.of("torch.nn.functional.conv2d(image[None, None], kernel[None, None])[0, 0]")
+
+# ---- Try it -------------------------------------------------------------------------------------
+answers.tryit("arange(8).unfold(0, 3, 1)", "torch.arange(8).unfold(0, 3, 1)")
+
 if __name__ == "__main__":
     answers.main()
