@@ -557,6 +557,13 @@ int main(int argc, char** argv) {
                                  fixed(intensity, 1)});
                }
                c.equal("output bytes (MiB)", 4 * m * n / (1 << 20), int64_t{16});
+               {
+                 // The output the bytes count: PyTorch's x @ y for k = 32 is a dense 2048×2048
+                 // float32 tensor, 16 MiB, as the library's is.
+                 Generator gen(7);
+                 const Tensor x = rand({m, 32}, gen), y = rand({32, n}, gen);
+                 pytorch().compare(c, "low_rank", "x @ y", matmul(x, y));
+               }
                // The notebook's GPU bandwidth, from its own add(3) of a contiguous 512³ float32
                // cube (In[14]): one read and one write of every element in the time it printed.
                const book::QuotedTiming& add = book::quote_timing(
@@ -701,6 +708,11 @@ int main(int argc, char** argv) {
                double worst = 0;
                for (size_t i = 0; i < x.size(); ++i) worst = std::max(worst, std::abs(x[i] - y[i]));
                c.near("largest difference from the promoted product", worst, 0.0, 1e-6);
+               // torch.allclose's test at its default tolerances: |a − b| ≤ 1e-8 + 1e-5·|b|.
+               bool close = x.size() == y.size();
+               for (size_t i = 0; close && i < x.size(); ++i)
+                 close = std::abs(x[i] - y[i]) <= 1e-8 + 1e-5 * std::abs(y[i]);
+               pytorch().compare_value(c, "one_d", "torch.allclose(left, promoted)", close);
              });
 
   ch.claim("MM-10",
