@@ -1,8 +1,8 @@
-// Copies: the ops that make new memory (contiguous, clone, to, index_select, flip) and the
+// Copies: the ops that make new memory (contiguous, clone, to, repeat, index_select, flip) and the
 // two that write into existing memory (copy_, fill_). All run on the CPU through one strided loop;
 // the compute engine (iterator.h) will later take over the fast path.
 // References: aten/src/ATen/native/Copy.cpp, TensorFactories.cpp (empty_like, clone),
-// TensorProperties.cpp (contiguous), TensorConversions.cpp (to),
+// TensorProperties.cpp (contiguous), TensorConversions.cpp (to), TensorShape.cpp (repeat),
 // MemoryOverlap.cpp, TensorAdvancedIndexing.cpp (index_select), TensorTransformations.cpp (flip),
 // c10/util/TypeCast.h.
 #include <algorithm>
@@ -353,6 +353,33 @@ Tensor Tensor::to(MemoryFormat memory_format) const {
   check_cpu(*this, "to()");
   Tensor out = empty_like(*this, {dtype_, device()}, memory_format, "to()");
   run_copy(copy_plan(out, *this));
+  return out;
+}
+
+Tensor Tensor::repeat(IntList repeats) const {
+  // TensorShape.cpp, repeat: sizes padded with leading 1s to repeats' length, each multiplied by
+  // its repeat, in a fresh contiguous tensor; every element is copied (claim BC-07.repeat).
+  check_cpu(*this, "repeat()");
+  STRIDED_CHECK(repeats.size() >= sizes_.size(),
+                "repeat(): Number of dimensions of repeat dims can not be smaller than number of "
+                "dimensions of tensor");
+  Shape padded(repeats.size() - sizes_.size(), 1);
+  padded.insert(padded.end(), sizes_.begin(), sizes_.end());
+  Shape target(repeats.size());
+  for (size_t i = 0; i < repeats.size(); ++i)
+    STRIDED_CHECK(!__builtin_mul_overflow(padded[i], repeats[i], &target[i]), "repeat(): size ",
+                  padded[i], " repeated ", repeats[i], " times at dimension ", i,
+                  " overflows int64");
+  // A negative repeat makes a negative size, which empty refuses in PyTorch's words.
+  checked_numel(target, "repeat()");
+  Tensor out = empty(target, {dtype_, device()});
+  if (out.numel() == 0) return out;  // PyTorch returns early only for a 0 repeat; same result
+  // The result seen as tiles: unfold splits dim i into (repeats[i], padded[i]), so that the
+  // source, expanded over the tile dims, is copied into every tile by one copy_.
+  Tensor tiles = out;
+  for (size_t i = 0; i < padded.size(); ++i)
+    tiles = tiles.unfold(static_cast<int64_t>(i), padded[i], std::max<int64_t>(padded[i], 1));
+  tiles.copy_(expand(padded).expand(tiles.sizes()));
   return out;
 }
 

@@ -140,6 +140,9 @@ class Tensor {
   // ---- copies (copies.cpp) ----------------------------------------------------------------------
   Tensor clone() const;  // keeps the layout when non-overlapping and dense, as preserve_format
   Tensor clone(MemoryFormat memory_format) const;
+  // Tiles the tensor: sizes[i]·repeats[i] after padding sizes with leading 1s to repeats' length,
+  // in a new contiguous tensor holding a copy of every element (never a view, unlike expand).
+  Tensor repeat(IntList repeats) const;
   Tensor& copy_(const Tensor& src);  // src broadcasts to *this; refuses internal overlap
   Tensor index_select(int64_t dim, IntList indices) const;
   Tensor flip(IntList dims) const;
