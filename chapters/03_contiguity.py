@@ -141,11 +141,13 @@ answers.group("like")
 p = torch.arange(24).view(2, 3, 4).permute(2, 0, 1)  # dense, permuted
 s = torch.arange(48).view(2, 3, 8)[..., ::2]  # not dense
 o = torch.arange(6).as_strided((2, 3), (1, 1))  # overlapping: strides tie
+r = p.clone(memory_format=torch.contiguous_format)  # asked for: row-major
 # [like]
 for x in ["p", "s", "o"]:
     answers.of(x, base=x)
     answers.of(f"torch.empty_like({x}).stride()")
     answers.of(f"{x}.clone()", base=x)
+answers.of("r", base="p")
 
 # ---- Contiguous strides --------------------------------------------------------------------------
 answers.group("contiguous_strides")
@@ -270,6 +272,39 @@ answers.of("two")
 answers.of("is_dense(one)")
 answers.of("is_dense(two)")
 answers.of("runs(two)")
+
+# ---- Channels last -------------------------------------------------------------------------------
+answers.group("channels_last")
+# [channels_last]
+x = torch.arange(48).view(2, 3, 2, 4)                   # N, C, H, W
+y = x.contiguous(memory_format=torch.channels_last)     # a copy
+same = y.contiguous(memory_format=torch.channels_last)  # y itself
+kept = y.clone()                                        # preserve_format
+back = y.contiguous()                                   # NCHW again
+# [channels_last]
+answers.of("x")
+answers.of("y", base="x")
+answers.of("x.is_contiguous(memory_format=torch.channels_last)")
+answers.of("y.is_contiguous(memory_format=torch.channels_last)")
+answers.of("same is y")
+answers.of("kept", base="y")
+answers.of("torch.empty_like(y).stride()")
+answers.of("back", base="y")
+
+answers.group("channels_both")
+# [channels_both]
+gray = torch.zeros(2, 1, 2, 4)                             # C = 1
+pixels = torch.zeros(2, 3, 1, 1)                           # H = W = 1
+kept = gray.contiguous(memory_format=torch.channels_last)  # gray itself
+moved = gray.to(memory_format=torch.channels_last)         # a copy
+matrix = torch.zeros(3, 4)                                 # not 4-d
+# [channels_both]
+for name in ["gray", "pixels", "moved", "matrix"]:
+    answers.of(name, base="gray")
+    answers.of(f"{name}.is_contiguous(memory_format=torch.channels_last)")
+answers.of("kept is gray")
+answers.of("pixels.contiguous(memory_format=torch.channels_last) is pixels")
+answers.of("matrix.contiguous(memory_format=torch.channels_last)")
 
 # ---- Try it --------------------------------------------------------------------------------------
 answers.tryit("arange(4).view(4, 1).t()", "torch.arange(4).view(4, 1).t()")

@@ -208,6 +208,24 @@ total = row + big  # row is read through a stride-0 dim
 answers.of("row.expand_as(big)", base="row")
 answers.of("total")
 
+answers.group("repeat")
+# [repeat]
+x = torch.arange(3)  # (3,):(1,)
+e = x.expand(2, 3)   # a view
+r = x.repeat(2, 1)   # a copy
+# [repeat]
+answers.of("e", base="x")
+answers.of("r", base="x")
+answers.of("x.repeat(2, 2)", base="x")
+x = torch.arange(3)  # fresh ones for the writes
+e, r = x.expand(2, 3), x.repeat(2, 1)
+r[0, 2] = 9
+answers.of("x", name="x after r[0, 2] = 9")
+e[0, 2] = 9
+answers.of("x", name="x after e[0, 2] = 9")
+answers.of("torch.arange(6).view(2, 3).repeat(2)")
+answers.of("x.repeat(-1)")
+
 # ---- Memory order and the GPU -------------------------------------------------------------------
 answers.group("stride_order")
 torch.manual_seed(3)

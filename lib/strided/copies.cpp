@@ -1,8 +1,10 @@
-// Copies: the ops that make new memory (contiguous, clone, to, index_select, flip) and the two
-// that write into existing memory (copy_, fill_). All run on the CPU through one strided loop;
+// Copies: the ops that make new memory (contiguous, clone, to, repeat, index_select, flip) and the
+// two that write into existing memory (copy_, fill_). All run on the CPU through one strided loop;
 // the compute engine (iterator.h) will later take over the fast path.
-// References: aten/src/ATen/native/Copy.cpp, TensorFactories.cpp (empty_like), MemoryOverlap.cpp,
-// TensorAdvancedIndexing.cpp (index_select), TensorTransformations.cpp (flip), c10/util/TypeCast.h.
+// References: aten/src/ATen/native/Copy.cpp, TensorFactories.cpp (empty_like, clone),
+// TensorProperties.cpp (contiguous), TensorConversions.cpp (to), TensorShape.cpp (repeat),
+// MemoryOverlap.cpp, TensorAdvancedIndexing.cpp (index_select), TensorTransformations.cpp (flip),
+// c10/util/TypeCast.h.
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -11,6 +13,7 @@
 
 #include "strided/iterator.h"
 #include "strided/layout.h"
+#include "strided/memory_format.h"
 #include "strided/ops.h"
 #include "strided/tensor.h"
 
@@ -156,12 +159,9 @@ bool may_overlap(const Tensor& a, const Tensor& b) {
 }
 
 // The layout PyTorch gives a copy that preserves its source's layout (clone, to, flip:
-// MemoryFormat::Preserve): the same strides when they are non-overlapping and dense, else dense
-// strides in the same order (empty_like → infer_dense_strides).
+// MemoryFormat::Preserve): empty_like's.
 Tensor empty_preserving(const Tensor& t, DType dtype) {
-  const TensorOptions o{dtype, t.device()};
-  if (t.is_non_overlapping_and_dense()) return empty_strided(t.sizes(), t.strides(), o);
-  return empty_strided(t.sizes(), infer_dense_strides(t.sizes(), t.strides()), o);
+  return empty_like(t, {dtype, t.device()}, MemoryFormat::Preserve);
 }
 
 // c10/util/TypeCast.h checked_convert, for fill_: a Scalar that does not fit the dtype is an error
@@ -303,11 +303,32 @@ Tensor Tensor::clone() const {
   return out;
 }
 
+Tensor Tensor::clone(MemoryFormat memory_format) const {
+  // TensorFactories.cpp, clone: any other format lays the copy out as empty_like(memory_format).
+  check_cpu(*this, "clone()");
+  Tensor out = empty_like(*this, {dtype_, device()}, memory_format, "clone()");
+  run_copy(copy_plan(out, *this));
+  return out;
+}
+
 Tensor Tensor::contiguous() const {
   // TensorProperties.cpp, contiguous: the tensor itself when already contiguous (claim CT-11).
   if (is_contiguous()) return *this;
   check_cpu(*this, "contiguous()");
   Tensor out = empty(sizes_, {dtype_, device()});
+  run_copy(copy_plan(out, *this));
+  return out;
+}
+
+Tensor Tensor::contiguous(MemoryFormat memory_format) const {
+  // TensorProperties.cpp, contiguous: the tensor itself when is_contiguous(memory_format) holds,
+  // else clone(memory_format) (claim CT-11.channels). A C = 1 tensor is returned as it is
+  // for either format, being contiguous in both.
+  if (is_contiguous(memory_format)) return *this;
+  STRIDED_CHECK(memory_format != MemoryFormat::Preserve,
+                "contiguous(): preserve memory format is unsupported by the contiguous operator");
+  check_cpu(*this, "contiguous()");
+  Tensor out = empty_like(*this, {dtype_, device()}, memory_format, "contiguous()");
   run_copy(copy_plan(out, *this));
   return out;
 }
@@ -318,6 +339,47 @@ Tensor Tensor::to(DType dtype, bool copy) const {
   check_cpu(*this, "to()");
   Tensor out = empty_preserving(*this, dtype);
   run_copy(copy_plan(out, *this));
+  return out;
+}
+
+Tensor Tensor::to(MemoryFormat memory_format) const {
+  // TensorConversions.cpp, to_will_alias: the tensor itself for Preserve, or when the format asked
+  // for is the one its strides suggest (suggest_memory_format), whether or not it is dense; else
+  // _to_copy into empty(sizes, memory_format). So to() copies an NCHW-contiguous C = 1 tensor that
+  // contiguous(channels_last) returns as it is (claim CT-02.channels).
+  if (memory_format == MemoryFormat::Preserve ||
+      suggest_memory_format(sizes_, strides_) == memory_format)
+    return *this;
+  check_cpu(*this, "to()");
+  Tensor out = empty_like(*this, {dtype_, device()}, memory_format, "to()");
+  run_copy(copy_plan(out, *this));
+  return out;
+}
+
+Tensor Tensor::repeat(IntList repeats) const {
+  // TensorShape.cpp, repeat: sizes padded with leading 1s to repeats' length, each multiplied by
+  // its repeat, in a fresh contiguous tensor; every element is copied (claim BC-07.repeat).
+  check_cpu(*this, "repeat()");
+  STRIDED_CHECK(repeats.size() >= sizes_.size(),
+                "repeat(): Number of dimensions of repeat dims can not be smaller than number of "
+                "dimensions of tensor");
+  Shape padded(repeats.size() - sizes_.size(), 1);
+  padded.insert(padded.end(), sizes_.begin(), sizes_.end());
+  Shape target(repeats.size());
+  for (size_t i = 0; i < repeats.size(); ++i)
+    STRIDED_CHECK(!__builtin_mul_overflow(padded[i], repeats[i], &target[i]), "repeat(): size ",
+                  padded[i], " repeated ", repeats[i], " times at dimension ", i,
+                  " overflows int64");
+  // A negative repeat makes a negative size, which empty refuses in PyTorch's words.
+  checked_numel(target, "repeat()");
+  Tensor out = empty(target, {dtype_, device()});
+  if (out.numel() == 0) return out;  // PyTorch returns early only for a 0 repeat; same result
+  // The result seen as tiles: unfold splits dim i into (repeats[i], padded[i]), so that the
+  // source, expanded over the tile dims, is copied into every tile by one copy_.
+  Tensor tiles = out;
+  for (size_t i = 0; i < padded.size(); ++i)
+    tiles = tiles.unfold(static_cast<int64_t>(i), padded[i], std::max<int64_t>(padded[i], 1));
+  tiles.copy_(expand(padded).expand(tiles.sizes()));
   return out;
 }
 

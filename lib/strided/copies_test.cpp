@@ -282,3 +282,48 @@ TEST_CASE("fill_ writes exactly the elements of its view, on every walk the plan
   row.expand({4, 3}).fill_(Scalar(2.0));
   CHECK(row.to_vector() == Values{2, 2, 2});
 }
+
+TEST_CASE("repeat tiles a tensor into a new contiguous one, every element copied (BC-07.repeat)") {
+  const Tensor x = arange_of({3});
+  int64_t before = Storage::allocation_count();
+  const Tensor r = x.repeat({2, 2});
+  CHECK(Storage::allocation_count() == before + 1);
+  CHECK(r.sizes() == Shape{2, 6});
+  CHECK(r.strides() == Shape{6, 1});
+  CHECK(r.storage().nbytes() == 12 * 8);
+  CHECK_FALSE(r.storage().is_same(x.storage()));
+  CHECK(r.to_vector() == Values{0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2});
+  CHECK(x.repeat({2}).to_vector() == Values{0, 1, 2, 0, 1, 2});
+  // The same values as expand where expand can reach them, in memory of their own.
+  const Tensor column = arange_of({3, 1});
+  CHECK(column.repeat({1, 4}).to_vector() == column.expand({3, 4}).to_vector());
+  CHECK(column.repeat({1, 4}).strides() == Shape{4, 1});
+  // A stride-0 or transposed source is read through its strides; the result is contiguous.
+  CHECK(column.expand({3, 4}).repeat({1, 2}).strides() == Shape{8, 1});
+  CHECK(arange_of({2, 3}).t().repeat({1, 2}).to_vector() ==
+        Values{0, 3, 0, 3, 1, 4, 1, 4, 2, 5, 2, 5});
+  // A 0-d tensor, and repeats of 0 (torch 1.13's shapes and strides).
+  const Tensor s = scalar_tensor(5);
+  CHECK(s.repeat({}).sizes() == Shape{});
+  CHECK(s.repeat({2, 3}).to_vector() == Values(6, 5.0));
+  CHECK(x.repeat({0, 2}).sizes() == Shape{0, 6});
+  CHECK(x.repeat({0, 2}).strides() == Shape{6, 1});
+  CHECK(x.repeat({2, 0}).strides() == Shape{1, 1});
+  CHECK(zeros({0, 2}).repeat({3, 2}).sizes() == Shape{0, 4});
+  // Writing into the copy leaves the source alone.
+  Tensor w = x.repeat({2});
+  w.set({3}, 9);
+  CHECK(x.to_vector() == Values{0, 1, 2});
+}
+
+TEST_CASE("repeat's refusals, in PyTorch's words") {
+  CHECK(error_of([] { arange_of({2, 3}).repeat({2}); }) ==
+        "repeat(): Number of dimensions of repeat dims can not be smaller than number of "
+        "dimensions of tensor");
+  CHECK(error_of([] { arange_of({3}).repeat({-1}); }) ==
+        "repeat(): Trying to create tensor with negative dimension -3: [-3]");
+  CHECK(error_of([] { arange_of({3}).repeat({2, -2}); }) ==
+        "repeat(): Trying to create tensor with negative dimension -6: [2, -6]");
+  CHECK(error_of([] { arange_of({3}).repeat({INT64_MAX}); }).find("overflows int64") !=
+        std::string::npos);
+}

@@ -24,10 +24,28 @@ Tensor empty(IntList sizes, TensorOptions options) {
   return empty_strided(sizes, contiguous_strides(sizes), options);
 }
 
-Tensor empty_like(const Tensor& t) {
-  const TensorOptions o{t.dtype(), t.device()};
-  if (t.is_non_overlapping_and_dense()) return empty_strided(t.sizes(), t.strides(), o);
-  return empty_strided(t.sizes(), infer_dense_strides(t.sizes(), t.strides()), o);
+Tensor empty(IntList sizes, TensorOptions options, MemoryFormat memory_format) {
+  // TensorFactories.cpp, empty_cpu, then TensorImpl::empty_tensor_restride.
+  checked_numel(sizes, "empty");
+  return empty_strided(sizes, memory_format_strides(sizes, memory_format, "empty"), options);
+}
+
+Tensor empty_like(const Tensor& t, MemoryFormat memory_format) {
+  return empty_like(t, {t.dtype(), t.device()}, memory_format);
+}
+
+Tensor empty_like(const Tensor& t, TensorOptions options, MemoryFormat memory_format,
+                  const char* op) {
+  // TensorFactories.cpp, empty_like: preserve_format keeps a non-overlapping and dense tensor's
+  // strides, and gives any other strided tensor dense strides in the order of its own
+  // (infer_dense_strides), so that a channels-last or permuted input stays so (claim CT-04.like);
+  // an explicit format lays the result out in that format.
+  if (memory_format != MemoryFormat::Preserve) {
+    checked_numel(t.sizes(), op);
+    return empty_strided(t.sizes(), memory_format_strides(t.sizes(), memory_format, op), options);
+  }
+  if (t.is_non_overlapping_and_dense()) return empty_strided(t.sizes(), t.strides(), options);
+  return empty_strided(t.sizes(), infer_dense_strides(t.sizes(), t.strides()), options);
 }
 
 Tensor full(IntList sizes, const Scalar& value, TensorOptions options) {

@@ -9,6 +9,7 @@
 #include <numeric>
 
 #include "strided/layout.h"
+#include "strided/memory_format.h"
 #include "strided/tensor.h"
 
 namespace strided {
@@ -46,14 +47,7 @@ Shape iterator_output_strides(IntList shape, const std::vector<Operand>& ops) {
       dense &= is_non_overlapping_and_dense(o.sizes, o.strides);
     }
     if (contiguous) return contiguous_strides(shape);
-    if (channels_last) {  // get_channels_last_strides_2d
-      Shape s(4);
-      s[1] = 1;
-      s[3] = shape[1];
-      s[2] = s[3] * shape[3];
-      s[0] = s[2] * shape[2];
-      return s;
-    }
+    if (channels_last) return channels_last_strides(shape);
     if (dense) {
       bool equal = std::all_of(ops.begin(), ops.end(),
                                [&](const Operand& o) { return o.strides == ops.back().strides; });

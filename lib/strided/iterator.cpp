@@ -5,6 +5,7 @@
 
 #include "strided/layout.h"
 #include "strided/memory.h"
+#include "strided/memory_format.h"
 #include "strided/ops.h"
 #include "strided/promotion.h"
 
@@ -31,16 +32,6 @@ namespace strided {
 // (C,1,1,1) (TensorIterator.cpp's own example).
 
 namespace {
-
-// c10/core/MemoryFormat.h, get_channels_last_strides_2d.
-Shape channels_last_strides(IntList sizes) {
-  Shape s(4);
-  s[1] = 1;
-  s[3] = std::max<int64_t>(sizes[1], 1);
-  s[2] = s[3] * std::max<int64_t>(sizes[3], 1);
-  s[0] = s[2] * std::max<int64_t>(sizes[2], 1);
-  return s;
-}
 
 [[noreturn]] void rethrow_with_op(const std::string& op, const Error& e) {
   throw Error(op + ": " + e.what());

@@ -31,7 +31,9 @@ int64_t checked_numel(IntList sizes, const char* op) {
   int64_t n = 1;
   bool overflow = false;
   for (int64_t s : sizes) {
-    STRIDED_CHECK(s >= 0, op, ": negative dimension ", s, " in size ", to_string(sizes));
+    // c10's check_size_nonnegative, in its words.
+    STRIDED_CHECK(s >= 0, op, ": Trying to create tensor with negative dimension ", s, ": ",
+                  to_string(sizes));
     if (__builtin_mul_overflow(n, s, &n)) overflow = true;
   }
   // A zero anywhere makes the product 0 even if a partial product overflowed.

@@ -105,6 +105,9 @@ std::vector<double> Tensor::to_vector() const {
 }
 
 bool Tensor::is_contiguous() const { return strided::is_contiguous(sizes_, strides_); }
+bool Tensor::is_contiguous(MemoryFormat memory_format) const {
+  return strided::is_contiguous(sizes_, strides_, memory_format);
+}
 bool Tensor::is_non_overlapping_and_dense() const {
   return strided::is_non_overlapping_and_dense(sizes_, strides_);
 }

@@ -15,6 +15,7 @@
 #include "strided/device.h"
 #include "strided/dtype.h"
 #include "strided/error.h"
+#include "strided/memory_format.h"
 #include "strided/shape.h"
 #include "strided/storage.h"
 
@@ -94,6 +95,8 @@ class Tensor {
 
   // ---- predicates -----------------------------------------------------------------------------
   bool is_contiguous() const;
+  // is_contiguous(memory_format=...): ChannelsLast asks for channels-last order (memory_format.h).
+  bool is_contiguous(MemoryFormat memory_format) const;
   bool is_non_overlapping_and_dense() const;
 
   // ---- views: pure metadata changes sharing this storage (views.cpp) ---------------------------
@@ -125,12 +128,21 @@ class Tensor {
   Tensor reshape(IntList sizes) const;  // a view when compute_view_strides allows, else a copy
   Tensor flatten(int64_t start_dim = 0, int64_t end_dim = -1) const;
   Tensor contiguous() const;                    // *this when already contiguous
+  // *this when is_contiguous(memory_format), else clone(memory_format); Preserve is refused then.
+  Tensor contiguous(MemoryFormat memory_format) const;
   Tensor to(DType dtype, bool copy = false) const;  // *this when the dtype matches and !copy
+  // *this when the format is Preserve or the one the strides suggest (suggest_memory_format), else
+  // a copy laid out in it.
+  Tensor to(MemoryFormat memory_format) const;
   Tensor index(std::initializer_list<indexing::TensorIndex> indices) const;
   Tensor index(const std::vector<indexing::TensorIndex>& indices) const;
 
   // ---- copies (copies.cpp) ----------------------------------------------------------------------
   Tensor clone() const;  // keeps the layout when non-overlapping and dense, as preserve_format
+  Tensor clone(MemoryFormat memory_format) const;
+  // Tiles the tensor: sizes[i]·repeats[i] after padding sizes with leading 1s to repeats' length,
+  // in a new contiguous tensor holding a copy of every element (never a view, unlike expand).
+  Tensor repeat(IntList repeats) const;
   Tensor& copy_(const Tensor& src);  // src broadcasts to *this; refuses internal overlap
   Tensor index_select(int64_t dim, IntList indices) const;
   Tensor flip(IntList dims) const;
@@ -146,8 +158,17 @@ class Tensor {
 
 // ---- factories (factories.cpp) -------------------------------------------------------------------
 Tensor empty(IntList sizes, TensorOptions options = {});
+// empty(sizes, memory_format=...): strides from memory_format_strides.
+Tensor empty(IntList sizes, TensorOptions options, MemoryFormat memory_format);
 Tensor empty_strided(IntList sizes, IntList strides, TensorOptions options = {});
-Tensor empty_like(const Tensor& t);  // PyTorch's preserve_format layout
+// empty_like(t, memory_format=...): Preserve, the default, keeps t's strides when t is
+// non-overlapping and dense and otherwise lays it out densely in the order of its strides
+// (infer_dense_strides); another format gives that format's strides. The options variant makes
+// another dtype (clone, to); op names the caller in errors.
+Tensor empty_like(const Tensor& t, MemoryFormat memory_format = MemoryFormat::Preserve);
+Tensor empty_like(const Tensor& t, TensorOptions options,
+                  MemoryFormat memory_format = MemoryFormat::Preserve,
+                  const char* op = "empty_like");
 Tensor zeros(IntList sizes, TensorOptions options = {});
 Tensor ones(IntList sizes, TensorOptions options = {});
 Tensor full(IntList sizes, const Scalar& value, TensorOptions options = {});
