@@ -406,7 +406,11 @@ int main(int argc, char** argv) {
                                                                    "v.untyped_storage()");
                c.that("PyTorch " + pytorch().torch() + " has no untyped_storage()",
                       untyped.find("no attribute 'untyped_storage'") != std::string::npos, untyped);
-               c.value("untyped_error", untyped);
+               // The page quotes the exception's type: the message itself holds the attribute's
+               // name, whose underscore a sentence cannot carry.
+               const auto* refusal = pytorch().find("first_element", "v.untyped_storage()");
+               const std::string recorded = refusal ? refusal->value("error", std::string()) : "";
+               c.value("untyped_error", recorded.substr(0, recorded.find(':')));
                c.value("torch_version", pytorch().torch());
              });
 

@@ -551,6 +551,11 @@ int main(int argc, char** argv) {
                                      equal_values(sum, from_values({4, 6, 6, 8}, {4})));
              c.value("sum_dtype", std::string(name(sum.dtype())));
              c.value("c_dtype", std::string(name(c_float.dtype())));
+             // PyTorch's own answer for torch.equal across the two dtypes, as Python prints it,
+             // for the page on versions (PyTorch 2's documentation says the same).
+             const auto* equal = pytorch().find("mixed", "same");
+             c.value("equal_across_dtypes",
+                     equal && equal->value("value", false) ? std::string("True") : std::string("False"));
            });
 
   ch.erratum("ER-32",

@@ -67,6 +67,7 @@ SNIPPET_RE = re.compile(r"\\snippet(?:\{[^}]*\})?\s+(\S+)\s+(\S+)")
 MARKER_RE = re.compile(r"^\s*//!\s*\[([^\]]+)\]\s*$")
 PY_MARKER_RE = re.compile(r"^\s*#\s*\[([^\]]+)\]\s*$")  # a companion's listing: # [name]
 TRYIT_RE = re.compile(r"^\\tryit\s+(.+?)\s*$")
+REF_TEXT_OPEN_RE = re.compile(r'\\ref\s+\S+\s+"[^"]*$')
 VALUE_RE = re.compile(r"\\(ch[0-9]{2}_[a-z0-9_]+)")
 BARE_ID_RE = re.compile(r"(?<![\w{#-])(" + ID + r")(?![\w-])")
 PAGE_ID_RE = re.compile(r"^#\s+(.*?)\s*\{#([A-Za-z0-9_]+)\}\s*$")
@@ -697,6 +698,10 @@ def process_page(path, chapters_by_name, claims, values, fragments, problems, ar
                 return m.group(0)
             return book_blocks[what]
 
+        if REF_TEXT_OPEN_RE.search(line):
+            # Doxygen reads a \ref's text only to the end of its line: the quotation stays open
+            # and every quote after it on the page is paired wrongly (marks come out as raw HTML).
+            problems.add(at, "a \\ref's quoted text must end on the line it starts")
         tabs = None
         for m in SNIPPET_RE.finditer(line):
             fname, block = m.group(1), m.group(2)
@@ -1411,7 +1416,7 @@ PROTECTED = "|".join([
     r"\\\w+",
     r"<[^>]*>",
     r"(?<![\w*])\*(?=\S)[^*]*?\s[^*]*?(?<=\S)\*(?![\w*])",
-    r'"[^"]*"',
+    r'"[^"\\\n<>]*(?:\n[^"\\\n<>]*)?"',  # over one line break at most, never over a command or tag
 ])
 
 

@@ -558,6 +558,20 @@ class EmbedTest(unittest.TestCase):
         self.assertIn('"the strides are\nsteps"', page)
         self.assertIn('title="Stride: see the glossary">strides</a> are', page)
 
+    def test_a_ref_whose_text_runs_over_a_line_break_fails(self):
+        self.write(os.path.join(self.docs, "99_demo.md"),
+                   PAGE + '\nSee \\ref ch99 "the demo\nchapter" here.\n\nDone.\n')
+        self.assertFails("99_demo.md", "quoted text must end on the line it starts")
+
+    def test_a_quotation_never_reaches_into_a_mark_after_it(self):
+        text = ('It is refused ("\\ch01_error", its words), a copy.\\htmlonly<a title="x shares '
+                'the storage">✓</a>\\endhtmlonly Then the strides.')
+        terms = {"storage": {"anchor": "gl_storage", "href": "glossary.html#gl_storage", "name": "Storage"},
+                 "strides": {"anchor": "gl_stride", "href": "glossary.html#gl_stride", "name": "Stride"}}
+        out = embed.link_terms(text, terms)
+        self.assertIn('<a title="x shares the storage">', out)
+        self.assertIn('>strides</a>.', out)
+
     def test_an_emphasised_term_is_linked_with_its_stars_inside(self):
         page = self.with_glossary(PAGE.replace("Its strides are", "Its *strides* are"))
         self.assertIn('title="Stride: see the glossary">*strides*</a>', page)
