@@ -6,7 +6,11 @@ For every .html file under the site folder:
     name an id (or <a name>) in that file;
   - no resource the page *loads* (script, stylesheet, image, frame, object, media, @import or
     url() in a style) may come from another host or scheme; plain hyperlinks to other sites are
-    reported too, because the book promises to work offline and cites its sources by name.
+    reported too, because the book promises to work offline and cites its sources by name, with
+    one exception: the Sources page (sources.html) gives each source document's address, and a
+    hyperlink (never a load) to one of the addresses it lists may appear on any page (the one-page
+    edition repeats them). So every address outside the site is in one place, for a reader to
+    follow when online.
 Every .css and .js file is also searched for loads from outside (url(http...), @import, fetch,
 XMLHttpRequest to an absolute URL).
 
@@ -25,6 +29,7 @@ LOADING = {  # tag -> attributes whose URL the browser fetches
     "video": ("src", "poster"), "audio": ("src",), "track": ("src",), "input": ("src",),
     "image": ("href", "xlink:href"), "use": ("href", "xlink:href"),
 }
+SOURCES_PAGE = "sources.html"
 CSS_URL_RE = re.compile(r"url\(\s*['\"]?([^'\")]+)['\"]?\s*\)|@import\s+['\"]([^'\"]+)['\"]", re.I)
 JS_OUTSIDE_RE = re.compile(r"""(?:fetch|open|importScripts|src\s*=)\s*\(?\s*['"](?:https?:)?//""", re.I)
 
@@ -85,9 +90,16 @@ def check_site(root):
                                     f"{text[m.start():m.end() + 40]!r}")
     if not pages:
         problems.append(f"{root}: no HTML pages found")
+    cited = set()  # the addresses the Sources page gives: hyperlinks only
+    sources = pages.get(os.path.realpath(os.path.join(root, SOURCES_PAGE)))
+    for tag, attr, url, loads in (sources.refs if sources else []):
+        if tag == "a" and attr == "href" and not loads and is_outside(url):
+            cited.add(url)
     for path, page in sorted(pages.items()):
         where = os.path.relpath(path, root)
         for tag, attr, url, loads in page.refs:
+            if tag == "a" and attr == "href" and not loads and url in cited:
+                continue
             if not url or url.startswith(("javascript:", "data:", "mailto:")):
                 # Doxygen's search box frame starts as javascript:void(0), which loads nothing.
                 if url.startswith("javascript:") and loads and url != "javascript:void(0)":

@@ -64,6 +64,16 @@ class CheckLinksTest(unittest.TestCase):
         self.write("index.html", GOOD.replace('href="#top"', 'href="https://example.org/"'))
         self.assertTrue(any("links to https://example.org/" in x for x in self.problems()))
 
+    def test_an_address_the_sources_page_gives_may_be_linked_from_any_page(self):
+        self.write("sources.html", '<html><body><a href="https://example.org/article">it</a></body></html>')
+        self.write("index.html", GOOD.replace('href="#top"', 'href="https://example.org/article"'))
+        self.assertEqual(self.problems(), [])
+        # Any other address is still reported, and no page may load even a cited one.
+        self.write("index.html", GOOD.replace('href="#top"', 'href="https://example.org/other"'))
+        self.assertTrue(any("links to https://example.org/other" in x for x in self.problems()))
+        self.write("index.html", GOOD.replace('src="img/a.png"', 'src="https://example.org/article"'))
+        self.assertTrue(any("loads https://example.org/article" in x for x in self.problems()))
+
 
 if __name__ == "__main__":
     unittest.main(verbosity=1)
