@@ -10,6 +10,7 @@
 #include <cblas.h>
 
 #include <cstdlib>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -76,6 +77,58 @@ void in15_max_first(benchmark::State& state) {
   for (auto _ : state) benchmark::DoNotOptimize(max(x, -2).values);
   finish(state, "1024x1024 dim -2", static_cast<double>(x.nbytes()));
 }
+
+// ---- reductions: each loop of NOTE: [Reduction paths] and the reductions over all elements ----------
+// Not seed cells: sum, max, argmax and mean on 1024² float32 (a 4 MiB matrix), along each dim and
+// over everything, on the layouts that pick each loop: contiguous rows (inner), whole rows combined
+// (outer), a stride-2 slice (strided), a permuted 3-d tensor, and a long single output split over
+// threads (2^24 elements).
+enum class Layout { Contiguous, Transposed, Sliced, Permuted3d, Long };
+
+Tensor reduce_input(Layout layout) {
+  switch (layout) {
+    case Layout::Contiguous:
+      return random({1024, 1024}, 9);
+    case Layout::Transposed:
+      return random({1024, 1024}, 9).t();
+    case Layout::Sliced:
+      return random({1024, 2048}, 9).slice(1, 0, std::nullopt, 2);
+    case Layout::Permuted3d:
+      return random({128, 128, 64}, 9).permute({2, 1, 0});
+    case Layout::Long:
+      break;
+  }
+  return random({int64_t{1} << 24}, 9);
+}
+
+template <class F>
+void reduce_bench(benchmark::State& state, Layout layout, const std::string& label, const F& f) {
+  const Tensor x = reduce_input(layout);
+  for (auto _ : state) benchmark::DoNotOptimize(f(x));
+  finish(state, label, static_cast<double>(x.numel() * x.element_size()));
+}
+
+#define STRIDED_REDUCE_BENCH(fn, layout, label, expr)                                         \
+  void fn(benchmark::State& state) {                                                          \
+    reduce_bench(state, Layout::layout, label, [](const Tensor& x) { return expr; });          \
+  }
+STRIDED_REDUCE_BENCH(reduce_sum_last, Contiguous, "1024x1024 dim -1", sum(x, -1))
+STRIDED_REDUCE_BENCH(reduce_sum_first, Contiguous, "1024x1024 dim -2", sum(x, -2))
+STRIDED_REDUCE_BENCH(reduce_sum_sliced, Sliced, "1024x2048[:, ::2] dim 0", sum(x, 0))
+STRIDED_REDUCE_BENCH(reduce_sum_permuted, Permuted3d, "128x128x64 permute(2,1,0) dim 1", sum(x, 1))
+STRIDED_REDUCE_BENCH(reduce_sum_all, Contiguous, "1024x1024", sum(x))
+STRIDED_REDUCE_BENCH(reduce_sum_all_sliced, Sliced, "1024x2048[:, ::2]", sum(x))
+STRIDED_REDUCE_BENCH(reduce_sum_all_long, Long, "2^24", sum(x))
+STRIDED_REDUCE_BENCH(reduce_mean_last, Contiguous, "1024x1024 dim -1", mean(x, -1))
+STRIDED_REDUCE_BENCH(reduce_max_sliced, Sliced, "1024x2048[:, ::2] dim 0", max(x, 0).values)
+STRIDED_REDUCE_BENCH(reduce_max_all, Contiguous, "1024x1024", max(x))
+STRIDED_REDUCE_BENCH(reduce_max_all_long, Long, "2^24", max(x))
+STRIDED_REDUCE_BENCH(reduce_argmax_last, Contiguous, "1024x1024 dim -1", argmax(x, -1))
+STRIDED_REDUCE_BENCH(reduce_argmax_first, Contiguous, "1024x1024 dim -2", argmax(x, -2))
+STRIDED_REDUCE_BENCH(reduce_argmax_transposed, Transposed, "1024x1024 .t() dim -1", argmax(x, -1))
+STRIDED_REDUCE_BENCH(reduce_argmax_all, Contiguous, "1024x1024", argmax(x))
+STRIDED_REDUCE_BENCH(reduce_argmax_all_transposed, Transposed, "1024x1024 .t()", argmax(x))
+#undef STRIDED_REDUCE_BENCH
 
 // ---- In[16]: x * y on 512³ float32 with either operand transposed (0, 2) -----------------------------
 template <bool TransposeX, bool TransposeY>
@@ -170,6 +223,22 @@ STRIDED_BENCH(in13_add_stride5, "in13_add_stride5");
 STRIDED_BENCH(extra_add_inplace_contiguous, "extra_add_inplace_contiguous");
 STRIDED_BENCH(in15_max_last, "in15_max_dim_-1");
 STRIDED_BENCH(in15_max_first, "in15_max_dim_-2");
+STRIDED_BENCH(reduce_sum_last, "reduce_sum_last");
+STRIDED_BENCH(reduce_sum_first, "reduce_sum_first");
+STRIDED_BENCH(reduce_sum_sliced, "reduce_sum_sliced");
+STRIDED_BENCH(reduce_sum_permuted, "reduce_sum_permuted");
+STRIDED_BENCH(reduce_sum_all, "reduce_sum_all");
+STRIDED_BENCH(reduce_sum_all_sliced, "reduce_sum_all_sliced");
+STRIDED_BENCH(reduce_sum_all_long, "reduce_sum_all_long");
+STRIDED_BENCH(reduce_mean_last, "reduce_mean_last");
+STRIDED_BENCH(reduce_max_sliced, "reduce_max_sliced");
+STRIDED_BENCH(reduce_max_all, "reduce_max_all");
+STRIDED_BENCH(reduce_max_all_long, "reduce_max_all_long");
+STRIDED_BENCH(reduce_argmax_last, "reduce_argmax_last");
+STRIDED_BENCH(reduce_argmax_first, "reduce_argmax_first");
+STRIDED_BENCH(reduce_argmax_transposed, "reduce_argmax_transposed");
+STRIDED_BENCH(reduce_argmax_all, "reduce_argmax_all");
+STRIDED_BENCH(reduce_argmax_all_transposed, "reduce_argmax_all_transposed");
 STRIDED_BENCH((in16_mul<false, false>), "in16_mul_x_y");
 STRIDED_BENCH((in16_mul<false, true>), "in16_mul_x_yT");
 STRIDED_BENCH((in16_mul<true, false>), "in16_mul_xT_y");
