@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "strided/shape.h"
 
@@ -132,6 +134,54 @@ Shape walk_order(IntList sizes, const std::vector<Shape>& strides,
 // Post-condition: the merged walk visits, for every operand, the same offsets in the same order
 // (a test sweeps random layouts), and no two adjacent dims left could merge.
 void coalesce_dims(Shape& sizes, std::vector<Shape>& strides);
+
+// The index odometer: visits the indices of `sizes` in row-major order (the last dim turning
+// fastest), from row-major position begin up to end, and calls f(offsets) at each, where offsets
+// is a const int64_t* with, for each stride set k, offsets[k] = Σ_d index[d] · strides[k][d]: the
+// offsets of several operands that walk one index space (in elements or in bytes, as the strides
+// are given). Every stride set has sizes.size() entries, and 0 <= begin <= end <= numel(sizes).
+// The offsets follow the index incrementally as it turns, wrapping as wrapping_add does; a caller
+// that needs them in range checks the layout first (memory.h's element_offsets does).
+// Post-condition: f is called end - begin times, the i-th time with the offsets of the index at
+// row-major position begin + i (layout_test compares them with the sums for many layouts).
+// The engine's plan walks with its own counter (TensorIterator::serial_for_each), in blocks of
+// rows rather than one call per element; this one serves the walks that go element by element.
+template <class F>
+void for_each_index(IntList sizes, const std::vector<Shape>& strides, int64_t begin, int64_t end,
+                    F&& f) {
+  if (begin >= end) return;
+  const size_t nd = sizes.size(), nk = strides.size();
+  auto add = [](int64_t a, int64_t b) {  // two's-complement wrap, without undefined behaviour
+    return static_cast<int64_t>(static_cast<uint64_t>(a) + static_cast<uint64_t>(b));
+  };
+  auto mul = [](int64_t a, int64_t b) {
+    return static_cast<int64_t>(static_cast<uint64_t>(a) * static_cast<uint64_t>(b));
+  };
+  Shape index(nd, 0), offsets(nk, 0);
+  int64_t rest = begin;
+  for (size_t d = nd; d-- > 0;) {
+    index[d] = rest % sizes[d];
+    rest /= sizes[d];
+    for (size_t k = 0; k < nk; ++k) offsets[k] = add(offsets[k], mul(index[d], strides[k][d]));
+  }
+  for (int64_t n = end - begin; n > 0; --n) {
+    f(static_cast<const int64_t*>(offsets.data()));
+    for (size_t d = nd; d-- > 0;) {
+      if (++index[d] < sizes[d]) {
+        for (size_t k = 0; k < nk; ++k) offsets[k] = add(offsets[k], strides[k][d]);
+        break;
+      }
+      for (size_t k = 0; k < nk; ++k)
+        offsets[k] = add(offsets[k], mul(-(sizes[d] - 1), strides[k][d]));
+      index[d] = 0;
+    }
+  }
+}
+// Every index of sizes: positions 0 to numel(sizes).
+template <class F>
+void for_each_index(IntList sizes, const std::vector<Shape>& strides, F&& f) {
+  for_each_index(sizes, strides, 0, checked_numel(sizes, "for_each_index"), std::forward<F>(f));
+}
 
 // The strides PyTorch gives an output that should follow an input's layout
 // (TensorUtils.cpp/empty_like's infer_dense_strides): dense, in walk_order of the input.

@@ -480,6 +480,51 @@ TEST_CASE("coalesce_dims merges exactly the dims every operand steps over as one
   CHECK(strides == std::vector<Shape>{{1}});
 }
 
+TEST_CASE("for_each_index: the offsets of each index in row-major order, from any position") {
+  // A (2, 3) walk of two operands: a contiguous layout and its transpose, in bytes and elements.
+  std::vector<std::pair<int64_t, int64_t>> seen;
+  for_each_index({2, 3}, {{12, 4}, {1, 2}}, [&](const int64_t* off) {
+    seen.push_back({off[0], off[1]});
+  });
+  CHECK(seen == std::vector<std::pair<int64_t, int64_t>>{
+                    {0, 0}, {4, 2}, {8, 4}, {12, 1}, {16, 3}, {20, 5}});
+  int calls = 0;
+  for_each_index({}, {{}}, [&](const int64_t* off) { calls += off[0] == 0; });
+  CHECK(calls == 1);  // a 0-d index space has one index
+  for_each_index({3, 0}, {{1, 1}}, [&](const int64_t*) { ++calls; });
+  CHECK(calls == 1);  // and one with a size-0 dim none
+  // Many layouts and ranges: the i-th call has the offsets of row-major position begin + i.
+  uint64_t state = 4242;
+  auto next = [&](int64_t n) {
+    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+    return static_cast<int64_t>((state >> 33) % static_cast<uint64_t>(n));
+  };
+  for (int trial = 0; trial < 2000; ++trial) {
+    const int64_t nd = next(5), nops = 1 + next(3);
+    Shape sizes(nd);
+    int64_t numel = 1;
+    for (int64_t& s : sizes) numel *= (s = 1 + next(4));
+    std::vector<Shape> strides(nops, Shape(nd));
+    for (Shape& st : strides)
+      for (int64_t& v : st) v = next(11) - 3;  // negative and zero strides too
+    const int64_t begin = next(numel + 1), end = begin + next(numel - begin + 1);
+    int64_t position = begin;
+    bool ok = true;
+    for_each_index(sizes, strides, begin, end, [&](const int64_t* off) {
+      int64_t rest = position++;
+      std::vector<int64_t> expect(nops, 0);
+      for (int64_t d = nd - 1; d >= 0; --d) {
+        const int64_t i = rest % sizes[d];
+        rest /= sizes[d];
+        for (int64_t k = 0; k < nops; ++k) expect[k] += i * strides[k][d];
+      }
+      for (int64_t k = 0; k < nops; ++k) ok = ok && off[k] == expect[k];
+    });
+    CHECK(ok);
+    CHECK(position == end);
+  }
+}
+
 TEST_CASE("coalesce_dims, over many layouts: the same offsets in the same order, nothing left to merge") {
   uint64_t state = 777;
   auto next = [&](int64_t n) {
