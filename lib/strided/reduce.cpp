@@ -3,9 +3,11 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <optional>
 #include <type_traits>
 #include <vector>
 
+#include "strided/iterator.h"
 #include "strided/layout.h"
 #include "strided/ops.h"
 #include "strided/parallel.h"
@@ -15,18 +17,24 @@
 namespace strided {
 
 // NOTE: [Reduction paths]
-// A reduction of x along dim d writes one output per index of the kept dims. Three loops:
-//  - inner: x.stride(d) == 1. Each output reduces one contiguous row of x.size(d) elements,
-//    vectorised across the row; outputs are split over threads (one long row, as in a reduction
-//    over all elements, is split into pieces whose partial results are combined in order).
-//  - outer: some kept dim c has stride 1 (the last one of a contiguous x when d is not last).
-//    For each index of the other kept dims, the rows x[..., i, ...] (i along d) are each
+// Every reduction runs on one plan (make_reduction below): its results are viewed over x's shape
+// with stride 0 on the reduced dims, and the plan puts those dims innermost, as for PyTorch's
+// TensorIterator. For a reduction along dim d, plan dim 0 is then d, of size R = x.size(d), and
+// the kept dims follow in the order of the (contiguous) results. The plan's strides pick one of
+// three loops, as cpu/Reduce.h's checks do:
+//  - inner: x has unit stride along plan dim 0 (x.stride(d) == 1). Each output reduces one
+//    contiguous row of R elements, vectorised across the row (vectorized_reduction).
+//  - outer: x has unit stride along a kept dim c (the last one of a contiguous x when d is not
+//    last). For each index of the other kept dims, the rows x[..., i, ...] (i along d) are each
 //    contiguous along c, and are combined element-wise: out[j] = op(out[j], row_i[j]), vectorised
-//    across j. This is the layout the seed's x.max(-2) walks (seed 000, In[15]); the reads follow
-//    memory exactly as in the inner case, which is why the book can time one against the other.
+//    across j (vectorized_outer_reduction). This is the layout the seed's x.max(-2) walks (seed
+//    000, In[15]); the reads follow memory exactly as in the inner case, which is why the book can
+//    time one against the other.
 //  - strided: anything else, one output at a time, stepping by x.stride(d).
-// PyTorch reaches the same two fast cases through TensorIterator (reduced dims innermost, then
-// cpu/Reduce.h's vectorized_reduction for the first and vectorized_outer_reduction for the second).
+// The outputs are split over threads in runs of whole outputs. A single output (a reduction over
+// all elements) is split instead into pieces of the plan's walk, whose partial results combine in
+// order: the plan walks memory in its own order, which a sum, max or min does not depend on (up
+// to float rounding), so a dense x is one run however it is permuted.
 
 namespace {
 
@@ -307,116 +315,141 @@ void extreme_rows(const char* p, int64_t rs, int64_t rows, int64_t w, Wide<T>* b
     }
 }
 
-// ---- geometry
-// -------------------------------------------------------------------------------------
+// ---- the plan
+// -----------------------------------------------------------------------------------------
 
-// A reduction of x along dim: the reduced dim's length and stride, the kept dims (in x's order)
-// with their input strides and the contiguous output's strides.
-struct Geometry {
-  int64_t length = 1, stride = 0;  // elements
-  Shape sizes, in_strides, out_strides;
-  int64_t outputs = 1;
-};
-
-Geometry geometry(const Tensor& x, int64_t dim) {
-  Geometry g;
-  if (x.dim() > 0) {
-    g.length = x.size(dim);
-    g.stride = x.stride(dim);
+// ReduceOpsUtils.h, make_reduction: the results, allocated contiguous in the reduced shape, are
+// viewed over x's shape with stride 0 on the reduced dims (review_reduce_result) and walked with x
+// by one plan, which orders the reduced dims innermost (iterator.h's is_reduction). dim is the
+// reduced dim, already wrapped, or nullopt for all of them.
+TensorIterator make_reduction(const char* op, const Tensor& x, std::optional<int64_t> dim,
+                              const std::vector<Tensor>& results) {
+  Shape view(static_cast<size_t>(x.dim()), 0);
+  if (dim && x.dim() > 0) {
+    Shape kept;
+    for (int64_t d = 0; d < x.dim(); ++d)
+      if (d != *dim) kept.push_back(x.size(d));
+    const Shape strides = contiguous_strides(kept);
+    for (int64_t d = 0, k = 0; d < x.dim(); ++d)
+      if (d != *dim) view[d] = strides[k++];
   }
-  for (int64_t d = 0; d < x.dim(); ++d) {
-    if (d == dim) continue;
-    g.sizes.push_back(x.size(d));
-    g.in_strides.push_back(x.stride(d));
-  }
-  g.out_strides = contiguous_strides(g.sizes);
-  for (int64_t s : g.sizes) g.outputs *= s;
-  return g;
+  TensorIteratorConfig config;
+  config.set_op_name(op)
+      .set_check_mem_overlap(false)  // the view repeats each result over the reduced dims
+      .check_all_same_dtype(false)   // int64 sums of integers, int64 indices
+      .resize_outputs(false)
+      .is_reduction(true);
+  for (const Tensor& r : results) config.add_output(r.as_strided(x.sizes(), view, 0));
+  config.add_input(x);
+  return config.build();
 }
 
-// Walks a set of dims in row-major order, keeping an input and an output offset (elements).
-class Walker {
- public:
-  Walker(const Shape& sizes, const Shape& in, const Shape& out)
-      : sizes_(sizes), in_(in), out_(out), idx_(sizes.size(), 0) {}
-  void seek(int64_t linear) {
-    in_off_ = out_off_ = 0;
-    for (size_t k = sizes_.size(); k-- > 0;) {
-      idx_[k] = linear % sizes_[k];
-      linear /= sizes_[k];
-      in_off_ += idx_[k] * in_[k];
-      out_off_ += idx_[k] * out_[k];
-    }
-  }
-  void next() {
-    for (size_t k = sizes_.size(); k-- > 0;) {
-      in_off_ += in_[k];
-      out_off_ += out_[k];
-      if (++idx_[k] < sizes_[k]) return;
-      in_off_ -= sizes_[k] * in_[k];
-      out_off_ -= sizes_[k] * out_[k];
-      idx_[k] = 0;
-    }
-  }
-  int64_t in() const { return in_off_; }
-  int64_t out() const { return out_off_; }
-
- private:
-  Shape sizes_, in_, out_, idx_;
-  int64_t in_off_ = 0, out_off_ = 0;
-};
-
-// The outer path's column dim: a kept dim of stride 1 and size > 1, or -1.
-int64_t column_dim(const Geometry& g) {
-  if (g.length <= 1 || g.stride == 1) return -1;
-  for (size_t k = g.sizes.size(); k-- > 0;)
-    if (g.in_strides[k] == 1 && g.sizes[k] > 1) return static_cast<int64_t>(k);
+// The outer path's column dim: the first kept plan dim (plan dims 1, 2, ...) along which x has
+// unit stride, or -1 (NOTE: [Reduction paths]). R is the reduced dim's size; when R > 1 it is plan
+// dim 0, where every result has stride 0.
+int outer_dim(const TensorIterator& plan, int64_t R) {
+  const IterOperand& x = plan.operand(plan.noutputs());
+  if (R <= 1 || x.stride_bytes[0] == x.element_size()) return -1;  // none, or the inner path
+  for (int d = 1; d < plan.ndim(); ++d)
+    if (x.stride_bytes[d] == x.element_size()) return d;
   return -1;
 }
 
-ReducePath path_of(const Geometry& g) {
-  if (g.length > 1 && g.stride == 1) return ReducePath::Inner;
-  if (column_dim(g) >= 0) return ReducePath::Outer;
-  return ReducePath::Strided;
+// Which loop a plan of a reduction along one dim runs, from its strides alone: inner when x has
+// unit stride along the reduced plan dim 0 (cpu/Reduce.h's is_contiguous_reduction), outer when it
+// has along a kept one (is_outer_reduction, there plan dim 1 only), strided otherwise.
+ReducePath path_of(const TensorIterator& plan, int64_t R) {
+  if (R <= 1 || plan.ndim() == 0) return ReducePath::Strided;
+  const IterOperand& x = plan.operand(plan.noutputs());
+  if (x.stride_bytes[0] == x.element_size()) return ReducePath::Inner;
+  return outer_dim(plan, R) >= 0 ? ReducePath::Outer : ReducePath::Strided;
 }
 
-// Splits the outputs of g over threads: f(begin, end) with a Walker positioned at begin.
-template <class F>
-void for_outputs(const Geometry& g, const F& f) {
-  const int64_t grain = std::max<int64_t>(1, kGrainSize / std::max<int64_t>(g.length, 1));
-  parallel_for(0, g.outputs, grain, [&](int64_t b, int64_t e) {
-    Walker w(g.sizes, g.in_strides, g.out_strides);
-    w.seek(b);
-    f(w, b, e);
-  });
+// Runs body over the plan with its outputs split over threads, each chunk a run of whole outputs
+// (ATen's parallel_dim_reduction splits the outputs, never a reduction, in the same way). Plan dim
+// 0 is the reduced dim, so outputs [b, e) are the plan's linear range [b·R, e·R), and every block
+// the body gets holds n1 whole rows of n0 = R inputs each (or, when R is 1, n0 × n1 outputs of one
+// input each). grain: outputs per chunk at least.
+void for_outputs(const TensorIterator& plan, int64_t R, int64_t grain,
+                 const TensorIterator::Loop2d& body) {
+  STRIDED_INTERNAL_ASSERT(R == 1 || (plan.shape()[0] == R && plan.operand(0).stride_bytes[0] == 0));
+  parallel_for(0, plan.numel() / R, grain,
+               [&](int64_t b, int64_t e) { plan.serial_for_each(body, b * R, e * R); });
 }
 
-// The outer path: for each index of the kept dims other than c, the block of rows; columns in
-// chunks of kColumns, so the partial results stay in L1.
-template <class F>
-void for_blocks(const Geometry& g, int64_t c, const F& f) {
-  Shape sizes, in, out;
-  for (size_t k = 0; k < g.sizes.size(); ++k) {
-    if (static_cast<int64_t>(k) == c) continue;
-    sizes.push_back(g.sizes[k]);
-    in.push_back(g.in_strides[k]);
-    out.push_back(g.out_strides[k]);
+// Runs an outer path's body over blocks of R rows by the columns of plan dim c, the body's
+// strides laid out as the 2-D loop's (operand k's step along the rows at [k], along the columns at
+// [ntensors + k]). For c = 1 these are the plan's own blocks. The 2-D loop sees plan dims 0 and 1
+// only, so when the unit-stride kept dim is further out (the results, contiguous, order the kept
+// dims by their own strides, and may put another one first) the walk moves c next to the reduced
+// dim: for each index of the other kept dims, one block, their offsets from the layout algebra's
+// odometer. PyTorch's loop steps down each column there instead; the blocks read memory in order.
+void for_outer_blocks(const TensorIterator& plan, int64_t R, int c,
+                      const TensorIterator::Loop2d& body) {
+  const int nt = plan.ntensors();
+  const int64_t width = plan.shape()[c];
+  const int64_t columns = std::min(width, kColumns);
+  if (c == 1) {
+    for_outputs(plan, R, std::max<int64_t>(1, kGrainSize / (R * columns)) * columns, body);
+    return;
+  }
+  // The other kept dims, outermost first as for_each_index walks them.
+  Shape sizes;
+  std::vector<Shape> steps(static_cast<size_t>(nt));
+  for (int d = plan.ndim() - 1; d >= 1; --d) {
+    if (d == c) continue;
+    sizes.push_back(plan.shape()[d]);
+    for (int k = 0; k < nt; ++k) steps[k].push_back(plan.operand(k).stride_bytes[d]);
+  }
+  std::vector<int64_t> strides(2 * static_cast<size_t>(nt));
+  for (int k = 0; k < nt; ++k) {
+    strides[k] = plan.operand(k).stride_bytes[0];
+    strides[nt + k] = plan.operand(k).stride_bytes[c];
   }
   int64_t groups = 1;
   for (int64_t s : sizes) groups *= s;
-  const int64_t width = g.sizes[c];
-  const int64_t chunks = (width + kColumns - 1) / kColumns;
-  const int64_t work = g.length * std::min(width, kColumns);
-  parallel_for(0, groups * chunks, std::max<int64_t>(1, kGrainSize / work),
+  parallel_for(0, groups, std::max<int64_t>(1, kGrainSize / (R * width)),
                [&](int64_t b, int64_t e) {
-                 Walker w(sizes, in, out);
-                 for (int64_t item = b; item < e; ++item) {
-                   const int64_t group = item / chunks, chunk = item % chunks;
-                   w.seek(group);
-                   const int64_t j0 = chunk * kColumns;
-                   f(w.in() + j0, w.out() + j0 * g.out_strides[c], std::min(kColumns, width - j0));
-                 }
+                 std::vector<char*> data(static_cast<size_t>(nt));
+                 for_each_index(sizes, steps, b, e, [&](const int64_t* offsets) {
+                   for (int k = 0; k < nt; ++k) data[k] = plan.operand(k).data() + offsets[k];
+                   body(data.data(), strides.data(), R, width);
+                 });
                });
+}
+
+// One output (a reduction over all elements, or along a dim with no other to keep): the plan's
+// linear range [0, R) cut into `pieces` contiguous ranges reduced in parallel, each into a partial
+// result the caller combines in order (ATen's two_pass_reduction keeps one per thread). block(acc,
+// p, s0, s1, n0, n1, position) folds one block of the plan into its piece's result: n1 rows of n0
+// inputs from byte address p, stepping s0 along a row and s1 between rows; position is the linear
+// index of its first input.
+template <class P, class Block>
+std::vector<std::optional<P>> reduce_pieces(const TensorIterator& plan, int64_t R, int64_t pieces,
+                                            const Block& block) {
+  const int in = plan.noutputs(), nt = plan.ntensors();
+  const int64_t size = (R + pieces - 1) / pieces;
+  std::vector<std::optional<P>> partial(static_cast<size_t>(pieces));
+  parallel_for(0, pieces, 1, [&](int64_t b, int64_t e) {
+    for (int64_t t = b; t < e; ++t) {
+      const int64_t lo = t * size, n = std::min(size, R - lo);
+      if (n <= 0) continue;
+      std::optional<P>& acc = partial[static_cast<size_t>(t)];
+      int64_t position = lo;
+      plan.serial_for_each(
+          [&](char** data, const int64_t* st, int64_t n0, int64_t n1) {
+            block(acc, data[in], st[in], st[nt + in], n0, n1, position);
+            position += n0 * n1;
+          },
+          lo, lo + n);
+    }
+  });
+  return partial;
+}
+
+// The pieces of one long output: one per thread, each at least kGrainSize inputs.
+int64_t pieces_for(int64_t R) {
+  return std::max<int64_t>(1, std::min<int64_t>(get_num_threads(), R / kGrainSize));
 }
 
 // ---- the reductions
@@ -444,120 +477,157 @@ void check_cpu(const Tensor& x, const char* op) {
                 x.device().str());
 }
 
-// sum along dim (already wrapped) into a contiguous tensor of dtype out_dtype.
-Tensor sum_dim(const Tensor& x, int64_t dim, bool keepdim) {
+// Inputs per output: the reduced dim's size, or every element.
+int64_t inputs_per_output(const Tensor& x, std::optional<int64_t> dim) {
+  if (!dim) return x.numel();
+  return x.dim() == 0 ? 1 : x.size(*dim);
+}
+
+// n1 rows of n0 elements of T (n0, n1 >= 1) summed row by row, the rows combined pairwise.
+template <class T>
+SumAcc<T> sum_block(const char* p, int64_t s0, int64_t s1, int64_t n0, int64_t n1) {
+  if (n1 == 1) return sum_row<T>(p, s0, n0);
+  const int64_t half = n1 / 2;
+  return sum_block<T>(p, s0, s1, n0, half) + sum_block<T>(p + half * s1, s0, s1, n0, n1 - half);
+}
+
+// sum along dim (already wrapped), or over all elements, into a new contiguous tensor.
+Tensor sum_impl(const Tensor& x, std::optional<int64_t> dim, bool keepdim) {
   const DType out_dtype = is_floating_point(x.dtype()) ? x.dtype() : DType::Int64;
-  Tensor out = zeros(reduced_shape(x, dim, keepdim), {out_dtype});
-  const Geometry g = geometry(x, dim);
-  if (g.outputs == 0 || g.length == 0) return out;  // sum of nothing is 0
-  const char* in = static_cast<const char*>(x.data_ptr());
-  char* o = static_cast<char*>(out.data_ptr());
+  const Shape shape = dim ? reduced_shape(x, *dim, keepdim) : Shape{};
+  const int64_t R = inputs_per_output(x, dim);
+  if (R == 0) return zeros(shape, {out_dtype});  // sum of nothing is 0
+  Tensor out = empty(shape, {out_dtype});
+  if (out.numel() == 0) return out;
+  const TensorIterator plan = make_reduction("sum()", x, dim, {out});
+  const int64_t outputs = out.numel();
   dispatch(x.dtype(), [&](auto tag) {
     using T = decltype(tag);
     using A = SumAcc<T>;
-    using O = std::conditional_t<std::is_floating_point_v<Wide<T>>, T, int64_t>;
     constexpr int64_t S = sizeof(T);
-    auto put = [&](int64_t off, A v) {
-      if constexpr (std::is_same_v<O, int64_t>)
-        store1<int64_t>(o + off * 8, static_cast<int64_t>(v));
+    auto put = [](char* o, A v) {
+      if constexpr (std::is_floating_point_v<Wide<T>>)
+        store1<T>(o, narrow_to<T>(v));
       else
-        store1<O>(o + off * static_cast<int64_t>(sizeof(O)), narrow_to<T>(v));
+        store1<int64_t>(o, static_cast<int64_t>(v));
     };
-    const int64_t c = column_dim(g);
-    if (path_of(g) == ReducePath::Outer) {
-      for_blocks(g, c, [&](int64_t in_off, int64_t out_off, int64_t w) {
-        A acc[kColumns];
-        sum_rows<T>(in + in_off * S, g.stride * S, g.length, w, acc);
-        for (int64_t j = 0; j < w; ++j) put(out_off + j * g.out_strides[c], acc[j]);
+    if (outputs == 1) {
+      const auto partial = reduce_pieces<A>(plan, R, pieces_for(R),
+                                            [](std::optional<A>& acc, const char* p, int64_t s0,
+                                               int64_t s1, int64_t n0, int64_t n1, int64_t) {
+                                              const A s = sum_block<T>(p, s0, s1, n0, n1);
+                                              acc = acc ? *acc + s : s;
+                                            });
+      A total = 0;
+      for (const std::optional<A>& v : partial) total += v.value_or(A{0});
+      put(static_cast<char*>(out.data_ptr()), total);
+      return;
+    }
+    if (R == 1) {  // each output is one input
+      for_outputs(plan, R, kGrainSize, [&](char** data, const int64_t* st, int64_t n0, int64_t n1) {
+        for (int64_t j = 0; j < n1; ++j)
+          for (int64_t i = 0; i < n0; ++i)
+            put(data[0] + i * st[0] + j * st[2], sum_row<T>(data[1] + i * st[1] + j * st[3], 0, 1));
       });
       return;
     }
-    if (g.outputs == 1) {
-      // One long row: pieces in parallel, partial sums combined in order.
-      const int64_t threads = get_num_threads();
-      const int64_t pieces =
-          std::max<int64_t>(1, std::min<int64_t>(threads, g.length / kGrainSize));
-      const int64_t piece = (g.length + pieces - 1) / pieces;
-      std::vector<A> partial(static_cast<size_t>(pieces), 0);
-      parallel_for(0, pieces, 1, [&](int64_t b, int64_t e) {
-        for (int64_t t = b; t < e; ++t) {
-          const int64_t lo = t * piece, n = std::min(piece, g.length - lo);
-          if (n > 0)
-            partial[static_cast<size_t>(t)] = sum_row<T>(in + lo * g.stride * S, g.stride * S, n);
+    if (const int c = outer_dim(plan, R); c >= 0) {
+      // The block's rows are combined element-wise, kColumns columns at a time (st[3] == S).
+      for_outer_blocks(plan, R, c, [&](char** data, const int64_t* st, int64_t n0, int64_t n1) {
+        for (int64_t j0 = 0; j0 < n1; j0 += kColumns) {
+          const int64_t w = std::min(kColumns, n1 - j0);
+          A acc[kColumns];
+          sum_rows<T>(data[1] + j0 * S, st[1], n0, w, acc);
+          for (int64_t j = 0; j < w; ++j) put(data[0] + (j0 + j) * st[2], acc[j]);
         }
       });
-      A total = 0;
-      for (A p : partial) total += p;
-      put(0, total);
       return;
     }
-    for_outputs(g, [&](Walker& w, int64_t b, int64_t e) {
-      for (int64_t m = b; m < e; ++m, w.next())
-        put(w.out(), sum_row<T>(in + w.in() * S, g.stride * S, g.length));
-    });
+    // Inner or strided: one row of R inputs per output.
+    for_outputs(plan, R, std::max<int64_t>(1, kGrainSize / R),
+                [&](char** data, const int64_t* st, int64_t n0, int64_t n1) {
+                  for (int64_t j = 0; j < n1; ++j)
+                    put(data[0] + j * st[2], sum_row<T>(data[1] + j * st[3], st[1], n0));
+                });
   });
   return out;
 }
 
-// max/min (values and indices) or argmax/argmin (indices only) along dim (wrapped).
-void extreme_dim(const Tensor& x, int64_t dim, bool is_max, const Tensor* values,
-                 const Tensor& indices) {
-  const Geometry g = geometry(x, dim);
-  if (g.outputs == 0) return;
-  const char* in = static_cast<const char*>(x.data_ptr());
-  char* vo = values ? static_cast<char*>(values->data_ptr()) : nullptr;
-  char* io = static_cast<char*>(indices.data_ptr());
+// max/min along dim (wrapped) or over all elements, into values and/or indices (int64), either
+// of them null. Over all elements, an index is the linear index of the plan, which walks memory
+// in its own order: only a 1-d x makes it x's index.
+void extreme_impl(const char* op, const Tensor& x, std::optional<int64_t> dim, bool is_max,
+                  const Tensor* values, const Tensor* indices) {
+  const int64_t R = inputs_per_output(x, dim);
+  std::vector<Tensor> results;
+  if (values) results.push_back(*values);
+  if (indices) results.push_back(*indices);
+  const int64_t outputs = results[0].numel();
+  if (outputs == 0) return;
+  const TensorIterator plan = make_reduction(op, x, dim, results);
+  const int nt = plan.ntensors(), in = plan.noutputs();
+  const int ki = values ? 1 : 0;  // the indices' operand, when asked for
   auto run = [&](auto tag, auto max_tag) {
     using T = decltype(tag);
+    using W = Wide<T>;
     constexpr bool IsMax = decltype(max_tag)::value;
     constexpr int64_t S = sizeof(T);
-    auto put = [&](int64_t off, Wide<T> v, int64_t i) {
-      if (vo) store1<T>(vo + off * S, narrow_to<T>(v));
-      store1<int64_t>(io + off * 8, i);
+    // Stores a result at block position (i, j).
+    auto put = [&](char** data, const int64_t* st, int64_t i, int64_t j, W v, int64_t index) {
+      if (values) store1<T>(data[0] + i * st[0] + j * st[nt], narrow_to<T>(v));
+      if (indices) store1<int64_t>(data[ki] + i * st[ki] + j * st[nt + ki], index);
     };
-    const int64_t c = column_dim(g);
-    const bool lanes_fit =
-        sizeof(T) == 8 || g.length <= static_cast<int64_t>(std::numeric_limits<int32_t>::max());
-    if (path_of(g) == ReducePath::Outer && lanes_fit) {
-      for_blocks(g, c, [&](int64_t in_off, int64_t out_off, int64_t w) {
-        Wide<T> best[kColumns];
-        int64_t index[kColumns];
-        extreme_rows<IsMax, T>(in + in_off * S, g.stride * S, g.length, w, best, index);
-        for (int64_t j = 0; j < w; ++j) put(out_off + j * g.out_strides[c], best[j], index[j]);
+    if (outputs == 1) {
+      // Each piece finds its first extreme; pieces combine left to right, so the first index
+      // wins ties and the first NaN wins.
+      const int64_t pieces = R >= 2 * kGrainSize ? pieces_for(R) : 1;
+      const auto partial =
+          reduce_pieces<Best<W>>(plan, R, pieces,
+                                 [](std::optional<Best<W>>& acc, const char* p, int64_t s0,
+                                    int64_t s1, int64_t n0, int64_t n1, int64_t position) {
+                                   for (int64_t j = 0; j < n1; ++j) {
+                                     Best<W> r = extreme_row<IsMax, T>(p + j * s1, s0, n0);
+                                     r.index += position + j * n0;
+                                     if (!acc || better<IsMax>(r.value, acc->value)) acc = r;
+                                   }
+                                 });
+      Best<W> best = *partial[0];
+      for (size_t t = 1; t < partial.size(); ++t)
+        if (partial[t] && better<IsMax>(partial[t]->value, best.value)) best = *partial[t];
+      if (values) store1<T>(static_cast<char*>(values->data_ptr()), narrow_to<T>(best.value));
+      if (indices) store1<int64_t>(static_cast<char*>(indices->data_ptr()), best.index);
+      return;
+    }
+    if (R == 1) {  // each output is one input, at index 0
+      for_outputs(plan, R, kGrainSize, [&](char** data, const int64_t* st, int64_t n0, int64_t n1) {
+        for (int64_t j = 0; j < n1; ++j)
+          for (int64_t i = 0; i < n0; ++i)
+            put(data, st, i, j, widen(load1<T>(data[in] + i * st[in] + j * st[nt + in])), 0);
       });
       return;
     }
-    if (g.outputs == 1 && g.length >= 2 * kGrainSize) {
-      // One long row: each piece finds its first extreme; pieces combine left to right, so the
-      // first index wins ties and the first NaN wins.
-      const int64_t threads = get_num_threads();
-      const int64_t pieces =
-          std::max<int64_t>(1, std::min<int64_t>(threads, g.length / kGrainSize));
-      const int64_t piece = (g.length + pieces - 1) / pieces;
-      std::vector<Best<Wide<T>>> partial(static_cast<size_t>(pieces));
-      std::vector<char> used(static_cast<size_t>(pieces), 0);
-      parallel_for(0, pieces, 1, [&](int64_t b, int64_t e) {
-        for (int64_t t = b; t < e; ++t) {
-          const int64_t lo = t * piece, n = std::min(piece, g.length - lo);
-          if (n <= 0) continue;
-          Best<Wide<T>> r = extreme_row<IsMax, T>(in + lo * g.stride * S, g.stride * S, n);
-          r.index += lo;
-          partial[static_cast<size_t>(t)] = r;
-          used[static_cast<size_t>(t)] = 1;
+    // The outer path's vector of row numbers must fit the lane type.
+    const bool lanes_fit =
+        sizeof(T) == 8 || R <= static_cast<int64_t>(std::numeric_limits<int32_t>::max());
+    if (const int c = outer_dim(plan, R); c >= 0 && lanes_fit) {
+      for_outer_blocks(plan, R, c, [&](char** data, const int64_t* st, int64_t n0, int64_t n1) {
+        for (int64_t j0 = 0; j0 < n1; j0 += kColumns) {
+          const int64_t w = std::min(kColumns, n1 - j0);
+          W best[kColumns];
+          int64_t index[kColumns];
+          extreme_rows<IsMax, T>(data[in] + j0 * S, st[in], n0, w, best, index);
+          for (int64_t j = 0; j < w; ++j) put(data, st, 0, j0 + j, best[j], index[j]);
         }
       });
-      Best<Wide<T>> best = partial[0];
-      for (size_t t = 1; t < partial.size(); ++t)
-        if (used[t] && better<IsMax>(partial[t].value, best.value)) best = partial[t];
-      put(0, best.value, best.index);
       return;
     }
-    for_outputs(g, [&](Walker& w, int64_t b, int64_t e) {
-      for (int64_t m = b; m < e; ++m, w.next()) {
-        const Best<Wide<T>> r = extreme_row<IsMax, T>(in + w.in() * S, g.stride * S, g.length);
-        put(w.out(), r.value, r.index);
-      }
-    });
+    for_outputs(plan, R, std::max<int64_t>(1, kGrainSize / R),
+                [&](char** data, const int64_t* st, int64_t n0, int64_t n1) {
+                  for (int64_t j = 0; j < n1; ++j) {
+                    const Best<W> r = extreme_row<IsMax, T>(data[in] + j * st[nt + in], st[in], n0);
+                    put(data, st, 0, j, r.value, r.index);
+                  }
+                });
   };
   dispatch(x.dtype(), [&](auto tag) {
     if (is_max)
@@ -565,6 +635,12 @@ void extreme_dim(const Tensor& x, int64_t dim, bool is_max, const Tensor* values
     else
       run(tag, std::false_type{});
   });
+}
+
+// PyTorch 1.13 has no argmax or argmin kernel for bool (AT_DISPATCH_ALL_TYPES_AND(Half, ...)).
+void check_arg_dtype(const Tensor& x, bool is_max) {
+  STRIDED_CHECK(x.dtype() != DType::Bool, "\"", is_max ? "argmax" : "argmin",
+                "_cpu\" not implemented for 'Bool'");
 }
 
 ValuesIndices max_min(const Tensor& x, int64_t dim, bool keepdim, bool is_max) {
@@ -576,7 +652,7 @@ ValuesIndices max_min(const Tensor& x, int64_t dim, bool keepdim, bool is_max) {
                 " to have non-zero size.");
   const Shape shape = reduced_shape(x, d, keepdim);
   ValuesIndices r{empty(shape, {x.dtype()}), empty(shape, {DType::Int64})};
-  extreme_dim(x, d, is_max, &r.values, r.indices);
+  extreme_impl(op, x, d, is_max, &r.values, &r.indices);
   return r;
 }
 
@@ -586,22 +662,28 @@ Tensor arg_extreme(const Tensor& x, int64_t dim, bool keepdim, bool is_max) {
   const int64_t d = wrap_dim(dim, x.dim(), op);
   STRIDED_CHECK(x.dim() == 0 || x.size(d) != 0, op, ": Expected reduction dim ", d,
                 " to have non-zero size.");
-  // PyTorch 1.13 has no argmax or argmin kernel for bool (AT_DISPATCH_ALL_TYPES_AND(Half, ...)).
-  STRIDED_CHECK(x.dtype() != DType::Bool, "\"", is_max ? "argmax" : "argmin",
-                "_cpu\" not implemented for 'Bool'");
+  check_arg_dtype(x, is_max);
   Tensor out = empty(reduced_shape(x, d, keepdim), {DType::Int64});
-  extreme_dim(x, d, is_max, nullptr, out);
+  extreme_impl(op, x, d, is_max, nullptr, &out);
   return out;
 }
 
-// x as one dim over its elements: a view when x is contiguous, or when order_free and x is
-// dense (any permutation: a sum, max or min does not depend on the order it reads elements in,
-// up to float rounding); a contiguous copy otherwise.
-Tensor flat(const Tensor& x, bool order_free) {
-  if (x.is_contiguous()) return x.reshape({x.numel()});
-  if (order_free && x.is_non_overlapping_and_dense())
-    return Tensor(x.storage(), {x.numel()}, {1}, x.storage_offset(), x.dtype());
-  return x.contiguous().reshape({x.numel()});
+// max or min over all elements: the plan walks memory in its own order, since the value does
+// not depend on the order (TensorCompare.cpp, max: max_all).
+Tensor extreme_all(const Tensor& x, bool is_max) {
+  Tensor out = empty({}, {x.dtype()});
+  extreme_impl(op_name(is_max, false), x, std::nullopt, is_max, &out, nullptr);
+  return out;
+}
+
+// argmax or argmin over all elements: the index into x flattened row-major. As ReduceOps.cpp's
+// argmax_out, the reduction runs on x.reshape(-1): a view when one exists, else a contiguous copy
+// (which runs on a plan of its own).
+Tensor arg_extreme_all(const Tensor& x, bool is_max) {
+  check_arg_dtype(x, is_max);
+  Tensor out = empty({}, {DType::Int64});
+  extreme_impl(op_name(is_max, true), x.reshape({x.numel()}), std::nullopt, is_max, nullptr, &out);
+  return out;
 }
 
 Tensor mean_of(const Tensor& sum_result, int64_t count) {
@@ -624,11 +706,11 @@ void check_mean_dtype(const Tensor& x) {
 
 Tensor sum(const Tensor& x) {
   check_cpu(x, "sum()");
-  return sum_dim(flat(x, true), 0, false);
+  return sum_impl(x, std::nullopt, false);
 }
 Tensor sum(const Tensor& x, int64_t dim, bool keepdim) {
   check_cpu(x, "sum()");
-  return sum_dim(x, wrap_dim(dim, x.dim(), "sum()"), keepdim);
+  return sum_impl(x, wrap_dim(dim, x.dim(), "sum()"), keepdim);
 }
 Tensor mean(const Tensor& x) {
   check_cpu(x, "mean()");
@@ -639,7 +721,7 @@ Tensor mean(const Tensor& x, int64_t dim, bool keepdim) {
   check_cpu(x, "mean()");
   check_mean_dtype(x);
   const int64_t d = wrap_dim(dim, x.dim(), "mean()");
-  return mean_of(sum_dim(x, d, keepdim), x.dim() == 0 ? 1 : x.size(d));
+  return mean_of(sum_impl(x, d, keepdim), inputs_per_output(x, d));
 }
 
 Tensor max(const Tensor& x) {
@@ -648,14 +730,14 @@ Tensor max(const Tensor& x) {
   STRIDED_CHECK(x.numel() > 0,
                 "max(): Expected reduction dim to be specified for input.numel() == 0. Specify "
                 "the reduction dim with the 'dim' argument.");
-  return max_min(flat(x, true), 0, false, true).values;
+  return extreme_all(x, true);
 }
 Tensor min(const Tensor& x) {
   check_cpu(x, "min()");
   STRIDED_CHECK(x.numel() > 0,
                 "min(): Expected reduction dim to be specified for input.numel() == 0. Specify "
                 "the reduction dim with the 'dim' argument.");
-  return max_min(flat(x, true), 0, false, false).values;
+  return extreme_all(x, false);
 }
 ValuesIndices max(const Tensor& x, int64_t dim, bool keepdim) {
   return max_min(x, dim, keepdim, true);
@@ -668,13 +750,13 @@ Tensor argmax(const Tensor& x) {
   check_cpu(x, "argmax()");
   STRIDED_CHECK(x.numel() > 0,
                 "argmax(): Expected reduction dim to be specified for input.numel() == 0.");
-  return arg_extreme(flat(x, false), 0, false, true);
+  return arg_extreme_all(x, true);
 }
 Tensor argmin(const Tensor& x) {
   check_cpu(x, "argmin()");
   STRIDED_CHECK(x.numel() > 0,
                 "argmin(): Expected reduction dim to be specified for input.numel() == 0.");
-  return arg_extreme(flat(x, false), 0, false, false);
+  return arg_extreme_all(x, false);
 }
 Tensor argmax(const Tensor& x, int64_t dim, bool keepdim) {
   return arg_extreme(x, dim, keepdim, true);
@@ -685,7 +767,10 @@ Tensor argmin(const Tensor& x, int64_t dim, bool keepdim) {
 
 ReducePath reduce_path(const Tensor& x, int64_t dim) {
   check_cpu(x, "reduce_path");
-  return path_of(geometry(x, wrap_dim(dim, x.dim(), "reduce_path")));
+  const int64_t d = wrap_dim(dim, x.dim(), "reduce_path");
+  // The plan sum(x, dim) builds, over a result it never writes.
+  const Tensor result = empty(reduced_shape(x, d, false), {x.dtype()});
+  return path_of(make_reduction("reduce_path", x, d, {result}), inputs_per_output(x, d));
 }
 
 const char* to_string(ReducePath path) {

@@ -16,12 +16,13 @@
 //     give the first index.
 //   - dims wrap (dim -1 is the last; a 0-d tensor takes 0 and -1).
 //
-// How the work is done (NOTE: [Reduction paths]): a reduction along the dim of stride 1 reduces
-// each row horizontally in vectors ("inner"); along another dim, when the last kept dim has
-// stride 1, whole rows are combined element-wise in vectors ("outer"); any other layout walks
-// the reduced dim by its stride ("strided"). Float sums are cascaded (pairwise) as SumKernel.cpp
-// does, so their error grows with log(n), not n: they agree with torch to a relative 1e-5 for
-// float32 (claim PF-13's reduction timings rest on these paths).
+// How the work is done (NOTE: [Reduction paths]): each reduction builds one iteration plan
+// (iterator.h), the results viewed over the input with stride 0 on the reduced dims, which the plan
+// walks innermost. Along a dim of stride 1 each row is reduced horizontally in vectors ("inner");
+// when a kept dim has stride 1, whole rows are combined element-wise in vectors ("outer"); any
+// other layout walks the reduced dim by its stride ("strided"). Float sums are cascaded
+// (pairwise) as SumKernel.cpp does, so their error grows with log(n), not n: they agree with torch
+// to a relative 1e-5 for float32 (claim PF-13's reduction timings rest on these paths).
 #pragma once
 
 #include <cstdint>
