@@ -249,16 +249,6 @@ Tensor& Tensor::fill_(const Scalar& value) {
   check_cpu(*this, "fill_()");
   dispatch(dtype_, [&](auto tag) { check_fits<decltype(tag)>(value, dtype_); });
   if (numel() == 0) return *this;
-  // The engine's plan with the output alone (Fill.cpp, fill_out's TensorIterator): walked in
-  // stride order and split over the threads like every element-wise op. The value is converted
-  // once; filling allocates nothing.
-  const TensorIterator plan = TensorIteratorConfig()
-                                  .set_op_name("fill_")
-                                  .set_check_mem_overlap(false)
-                                  .check_all_same_dtype(false)
-                                  .add_output(*this)
-                                  .resize_outputs(false)
-                                  .build();
   dispatch(dtype_, [&](auto tag) {
     using T = decltype(tag);
     T x{};
@@ -273,6 +263,22 @@ Tensor& Tensor::fill_(const Scalar& value) {
         x = convert<T>(value.to_double());
         break;
     }
+    // One element is stored in place, with no plan: Fill.cpp, fill_out's scalar_fill for a
+    // one-element CPU tensor (so scalar_tensor, and each Scalar operand it wraps, walks nothing).
+    if (numel() == 1) {
+      std::memcpy(data_ptr(), &x, sizeof(T));
+      return;
+    }
+    // The engine's plan with the output alone (Fill.cpp, fill_out's TensorIterator): walked in
+    // stride order and split over the threads like every element-wise op. The value is converted
+    // once; filling allocates nothing.
+    const TensorIterator plan = TensorIteratorConfig()
+                                    .set_op_name("fill_")
+                                    .set_check_mem_overlap(false)
+                                    .check_all_same_dtype(false)
+                                    .add_output(*this)
+                                    .resize_outputs(false)
+                                    .build();
     auto loop = [&x](char** data, const int64_t* steps, int64_t n0, int64_t n1) {
       for (int64_t j = 0; j < n1; ++j) {
         char* row = data[0] + j * steps[1];

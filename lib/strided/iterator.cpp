@@ -1,6 +1,7 @@
 #include "strided/iterator.h"
 
 #include <algorithm>
+#include <atomic>
 #include <numeric>
 
 #include "strided/layout.h"
@@ -106,7 +107,14 @@ TensorIteratorConfig& TensorIteratorConfig::enforce_linear_iteration(bool v) {
 
 // ---- building -----------------------------------------------------------------------------------
 
+namespace {
+std::atomic<int64_t> plan_builds{0};  // plans_built()
+}  // namespace
+
+int64_t plans_built() { return plan_builds.load(std::memory_order_relaxed); }
+
 TensorIterator TensorIteratorConfig::build() const {
+  plan_builds.fetch_add(1, std::memory_order_relaxed);
   TensorIterator it;
   it.op_name_ = op_name_;
   const std::string& op = op_name_;

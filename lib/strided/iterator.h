@@ -183,6 +183,11 @@ class TensorIterator {
   bool fast_setup_ = false;
 };
 
+// How many plans TensorIteratorConfig::build has been asked for in this process, failed builds
+// included: a hook for tests, which check that each op builds exactly one plan (every walk of an op
+// is the plan's). Counted atomically, so any thread's builds count.
+int64_t plans_built();
+
 // Do a and b describe the same tensor (storage, offset, sizes, strides, dtype)? PyTorch compares
 // TensorImpl pointers; our tensors are values, so equal metadata is the same tensor.
 bool is_same_tensor(const Tensor& a, const Tensor& b);
