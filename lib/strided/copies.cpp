@@ -87,7 +87,8 @@ Plan make_plan(IntList sizes, IntList dst_strides, IntList src_strides) {
 }
 
 // dst[i] = convert(src[i]) over every index i of plan.sizes (numel > 0); offsets in elements from
-// each base pointer. An odometer walks the outer dims; the last dim is the tight inner loop.
+// each base pointer. The layout algebra's odometer walks the outer dims; the last dim is the tight
+// inner loop.
 template <class D, class S>
 void copy_loop(D* dst, int64_t dst_off, const S* src, int64_t src_off, const Plan& p) {
   const size_t n = p.sizes.size();
@@ -96,20 +97,13 @@ void copy_loop(D* dst, int64_t dst_off, const S* src, int64_t src_off, const Pla
     return;
   }
   const int64_t inner = p.sizes[n - 1], ds = p.dst_strides[n - 1], ss = p.src_strides[n - 1];
-  Shape idx(n - 1, 0);
-  while (true) {
-    for (int64_t i = 0; i < inner; ++i) dst[dst_off + i * ds] = convert<D>(src[src_off + i * ss]);
-    size_t k = n - 1;
-    for (; k-- > 0;) {
-      dst_off += p.dst_strides[k];
-      src_off += p.src_strides[k];
-      if (++idx[k] < p.sizes[k]) break;
-      dst_off -= p.sizes[k] * p.dst_strides[k];
-      src_off -= p.sizes[k] * p.src_strides[k];
-      idx[k] = 0;
-    }
-    if (k == static_cast<size_t>(-1)) return;
-  }
+  const Shape dst_outer(p.dst_strides.begin(), p.dst_strides.end() - 1);
+  const Shape src_outer(p.src_strides.begin(), p.src_strides.end() - 1);
+  for_each_index(IntList(p.sizes.data(), n - 1), {dst_outer, src_outer}, [&](const int64_t* off) {
+    D* d = dst + (dst_off + off[0]);
+    const S* s = src + (src_off + off[1]);
+    for (int64_t i = 0; i < inner; ++i) d[i * ds] = convert<D>(s[i * ss]);
+  });
 }
 
 // Copies a source geometry (same sizes as dst; strides may be negative, as flip's) into dst,

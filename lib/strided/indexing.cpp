@@ -168,32 +168,20 @@ Tensor advanced_index(Tensor src, std::vector<const IndexList*> lists) {
   const int64_t item = src.element_size();
   const char* in = static_cast<const char*>(src.storage().data());
   char* dst = static_cast<char*>(out.storage().data());
-  const int64_t rank = out.dim();
-  Shape idx(static_cast<size_t>(rank), 0);
-  for (int64_t e = 0; e < n; ++e) {
-    int64_t so = src.storage_offset(), dof = out.storage_offset();
-    for (int64_t d = 0; d < rank; ++d) {
-      dof += idx[d] * out_strides[d];
-      if (d < before) {
-        so += idx[d] * src.stride(d);
-      } else if (d == before) {
-        for (int64_t k = 0; k < count; ++k) {
-          const IndexList& l = *lists[indexed[k]];
-          const int64_t size = src.size(indexed[k]);
-          int64_t v = l.size() == 1 ? l[0] : l[idx[d]];
-          if (v < 0) v += size;
-          so += v * src.stride(indexed[k]);
-        }
-      } else {
-        so += idx[d] * src.stride(d - 1 + count);
-      }
-    }
-    std::memcpy(dst + dof * item, in + so * item, static_cast<size_t>(item));
-    for (int64_t d = rank; d-- > 0;) {
-      if (++idx[d] < out_sizes[d]) break;
-      idx[d] = 0;
-    }
-  }
+  // The layout algebra's odometer over the result's index, with the result's offset and src's
+  // (its strides over the result's dims, 0 on the indexed one) beside it.
+  for_each_index(out_sizes, {out_strides, ops[0].strides}, 0, n,
+                 [&](const int64_t* index, const int64_t* off) {
+                   int64_t so = src.storage_offset() + off[1];
+                   for (int64_t k = 0; k < count; ++k) {
+                     const IndexList& l = *lists[indexed[k]];
+                     int64_t v = l.size() == 1 ? l[0] : l[index[before]];
+                     if (v < 0) v += src.size(indexed[k]);
+                     so += v * src.stride(indexed[k]);
+                   }
+                   std::memcpy(dst + (out.storage_offset() + off[0]) * item, in + so * item,
+                               static_cast<size_t>(item));
+                 });
   return out;
 }
 

@@ -478,6 +478,8 @@ void TensorIterator::serial_for_each(const Loop2d& loop, int64_t begin, int64_t 
     return;
   }
   // at::internal::serial_for_each with its DimCounter: blocks of whole inner rows when possible.
+  // The kernels' hot loop keeps this counter of its own rather than layout.h's for_each_index,
+  // which turns once per element: this one turns once per block of size0 × size1 elements.
   Shape idx(nd);
   int64_t rem = begin;
   for (int d = 0; d < nd; ++d) {

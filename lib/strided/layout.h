@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -136,10 +137,10 @@ Shape walk_order(IntList sizes, const std::vector<Shape>& strides,
 void coalesce_dims(Shape& sizes, std::vector<Shape>& strides);
 
 // The index odometer: visits the indices of `sizes` in row-major order (the last dim turning
-// fastest), from row-major position begin up to end, and calls f(offsets) at each, where offsets
-// is a const int64_t* with, for each stride set k, offsets[k] = Σ_d index[d] · strides[k][d]: the
-// offsets of several operands that walk one index space (in elements or in bytes, as the strides
-// are given). Every stride set has sizes.size() entries, and 0 <= begin <= end <= numel(sizes).
+// fastest), from row-major position begin up to end, and calls f(offsets), or f(index, offsets),
+// at each: index and offsets are const int64_t*, the index's sizes.size() entries and, for each
+// stride set k, offsets[k] = Σ_d index[d] · strides[k][d], the offsets of several operands that
+// walk one index space (in elements or in bytes, as the strides are given). Every stride set has sizes.size() entries, and 0 <= begin <= end <= numel(sizes).
 // The offsets follow the index incrementally as it turns, wrapping as wrapping_add does; a caller
 // that needs them in range checks the layout first (memory.h's element_offsets does).
 // Post-condition: f is called end - begin times, the i-th time with the offsets of the index at
@@ -165,7 +166,10 @@ void for_each_index(IntList sizes, const std::vector<Shape>& strides, int64_t be
     for (size_t k = 0; k < nk; ++k) offsets[k] = add(offsets[k], mul(index[d], strides[k][d]));
   }
   for (int64_t n = end - begin; n > 0; --n) {
-    f(static_cast<const int64_t*>(offsets.data()));
+    if constexpr (std::is_invocable_v<F&, const int64_t*, const int64_t*>)
+      f(static_cast<const int64_t*>(index.data()), static_cast<const int64_t*>(offsets.data()));
+    else
+      f(static_cast<const int64_t*>(offsets.data()));
     for (size_t d = nd; d-- > 0;) {
       if (++index[d] < sizes[d]) {
         for (size_t k = 0; k < nk; ++k) offsets[k] = add(offsets[k], strides[k][d]);

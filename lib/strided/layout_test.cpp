@@ -488,6 +488,12 @@ TEST_CASE("for_each_index: the offsets of each index in row-major order, from an
   });
   CHECK(seen == std::vector<std::pair<int64_t, int64_t>>{
                     {0, 0}, {4, 2}, {8, 4}, {12, 1}, {16, 3}, {20, 5}});
+  // With two parameters, f also gets the index itself.
+  std::vector<Shape> indices;
+  for_each_index({2, 2}, {{2, 1}}, 1, 4, [&](const int64_t* index, const int64_t* off) {
+    indices.push_back({index[0], index[1], off[0]});
+  });
+  CHECK(indices == std::vector<Shape>{{0, 1, 1}, {1, 0, 2}, {1, 1, 3}});
   int calls = 0;
   for_each_index({}, {{}}, [&](const int64_t* off) { calls += off[0] == 0; });
   CHECK(calls == 1);  // a 0-d index space has one index

@@ -5,6 +5,7 @@
 #include <numeric>
 
 #include "strided/error.h"
+#include "strided/layout.h"
 
 namespace strided {
 
@@ -37,20 +38,8 @@ std::vector<int64_t> element_offsets(IntList sizes, IntList strides, int64_t off
                 " reaches offsets beyond int64");
   std::vector<int64_t> out;
   out.reserve(static_cast<size_t>(n));
-  Shape idx(sizes.size(), 0);
-  int64_t off = offset;
-  for (int64_t e = 0; e < n; ++e) {
-    out.push_back(off);
-    // Odometer, last dim fastest; off follows the index incrementally.
-    for (size_t d = sizes.size(); d-- > 0;) {
-      if (++idx[d] < sizes[d]) {
-        off += strides[d];
-        break;
-      }
-      off -= (sizes[d] - 1) * strides[d];
-      idx[d] = 0;
-    }
-  }
+  for_each_index(sizes, {strides.vec()}, 0, n,
+                 [&](const int64_t* off) { out.push_back(offset + off[0]); });
   return out;
 }
 

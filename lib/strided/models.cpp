@@ -4,6 +4,7 @@
 #include <unordered_set>
 
 #include "strided/error.h"
+#include "strided/layout.h"
 #include "strided/ops.h"
 
 namespace strided::models {
@@ -29,22 +30,12 @@ Trace logical_trace(const Tensor& t) {
   const int64_t n = t.numel();
   trace.bytes.reserve(static_cast<size_t>(n));
   if (n == 0) return trace;
-  const int64_t nd = t.dim();
-  Shape index(static_cast<size_t>(nd), 0);
-  int64_t address = base_offset(t);
-  // An odometer over the index, last dim fastest, updating the address by strides as it turns.
-  for (int64_t i = 0; i < n; ++i) {
-    trace.bytes.push_back(address);
-    for (int64_t d = nd - 1; d >= 0; --d) {
-      const int64_t step = t.stride(d) * t.element_size();
-      if (++index[d] < t.size(d)) {
-        address += step;
-        break;
-      }
-      address -= (t.size(d) - 1) * step;
-      index[d] = 0;
-    }
-  }
+  Shape steps = t.strides();
+  for (int64_t& s : steps) s *= t.element_size();
+  const int64_t base = base_offset(t);
+  // The index in row-major order, the address following it by the strides in bytes.
+  for_each_index(t.sizes(), {steps}, 0, n,
+                 [&](const int64_t* off) { trace.bytes.push_back(base + off[0]); });
   return trace;
 }
 

@@ -39,17 +39,11 @@ struct Model {
 
 std::vector<LogicalCell> logical_cells(const Tensor& t) {
   std::vector<LogicalCell> out;
-  const int64_t n = t.numel();
-  Shape idx(static_cast<size_t>(t.dim()), 0);
-  for (int64_t e = 0; e < n; ++e) {
-    int64_t off = t.storage_offset();
-    for (size_t d = 0; d < idx.size(); ++d) off += idx[d] * t.strides()[d];
-    out.push_back({idx, off});
-    for (size_t d = idx.size(); d-- > 0;) {
-      if (++idx[d] < t.sizes()[d]) break;
-      idx[d] = 0;
-    }
-  }
+  const size_t nd = static_cast<size_t>(t.dim());
+  for_each_index(t.sizes(), {t.strides()}, 0, t.numel(),
+                 [&](const int64_t* index, const int64_t* off) {
+                   out.push_back({Shape(index, index + nd), t.storage_offset() + off[0]});
+                 });
   return out;
 }
 

@@ -89,18 +89,11 @@ std::vector<double> Tensor::to_vector() const {
   const int64_t n = numel();
   if (n == 0) return out;
   out.reserve(static_cast<size_t>(n));
-  Shape idx(sizes_.size(), 0);
   const char* base = static_cast<const char*>(storage_.data());
   const int64_t item = element_size();
-  for (int64_t k = 0; k < n; ++k) {
-    int64_t off = offset_;
-    for (size_t d = 0; d < idx.size(); ++d) off += idx[d] * strides_[d];
-    out.push_back(load_scalar(base + off * item, dtype_).to_double());
-    for (size_t d = idx.size(); d-- > 0;) {  // odometer, last dim fastest
-      if (++idx[d] < sizes_[d]) break;
-      idx[d] = 0;
-    }
-  }
+  for_each_index(sizes_, {strides_}, 0, n, [&](const int64_t* off) {
+    out.push_back(load_scalar(base + (offset_ + off[0]) * item, dtype_).to_double());
+  });
   return out;
 }
 

@@ -20,23 +20,11 @@ void require_cpu_float(const Tensor& t, const char* op) {
 }
 
 // Calls f(offset) for every element of a (sizes, strides) layout in row-major index order, where
-// offset = Σ i_k·stride_k in elements.
+// offset = Σ i_k·stride_k in elements: the layout algebra's odometer, with one stride set.
 template <class F>
 void for_each_offset(IntList sizes, IntList strides, F&& f) {
-  const int64_t n = checked_numel(sizes, "reference");
-  Shape idx(sizes.size(), 0);
-  int64_t off = 0;
-  for (int64_t k = 0; k < n; ++k) {
-    f(off);
-    for (size_t d = sizes.size(); d-- > 0;) {
-      if (++idx[d] < sizes[d]) {
-        off += strides[d];
-        break;
-      }
-      off -= (sizes[d] - 1) * strides[d];
-      idx[d] = 0;
-    }
-  }
+  for_each_index(sizes, {strides.vec()}, 0, checked_numel(sizes, "reference"),
+                 [&](const int64_t* off) { f(off[0]); });
 }
 
 float apply(BinaryOp op, float x, float y) { return op == BinaryOp::Add ? x + y : x * y; }
