@@ -240,3 +240,21 @@ TEST_CASE("paths: unit stride along the dim is inner, a unit-stride kept dim is 
   CHECK(reduce_path(x.slice(1, 0, std::nullopt, 2), 0) == ReducePath::Strided);
   CHECK(std::string(to_string(ReducePath::Inner)) == "inner");
 }
+
+TEST_CASE("the outer path also takes a unit-stride kept dim the plan puts further out") {
+  // (300, 40, 70) permuted to (70, 40, 300): reducing dim 1, the results order the kept dims
+  // (70, 300) with 300 innermost, while x has unit stride along the 70. The plan's 2-D blocks
+  // see the 300 only; the outer path walks blocks of 40 rows by the 70 instead, and gives what
+  // the contiguous copy gives, float sums included (each column is cascaded the same way).
+  const Tensor x = random({300, 40, 70}, 6).permute({2, 1, 0});
+  CHECK(reduce_path(x, 1) == ReducePath::Outer);
+  const int threads_before = get_num_threads();
+  for (int threads : {1, 2}) {
+    set_num_threads(threads);
+    const Tensor c = x.contiguous();
+    CHECK(vals(sum(x, 1)) == vals(sum(c, 1)));
+    CHECK(vals(max(x, 1).values) == vals(max(c, 1).values));
+    CHECK(vals(argmin(x, 1)) == vals(argmin(c, 1)));
+  }
+  set_num_threads(threads_before);
+}
