@@ -783,13 +783,16 @@ int main(int argc, char** argv) {
            "A sliding window of 3 over arange(8), x.unfold(0, 3, 1), is a view of shape (6, 3), "
            "strides (1, 1) and offset 0 that allocates nothing, and x.as_strided((6, 3), (1, 1)) "
            "is the same view; its windows overlap (samples 2 to 5 are each in 3 of them), so it "
-           "is not dense, and contiguous() copies 6·3 = 18 elements into a new storage.",
+           "is not dense, and contiguous() copies 6·3 = 18 elements into a new storage. Windows "
+           "that start 2 samples apart, x.unfold(0, 3, 2), have shape (3, 3) and strides (2, 1): "
+           "the step is the stride of the window dim.",
            [](book::Check& c) {
              //! [window]
              Tensor x = arange(8);                     // a signal of n = 8 samples
              Tensor w = x.unfold(0, 3, 1);             // windows of k = 3, step 1
              Tensor s = x.as_strided({6, 3}, {1, 1});  // the same view, its strides written out
              Tensor dense = w.contiguous();            // a copy: every element of every window
+             Tensor hops = x.unfold(0, 3, 2);          // windows that start 2 samples apart
              //! [window]
              c.equal("allocations of x.unfold(0, 3, 1) and x.as_strided((6, 3), (1, 1))",
                      book::allocations_during([&] {
@@ -823,6 +826,11 @@ int main(int argc, char** argv) {
              pytorch().compare(c, "window", "w", w, {&x});
              pytorch().compare(c, "window", "s", s, {&x});
              pytorch().compare(c, "window", "dense", dense, {&x});
+             c.equal("shape of x.unfold(0, 3, 2)", hops.sizes(), Shape{3, 3});
+             c.equal("strides of x.unfold(0, 3, 2)", hops.strides(), Shape{2, 1});
+             pytorch().compare(c, "window", "hops", hops, {&x});
+             c.value("hops_shape", hops.sizes());
+             c.value("hops_strides", hops.strides());
              c.value("window_shape", w.sizes());
              c.value("window_strides", w.strides());
              c.value("window_offset", w.storage_offset());

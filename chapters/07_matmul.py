@@ -210,10 +210,12 @@ x = torch.arange(8)               # a signal of n = 8 samples
 w = x.unfold(0, 3, 1)             # windows of k = 3, step 1
 s = x.as_strided((6, 3), (1, 1))  # the same view, its strides written out
 dense = w.contiguous()            # a copy: every element of every window
+hops = x.unfold(0, 3, 2)          # windows that start 2 samples apart
 # [window]
 answers.of("w", base="x")
 answers.of("s", base="x")
 answers.of("dense", base="x")
+answers.of("hops", base="x")
 
 answers.group("conv_windows")
 # [conv_windows]

@@ -156,8 +156,8 @@ MUTANTS = [
     # ---- memory sets and overlap -------------------------------------------------------------
     dict(id="memory-set-stride", file="lib/strided/memory.cpp",
          rule="memory sets step every dim by 1 instead of by its stride",
-         find="      if (++idx[d] < sizes[d]) {\n        off += strides[d];",
-         replace="      if (++idx[d] < sizes[d]) {\n        off += 1;"),
+         find="  for_each_index(sizes, {strides.vec()}, 0, n,",
+         replace="  for_each_index(sizes, {Shape(sizes.size(), 1)}, 0, n,"),
     # ---- the models --------------------------------------------------------------------------
     dict(id="lines-width", file="lib/strided/models.cpp",
          rule="an access is counted in its first cache line only, even when it straddles two",
