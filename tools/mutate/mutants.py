@@ -175,6 +175,15 @@ MUTANTS = [
          rule="a warp request costs one sector per lane, shared sectors counted again",
          find="    const int64_t distinct = std::unique(sectors.begin(), sectors.end()) - sectors.begin();",
          replace="    const int64_t distinct = static_cast<int64_t>(sectors.size());"),
+    # ---- memory formats and copies -----------------------------------------------------------
+    dict(id="channels-last-row-major", file="lib/strided/memory_format.cpp",
+         rule="channels_last lays a tensor out row-major, as contiguous_format does",
+         find="    case MemoryFormat::ChannelsLast:\n      return channels_last_strides(sizes, op);",
+         replace="    case MemoryFormat::ChannelsLast:\n      return contiguous_strides(sizes);"),
+    dict(id="repeat-pads-right", file="lib/strided/copies.cpp",
+         rule="repeat pads the tensor's shape with 1s on the right instead of the left",
+         find="  padded.insert(padded.end(), sizes_.begin(), sizes_.end());",
+         replace="  padded.insert(padded.begin(), sizes_.begin(), sizes_.end());"),
     # ---- dtypes and conversions ---------------------------------------------------------------
     dict(id="arange-int32", file="lib/strided/factories.cpp",
          rule="arange(end) makes int32, as if its integer default were 32 bits wide",
