@@ -6,22 +6,28 @@
 namespace strided {
 
 Tensor empty_strided(IntList sizes, IntList strides, TensorOptions options) {
+  // EmptyTensor.cpp, empty_strided_generic: the byte count first (computeStorageNbytes, which a
+  // 0 anywhere in sizes makes 0), then the new tensor's numel check (c10's safe_compute_numel).
   STRIDED_CHECK(sizes.size() == strides.size(), "empty_strided: mismatch in length of strides (",
                 strides.size(), ") and shape (", sizes.size(), ")");
+  for (int64_t s : sizes)
+    STRIDED_CHECK(s >= 0, "empty_strided: negative dimension ", s, " in size ", to_string(sizes));
   for (int64_t s : strides)
     STRIDED_CHECK(s >= 0, "empty_strided: negative strides are not supported, got strides ",
                   to_string(strides));
-  // The element count first (its own overflow message), then the layout algebra's byte count.
-  checked_numel(sizes, "empty_strided");
   const int64_t nbytes =
       storage_nbytes_needed(sizes, strides, 0, itemsize(options.dtype), "empty_strided");
+  checked_numel(sizes, "empty_strided");
   return Tensor(Storage::allocate(nbytes, options.device), Shape(sizes.begin(), sizes.end()),
                 Shape(strides.begin(), strides.end()), 0, options.dtype);
 }
 
 Tensor empty(IntList sizes, TensorOptions options) {
-  checked_numel(sizes, "empty");
-  return empty_strided(sizes, contiguous_strides(sizes), options);
+  // EmptyTensor.cpp, empty_generic: computeStorageNbytesContiguous's rule, then a contiguous
+  // tensor (whose strides need no check of their own).
+  const int64_t nbytes = contiguous_nbytes_needed(sizes, itemsize(options.dtype), "empty");
+  return Tensor(Storage::allocate(nbytes, options.device), Shape(sizes.begin(), sizes.end()),
+                contiguous_strides(sizes), 0, options.dtype);
 }
 
 Tensor empty_like(const Tensor& t) {

@@ -92,16 +92,23 @@ bool is_non_overlapping_and_dense(IntList sizes, IntList strides) {
 }
 
 Extent extent(IntList sizes, IntList strides, int64_t offset) {
-  Extent e{offset, offset};
+  // A layout with no elements reaches nothing, whatever its other sizes and strides: look for a 0
+  // before forming any (size - 1) * stride, which may overflow on such a layout.
+  for (int64_t s : sizes)
+    if (s == 0) return Extent{offset, offset - 1};
+  Checked lo = offset, hi = offset;
   for (size_t i = 0; i < sizes.size(); ++i) {
-    if (sizes[i] == 0) return Extent{offset, offset - 1};
-    const int64_t reach = (sizes[i] - 1) * strides[i];
-    if (reach < 0)
-      e.min += reach;
+    const Checked reach = (Checked(sizes[i]) - 1) * strides[i];
+    if (reach.overflowed() || reach.value() < 0)
+      lo += reach;
     else
-      e.max += reach;
+      hi += reach;
   }
-  return e;
+  // Only a layout no storage can hold (sizes and strides made by hand) gets here.
+  STRIDED_CHECK(!lo.overflowed() && !hi.overflowed(), "extent: the layout ",
+                layout_string(sizes, strides), " at storage offset ", offset,
+                " reaches offsets past int64");
+  return Extent{lo.value(), hi.value()};
 }
 
 std::optional<Shape> compute_view_strides(IntList oldshape, IntList oldstride, IntList newshape) {
@@ -403,23 +410,32 @@ Geometry unfold_geometry(IntList sizes, IntList strides, int64_t dim, int64_t si
 
 int64_t storage_nbytes_needed(IntList sizes, IntList strides, int64_t offset, int64_t item,
                               const char* op) {
-  // EmptyTensor.cpp, computeStorageNbytes: one past the farthest element, in bytes.
+  // EmptyTensor.cpp, computeStorageNbytes: one past the farthest element, in bytes; a layout
+  // with no elements needs none, whatever its other sizes and strides.
   for (int64_t s : sizes)
     if (s == 0) return 0;
-  int64_t elems = 1;
+  Checked elems = Checked(offset) + 1;
+  for (size_t i = 0; i < sizes.size(); ++i) elems += (Checked(sizes[i]) - 1) * strides[i];
+  const Checked bytes = elems * item;
+  STRIDED_CHECK(!bytes.overflowed(), op, ": Storage size calculation overflowed with sizes=",
+                to_string(sizes), " and strides=", to_string(strides),
+                offset != 0 ? " (storage offset " + std::to_string(offset) + ")" : "");
+  return bytes.value();
+}
+
+int64_t contiguous_nbytes_needed(IntList sizes, int64_t item, const char* op) {
+  // EmptyTensor.cpp, computeStorageNbytesContiguous: the product of the sizes by
+  // c10::safe_multiply_u64, which in 1.13 counts an overflow even when a later size is 0, then
+  // times the item size, within int64.
+  for (int64_t s : sizes)
+    STRIDED_CHECK(s >= 0, op, ": negative dimension ", s, " in size ", to_string(sizes));
+  uint64_t n = 1;
   bool overflow = false;
-  for (size_t i = 0; i < sizes.size(); ++i) {
-    int64_t reach = 0;
-    overflow |= __builtin_mul_overflow(sizes[i] - 1, strides[i], &reach);
-    overflow |= __builtin_add_overflow(elems, reach, &elems);
-  }
-  overflow |= __builtin_add_overflow(elems, offset, &elems);
-  int64_t bytes = 0;
-  overflow |= __builtin_mul_overflow(elems, item, &bytes);
-  STRIDED_CHECK(!overflow, op,
-                ": storage size calculation overflowed with sizes=", to_string(sizes),
-                ", strides=", to_string(strides), " and storage offset ", offset);
-  return bytes;
+  for (int64_t s : sizes) overflow |= __builtin_mul_overflow(n, static_cast<uint64_t>(s), &n);
+  overflow |= __builtin_mul_overflow(n, static_cast<uint64_t>(item), &n);
+  STRIDED_CHECK(!overflow && n <= static_cast<uint64_t>(INT64_MAX), op,
+                ": Storage size calculation overflowed with sizes=", to_string(sizes));
+  return static_cast<int64_t>(n);
 }
 
 Shape walk_order(IntList sizes, const std::vector<Shape>& strides,

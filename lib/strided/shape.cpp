@@ -28,18 +28,14 @@ std::string layout_string(IntList sizes, IntList strides) {
 }
 
 int64_t checked_numel(IntList sizes, const char* op) {
-  int64_t n = 1;
-  bool overflow = false;
-  for (int64_t s : sizes) {
-    STRIDED_CHECK(s >= 0, op, ": negative dimension ", s, " in size ", to_string(sizes));
-    if (__builtin_mul_overflow(n, s, &n)) overflow = true;
-  }
-  // A zero anywhere makes the product 0 even if a partial product overflowed.
   for (int64_t s : sizes)
-    if (s == 0) return 0;
-  STRIDED_CHECK(!overflow, op, ": the number of elements of size ", to_string(sizes),
-                " overflows int64");
-  return n;
+    STRIDED_CHECK(s >= 0, op, ": negative dimension ", s, " in size ", to_string(sizes));
+  uint64_t n = 1;
+  bool overflow = false;
+  for (int64_t s : sizes) overflow |= __builtin_mul_overflow(n, static_cast<uint64_t>(s), &n);
+  STRIDED_CHECK(!overflow && n <= static_cast<uint64_t>(INT64_MAX), op,
+                ": numel: integer multiplication overflow (sizes ", to_string(sizes), ")");
+  return static_cast<int64_t>(n);
 }
 
 }  // namespace strided

@@ -15,19 +15,9 @@ void check_defined(const Tensor& t, const char* op) {
   STRIDED_CHECK(t.defined(), op, ": the tensor is undefined (default-constructed)");
 }
 
-// c10's safe_compute_numel, which every PyTorch view passes through: the product of the sizes in
-// unsigned 64-bit arithmetic, where an overflow anywhere counts even when a later 0 makes the
-// product 0 (so sizes [2^40, 2^40, 0] are refused, and [0, 2^40, 2^40] are not).
-void check_numel(IntList sizes, const char* op) {
-  uint64_t n = 1;
-  bool overflow = false;
-  for (int64_t s : sizes) overflow |= __builtin_mul_overflow(n, static_cast<uint64_t>(s), &n);
-  STRIDED_CHECK(!overflow && n <= static_cast<uint64_t>(INT64_MAX), op,
-                ": numel: integer multiplication overflow (sizes ", to_string(sizes), ")");
-}
-
+// Every view passes c10's numel check (checked_numel), as every PyTorch tensor does.
 Tensor make_view(const Tensor& base, Shape sizes, Shape strides, int64_t offset, const char* op) {
-  check_numel(sizes, op);
+  checked_numel(sizes, op);
   return Tensor(base.storage(), std::move(sizes), std::move(strides), offset, base.dtype());
 }
 
