@@ -64,8 +64,13 @@ Tensor arange(int64_t start, int64_t end, int64_t step, TensorOptions options) {
                 ", end=", end, ", step=", step, ": more elements than int64 counts)");
   const int64_t n = static_cast<int64_t>(count);
   Tensor t = empty({n}, options);
-  for (int64_t i = 0; i < n; ++i)
-    t.set({i}, Scalar(static_cast<int64_t>(start + static_cast<__int128>(i) * step)));
+  STRIDED_CHECK(t.device().is_cpu(), "arange: fills on the CPU; copy the result to the GPU");
+  dispatch(options.dtype, [&](auto tag) {
+    using T = decltype(tag);
+    T* p = static_cast<T*>(t.data_ptr());
+    for (int64_t i = 0; i < n; ++i)
+      p[i] = Scalar(static_cast<int64_t>(start + static_cast<__int128>(i) * step)).to<T>();
+  });
   return t;
 }
 
@@ -152,9 +157,12 @@ Tensor random_tensor(IntList sizes, TensorOptions options, F&& draw, const char*
                 name(options.dtype));
   Tensor t = empty(sizes, options);
   STRIDED_CHECK(t.device().is_cpu(), op, ": generates on the CPU; copy the result to the GPU");
-  char* p = static_cast<char*>(t.data_ptr());
-  for (int64_t i = 0; i < t.numel(); ++i)
-    store_scalar(p + i * t.element_size(), options.dtype, Scalar(draw()));
+  const int64_t n = t.numel();
+  dispatch(options.dtype, [&](auto tag) {
+    using T = decltype(tag);
+    T* p = static_cast<T*>(t.data_ptr());
+    for (int64_t i = 0; i < n; ++i) p[i] = Scalar(draw()).to<T>();
+  });
   return t;
 }
 }  // namespace
