@@ -157,10 +157,17 @@ bool may_overlap(const Tensor& a, const Tensor& b) {
 
 // The layout PyTorch gives a copy that preserves its source's layout (clone, to, flip:
 // MemoryFormat::Preserve): the same strides when they are non-overlapping and dense, else dense
-// strides in the same order (empty_like → infer_dense_strides).
-Tensor empty_preserving(const Tensor& t, DType dtype) {
+// strides in the same order (empty_like → infer_dense_strides). A size-1 dim's stride is kept
+// too, and may be negative where a view's wrapping arithmetic left it (the diagonal of a 1x1 view
+// with strides near 2^63): PyTorch's empty_strided then refuses it, as here, in op's name.
+Tensor empty_preserving(const Tensor& t, DType dtype, const char* op) {
   const TensorOptions o{dtype, t.device()};
-  if (t.is_non_overlapping_and_dense()) return empty_strided(t.sizes(), t.strides(), o);
+  if (t.is_non_overlapping_and_dense()) {
+    for (int64_t s : t.strides())
+      STRIDED_CHECK(s >= 0, op, ": Negative strides are not supported at the moment, got strides: ",
+                    to_string(t.strides()));
+    return empty_strided(t.sizes(), t.strides(), o);
+  }
   return empty_strided(t.sizes(), infer_dense_strides(t.sizes(), t.strides()), o);
 }
 
@@ -298,7 +305,7 @@ Tensor& Tensor::fill_(const Scalar& value) {
 Tensor Tensor::clone() const {
   // TensorFactories.cpp, clone with MemoryFormat::Preserve.
   check_cpu(*this, "clone()");
-  Tensor out = empty_preserving(*this, dtype_);
+  Tensor out = empty_preserving(*this, dtype_, "clone()");
   run_copy(copy_plan(out, *this));
   return out;
 }
@@ -316,7 +323,7 @@ Tensor Tensor::to(DType dtype, bool copy) const {
   // TensorConversions.cpp, to → _to_copy with MemoryFormat::Preserve (claim DT-03).
   if (dtype == dtype_ && !copy) return *this;
   check_cpu(*this, "to()");
-  Tensor out = empty_preserving(*this, dtype);
+  Tensor out = empty_preserving(*this, dtype, "to()");
   run_copy(copy_plan(out, *this));
   return out;
 }
@@ -358,7 +365,7 @@ Tensor Tensor::flip(IntList dims) const {
                   to_string(dims));
     flipped[w] = true;
   }
-  Tensor out = empty_preserving(*this, dtype_);
+  Tensor out = empty_preserving(*this, dtype_, "flip()");
   if (numel() == 0) return out;
   Shape strides = strides_;
   int64_t offset = offset_;

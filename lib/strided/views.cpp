@@ -15,8 +15,19 @@ void check_defined(const Tensor& t, const char* op) {
   STRIDED_CHECK(t.defined(), op, ": the tensor is undefined (default-constructed)");
 }
 
-// Every view passes c10's numel check (checked_numel), as every PyTorch tensor does.
-Tensor make_view(const Tensor& base, Shape sizes, Shape strides, int64_t offset, const char* op) {
+// Every view passes c10's numel check (checked_numel), as every PyTorch tensor does. Most view
+// ops of PyTorch 1.13 end in as_strided (TensorShape.cpp: select, slice, diagonal, expand,
+// permute, transpose, unsqueeze, squeeze, unfold), which refuses a negative stride: the strides
+// they form wrap as int64 (slice's stride * step, diagonal's sum, unsqueeze's size * stride) and
+// may come out negative on a dim that is never stepped. view, reshape and unflatten set their
+// strides directly and take them as computed.
+enum class Strides { Checked, AsComputed };
+Tensor make_view(const Tensor& base, Shape sizes, Shape strides, int64_t offset, const char* op,
+                 Strides check = Strides::Checked) {
+  if (check == Strides::Checked)
+    for (int64_t s : strides)
+      STRIDED_CHECK(s >= 0, op, ": Negative strides are not supported at the moment, got strides: ",
+                    to_string(strides));
   checked_numel(sizes, op);
   return Tensor(base.storage(), std::move(sizes), std::move(strides), offset, base.dtype());
 }
@@ -174,7 +185,8 @@ Tensor Tensor::view(IntList sizes) const {
                 "least one dimension spans across two contiguous subspaces). Use .reshape(...) "
                 "instead. (tensor ",
                 layout(), ", requested shape ", to_string(shape), ")");
-  return make_view(*this, std::move(shape), std::move(*strides), offset_, "view()");
+  return make_view(*this, std::move(shape), std::move(*strides), offset_, "view()",
+                   Strides::AsComputed);
 }
 
 Tensor Tensor::as_strided(IntList sizes, IntList strides,
@@ -238,7 +250,8 @@ Tensor Tensor::unflatten(int64_t dim, IntList sizes) const {
   // errors name unflatten (sizes [2^63-1, 3, 0] are refused as a numel overflow, as PyTorch does).
   std::optional<Shape> strides = compute_view_strides(sizes_, strides_, shape);
   STRIDED_INTERNAL_ASSERT(strides.has_value());
-  return make_view(*this, std::move(shape), std::move(*strides), offset_, "unflatten()");
+  return make_view(*this, std::move(shape), std::move(*strides), offset_, "unflatten()",
+                   Strides::AsComputed);
 }
 
 Tensor Tensor::view_as(const Tensor& other) const {
@@ -256,7 +269,8 @@ Tensor Tensor::reshape(IntList sizes) const {
   check_defined(*this, "reshape()");
   Shape shape = infer_size(sizes, numel(), "reshape()");
   if (std::optional<Shape> strides = compute_view_strides(sizes_, strides_, shape))
-    return make_view(*this, std::move(shape), std::move(*strides), offset_, "reshape()");
+    return make_view(*this, std::move(shape), std::move(*strides), offset_, "reshape()",
+                   Strides::AsComputed);
   return contiguous().view(shape);
 }
 
