@@ -223,6 +223,20 @@ Tensor Tensor::index(const std::vector<TensorIndex>& indices) const {
   std::vector<const IndexList*> lists;
   for (size_t pos = 0; pos < indices.size(); ++pos) {
     const TensorIndex& entry = indices[pos];
+    // Each ... stands for the dims no entry names, so a second ... (which PyTorch 1.13 also
+    // expands) can move the next entry past the last dim. PyTorch's messages for that case,
+    // named for index.
+    if (d >= result.dim() && !std::holds_alternative<EllipsisType>(entry)) {
+      if (const int64_t* i = std::get_if<int64_t>(&entry))
+        STRIDED_CHECK(false, "index(): index ", *i, " is out of bounds for dimension ", pos,
+                      ": a second '...' moved it past the last of ", result.dim(), " dimensions");
+      if (std::holds_alternative<IndexList>(entry))
+        STRIDED_CHECK(false, "index(): too many indices for tensor of dimension ", result.dim(),
+                      " (got ", d + 1, ")");
+      const int64_t n = result.dim() + (std::holds_alternative<NoneType>(entry) ? 1 : 0);
+      STRIDED_CHECK(d < n, "index(): Dimension out of range (expected to be in range of [", -n,
+                    ", ", n - 1, "], but got ", d, ")");
+    }
     if (const int64_t* i = std::get_if<int64_t>(&entry)) {
       // applySelect: bounds are reported against the entry's position in the index.
       STRIDED_CHECK(result.dim() > 0,
