@@ -162,6 +162,10 @@ bool may_overlap(const Tensor& a, const Tensor& b) {
 // with strides near 2^63): PyTorch's empty_strided then refuses it, as here, in op's name.
 Tensor empty_preserving(const Tensor& t, DType dtype, const char* op) {
   const TensorOptions o{dtype, t.device()};
+  // A tensor with no elements keeps its strides whatever they are, as in PyTorch (torch.empty(0,
+  // 2, 2**63-1), whose contiguous strides wrap to (-2, 2^63-1, 1), clones with those strides).
+  if (t.numel() == 0 && t.is_non_overlapping_and_dense())
+    return Tensor(Storage::allocate(0, t.device()), t.sizes(), t.strides(), 0, dtype);
   if (t.is_non_overlapping_and_dense()) {
     for (int64_t s : t.strides())
       STRIDED_CHECK(s >= 0, op, ": Negative strides are not supported at the moment, got strides: ",

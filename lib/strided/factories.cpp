@@ -22,13 +22,24 @@ Tensor empty_strided(IntList sizes, IntList strides, TensorOptions options) {
                 Shape(strides.begin(), strides.end()), 0, options.dtype);
 }
 
-Tensor empty(IntList sizes, TensorOptions options) {
+namespace {
+// empty's body, its errors named for the factory the caller called (zeros, rand, ...).
+Tensor empty_named(IntList sizes, TensorOptions options, const char* op) {
   // EmptyTensor.cpp, empty_generic: computeStorageNbytesContiguous's rule, then a contiguous
   // tensor (whose strides need no check of their own).
-  const int64_t nbytes = contiguous_nbytes_needed(sizes, itemsize(options.dtype), "empty");
+  const int64_t nbytes = contiguous_nbytes_needed(sizes, itemsize(options.dtype), op);
   return Tensor(Storage::allocate(nbytes, options.device), Shape(sizes.begin(), sizes.end()),
                 contiguous_strides(sizes), 0, options.dtype);
 }
+
+Tensor full_named(IntList sizes, const Scalar& value, TensorOptions options, const char* op) {
+  Tensor t = empty_named(sizes, options, op);
+  t.fill_(value);
+  return t;
+}
+}  // namespace
+
+Tensor empty(IntList sizes, TensorOptions options) { return empty_named(sizes, options, "empty"); }
 
 Tensor empty_like(const Tensor& t) {
   const TensorOptions o{t.dtype(), t.device()};
@@ -37,12 +48,14 @@ Tensor empty_like(const Tensor& t) {
 }
 
 Tensor full(IntList sizes, const Scalar& value, TensorOptions options) {
-  Tensor t = empty(sizes, options);
-  t.fill_(value);
-  return t;
+  return full_named(sizes, value, options, "full");
 }
-Tensor zeros(IntList sizes, TensorOptions options) { return full(sizes, Scalar(int64_t{0}), options); }
-Tensor ones(IntList sizes, TensorOptions options) { return full(sizes, Scalar(int64_t{1}), options); }
+Tensor zeros(IntList sizes, TensorOptions options) {
+  return full_named(sizes, Scalar(int64_t{0}), options, "zeros");
+}
+Tensor ones(IntList sizes, TensorOptions options) {
+  return full_named(sizes, Scalar(int64_t{1}), options, "ones");
+}
 
 Tensor arange(int64_t end, TensorOptions options) { return arange(0, end, 1, options); }
 
@@ -155,7 +168,7 @@ template <class F>
 Tensor random_tensor(IntList sizes, TensorOptions options, F&& draw, const char* op) {
   STRIDED_CHECK(is_floating_point(options.dtype), op, ": expected a floating-point dtype, got ",
                 name(options.dtype));
-  Tensor t = empty(sizes, options);
+  Tensor t = empty_named(sizes, options, op);
   STRIDED_CHECK(t.device().is_cpu(), op, ": generates on the CPU; copy the result to the GPU");
   const int64_t n = t.numel();
   dispatch(options.dtype, [&](auto tag) {

@@ -209,6 +209,22 @@ Tensor Tensor::index(std::initializer_list<TensorIndex> indices) const {
   return index(std::vector<TensorIndex>(indices));
 }
 
+namespace {
+// The views index() takes (select, slice, unsqueeze) raise in their own names; the caller wrote
+// index, so their errors are renamed for it.
+template <class F>
+Tensor in_index(F&& view) {
+  try {
+    return view();
+  } catch (const Error& e) {
+    const std::string message = e.what();
+    const size_t colon = message.find("(): ");
+    if (colon == std::string::npos || colon > 16) throw;
+    throw Error("index(): " + message.substr(colon + 4));
+  }
+}
+}  // namespace
+
 Tensor Tensor::index(const std::vector<TensorIndex>& indices) const {
   STRIDED_CHECK(defined(), "index(): the tensor is undefined (default-constructed)");
   // count_specified_dimensions: integers, slices and lists each consume a dim.
@@ -246,18 +262,18 @@ Tensor Tensor::index(const std::vector<TensorIndex>& indices) const {
       const int64_t size = result.size(d);
       STRIDED_CHECK(*i >= -size && *i < size, "index(): index ", *i,
                     " is out of bounds for dimension ", pos, " with size ", size);
-      result = result.select(d, *i);
+      result = in_index([&] { return result.select(d, *i); });
     } else if (const Slice* s = std::get_if<Slice>(&entry)) {
       // at::indexing::Slice and applySlice: a zero step and a negative step are refused.
       STRIDED_CHECK(s->step != 0, "index(): slice step cannot be zero");
       STRIDED_CHECK(s->step > 0, "index(): step must be greater than zero, got ", s->step,
                     " (negative strides are not supported; use flip)");
-      result = result.slice(d, s->start, s->stop, s->step);
+      result = in_index([&] { return result.slice(d, s->start, s->stop, s->step); });
       ++d;
     } else if (std::holds_alternative<EllipsisType>(entry)) {
       d += dim() - specified;
     } else if (std::holds_alternative<NoneType>(entry)) {
-      result = result.unsqueeze(d);
+      result = in_index([&] { return result.unsqueeze(d); });
       ++d;
     } else {
       // recordTensorIndex: remember the list for result's dim d.

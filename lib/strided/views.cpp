@@ -62,7 +62,8 @@ Tensor Tensor::narrow(int64_t dim, int64_t start, int64_t length) const {
   if (start != cur_size) start = wrap_dim(start, cur_size, "narrow() start");
   STRIDED_CHECK(length >= 0 && start <= cur_size - length, "narrow(): start (", start,
                 ") + length (", length, ") exceeds dimension size (", cur_size, ").");
-  return slice(d, start, start + length, 1);
+  ViewGeometry g = slice_geometry(sizes_, strides_, offset_, d, start, start + length, 1);
+  return make_view(*this, std::move(g.sizes), std::move(g.strides), g.storage_offset, "narrow()");
 }
 
 Tensor Tensor::permute(IntList dims) const {
@@ -133,7 +134,8 @@ Tensor Tensor::movedim(IntList source, IntList destination) const {
     while (src_used[next_src]) ++next_src;
     order[d] = next_src++;
   }
-  return permute(order);
+  Geometry g = permute_geometry(sizes_, strides_, order);
+  return make_view(*this, std::move(g.sizes), std::move(g.strides), offset_, "movedim()");
 }
 
 Tensor Tensor::movedim(int64_t source, int64_t destination) const {

@@ -19,7 +19,7 @@ TEST_CASE("empty with a negative size") {
 }
 
 TEST_CASE("zeros with a negative size") {
-  CHECK_ERROR(zeros({-1}), "empty", "negative dimension -1", "[-1]");
+  CHECK_ERROR(zeros({-1}), "zeros:", "negative dimension -1", "[-1]");
 }
 
 TEST_CASE("full with a negative size") {
