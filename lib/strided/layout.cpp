@@ -158,9 +158,8 @@ Shape infer_size(IntList shape, int64_t numel) {
 Shape infer_size(IntList shape, int64_t numel, const char* op) {
   // aten/src/ATen/InferSize.h, infer_size_impl. One -1 may stand for the missing factor; it is
   // refused when the other sizes multiply to 0, since then any value would do.
-  int64_t newsize = 1;
+  Checked product = 1;
   std::optional<size_t> infer_dim;
-  bool overflow = false;
   for (size_t d = 0; d < shape.size(); ++d) {
     if (shape[d] == -1) {
       STRIDED_CHECK(!infer_dim, op, ": only one dimension can be inferred (shape ",
@@ -169,15 +168,14 @@ Shape infer_size(IntList shape, int64_t numel, const char* op) {
     } else {
       STRIDED_CHECK(shape[d] >= 0, op, ": invalid shape dimension ", shape[d], " in shape ",
                     to_string(shape));
-      if (__builtin_mul_overflow(newsize, shape[d], &newsize)) overflow = true;
+      product *= shape[d];
     }
   }
   // A zero anywhere makes the product 0 even if a partial product overflowed.
-  if (std::find(shape.begin(), shape.end(), int64_t{0}) != shape.end()) {
-    overflow = false;
-    newsize = 0;
-  }
-  STRIDED_CHECK(!overflow, op, ": shape ", to_string(shape), " has more elements than int64 holds");
+  const bool zero = std::find(shape.begin(), shape.end(), int64_t{0}) != shape.end();
+  STRIDED_CHECK(zero || !product.overflowed(), op, ": shape ", to_string(shape),
+                " has more elements than int64 holds");
+  const int64_t newsize = zero ? 0 : product.value();
   Shape result(shape.begin(), shape.end());
   if (numel == newsize || (infer_dim && newsize > 0 && numel % newsize == 0)) {
     if (infer_dim) {
@@ -429,13 +427,12 @@ int64_t contiguous_nbytes_needed(IntList sizes, int64_t item, const char* op) {
   // times the item size, within int64.
   for (int64_t s : sizes)
     STRIDED_CHECK(s >= 0, op, ": negative dimension ", s, " in size ", to_string(sizes));
-  uint64_t n = 1;
-  bool overflow = false;
-  for (int64_t s : sizes) overflow |= __builtin_mul_overflow(n, static_cast<uint64_t>(s), &n);
-  overflow |= __builtin_mul_overflow(n, static_cast<uint64_t>(item), &n);
-  STRIDED_CHECK(!overflow && n <= static_cast<uint64_t>(INT64_MAX), op,
-                ": Storage size calculation overflowed with sizes=", to_string(sizes));
-  return static_cast<int64_t>(n);
+  const std::optional<uint64_t> n = safe_multiply_u64(sizes);
+  uint64_t bytes = 0;
+  STRIDED_CHECK(n && !__builtin_mul_overflow(*n, static_cast<uint64_t>(item), &bytes) &&
+                    bytes <= static_cast<uint64_t>(INT64_MAX),
+                op, ": Storage size calculation overflowed with sizes=", to_string(sizes));
+  return static_cast<int64_t>(bytes);
 }
 
 Shape walk_order(IntList sizes, const std::vector<Shape>& strides,

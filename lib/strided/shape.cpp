@@ -27,15 +27,21 @@ std::string layout_string(IntList sizes, IntList strides) {
   return tuple(sizes) + ":" + tuple(strides);
 }
 
-int64_t checked_numel(IntList sizes, const char* op) {
-  for (int64_t s : sizes)
-    STRIDED_CHECK(s >= 0, op, ": negative dimension ", s, " in size ", to_string(sizes));
+std::optional<uint64_t> safe_multiply_u64(IntList sizes) {
   uint64_t n = 1;
   bool overflow = false;
   for (int64_t s : sizes) overflow |= __builtin_mul_overflow(n, static_cast<uint64_t>(s), &n);
-  STRIDED_CHECK(!overflow && n <= static_cast<uint64_t>(INT64_MAX), op,
+  if (overflow) return std::nullopt;
+  return n;
+}
+
+int64_t checked_numel(IntList sizes, const char* op) {
+  for (int64_t s : sizes)
+    STRIDED_CHECK(s >= 0, op, ": negative dimension ", s, " in size ", to_string(sizes));
+  const std::optional<uint64_t> n = safe_multiply_u64(sizes);
+  STRIDED_CHECK(n && *n <= static_cast<uint64_t>(INT64_MAX), op,
                 ": numel: integer multiplication overflow (sizes ", to_string(sizes), ")");
-  return static_cast<int64_t>(n);
+  return static_cast<int64_t>(*n);
 }
 
 }  // namespace strided

@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <initializer_list>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -64,6 +65,11 @@ class Checked {
   int64_t value_ = 0;
   bool overflow_ = false;
 };
+
+// c10::safe_multiply_u64 as PyTorch 1.13 has it: the product of sizes (none negative) in unsigned
+// 64-bit arithmetic, left to right, or nullopt when any partial product overflows, even one a
+// later 0 would cancel. The one place PyTorch's unsigned count is formed.
+std::optional<uint64_t> safe_multiply_u64(IntList sizes);
 
 // The number of elements of sizes, by c10's safe_compute_numel (c10/core/TensorImpl.h), which
 // every PyTorch tensor passes: the product in unsigned 64-bit arithmetic, left to right, where an

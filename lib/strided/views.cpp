@@ -211,13 +211,13 @@ Tensor Tensor::as_strided(IntList sizes, IntList strides,
   const int64_t item = element_size();
   const int64_t needed = storage_nbytes_needed(sizes, strides, 0, item, "as_strided()");
   if (needed > 0) {
-    int64_t total = 0;
-    const bool overflow = __builtin_mul_overflow(offset, item, &total) ||
-                          __builtin_add_overflow(total, needed, &total);
-    STRIDED_CHECK(!overflow && total <= storage_.nbytes(), "as_strided(): setStorage: sizes ",
-                  to_string(sizes), ", strides ", to_string(strides), ", storage offset ", offset,
-                  ", and itemsize ", item, " requiring a storage size of ",
-                  overflow ? std::string("more than int64 holds") : std::to_string(total),
+    const Checked total = Checked(offset) * item + needed;
+    STRIDED_CHECK(!total.overflowed() && total.value() <= storage_.nbytes(),
+                  "as_strided(): setStorage: sizes ", to_string(sizes), ", strides ",
+                  to_string(strides), ", storage offset ", offset, ", and itemsize ", item,
+                  " requiring a storage size of ",
+                  total.overflowed() ? std::string("more than int64 holds")
+                                     : std::to_string(total.value()),
                   " are out of bounds for storage of size ", storage_.nbytes());
   }
   STRIDED_CHECK(offset >= 0, "as_strided(): Tensor: invalid storage offset ", offset);
