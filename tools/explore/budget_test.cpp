@@ -1,5 +1,6 @@
-// The explorer's budgets: each one refuses, up front and naming itself, the request that would
-// pass it; and the meter's charges bound what the ops then allocate, over a request of every kind.
+// The explorer's budgets: what they are, that a report stays within the print budget, and that the
+// meter's charges bound what the ops then allocate, over a request of every kind. Each budget's
+// refusals are in the catalogue of bad inputs (tests/bad_input/explore_budgets_test.cpp).
 #include <doctest/doctest.h>
 
 #include <string>
@@ -28,12 +29,6 @@ std::string expression_error(const std::string& source) {
   return "";
 }
 
-std::string line_error(const std::string& line) {
-  const Json a = Json::parse(answer_line(line));
-  const Json& e = a.contains("results") ? a["results"].back() : a;
-  return e.value("error", false) ? e["message"].get<std::string>() : "";
-}
-
 std::string repeat(const std::string& s, int n) {
   std::string out;
   for (int i = 0; i < n; ++i) out += s;
@@ -49,67 +44,11 @@ TEST_CASE("the tensor budget: one tensor of more than 2^24 elements") {
   CHECK(e.find("allocates at most 16777216 (2^24) per tensor") != std::string::npos);
 }
 
-TEST_CASE("the memory budget: an expression keeps every step") {
-  // Two 2^24-element tensors fit, the third does not: every step is kept for the report.
-  const std::string e = expression_error("zeros(4096, 4096)" + repeat(".t().contiguous()", 2));
-  CHECK(e.find("contiguous: the copy of (4096,4096):(1,4096) needs 16777216 elements while the "
-               "request holds 33554432") != std::string::npos);
-  CHECK(e.find("holds at most 33554432 (2^25) elements at once per request (its memory budget)") !=
-        std::string::npos);
-}
-
-TEST_CASE("the work budget: copies add up, even when their results are not kept") {
-  // A chain keeps only its start and last step, so memory stays within its budget; the work of
-  // 2000 clones of a 2^23-element tensor does not.
-  std::string line = R"({"start":{"shape":[8388608],"dtype":"int32"},"ops":[)";
-  for (int i = 0; i < 2000; ++i) line += std::string(i ? "," : "") + R"({"op":"clone"})";
-  const Json a = Json::parse(answer_line(line + "]}"));
-  REQUIRE(a["results"].size() == 6);  // five clones, then the refusal
-  const std::string e = a["results"].back()["message"].get<std::string>();
-  CHECK(e.find("clone: the copy of (8388608,):(1,) costs 8388609 element operations") !=
-        std::string::npos);
-  CHECK(e.find("work budget is 67108864 (2^26) element operations per request") !=
-        std::string::npos);
-}
-
-TEST_CASE("the work budget weighs matmul's kernels, batches and copies") {
-  // 2^30 int64 multiply-adds in the plain loop: refused before it starts.
-  std::string e = line_error(R"({"matmul":{"a_shape":[1024,1024],"b_shape":[1024,1024],)"
-                             R"("dtype":"int64"}})");
-  CHECK(e.find("matmul: the product of (1024,1024):(1024,1) and (1024,1024):(1024,1) costs") !=
-        std::string::npos);
-  CHECK(e.find("work budget") != std::string::npos);
-  // The same product in BLAS is within the budget.
-  CHECK(line_error(R"({"matmul":{"a_shape":[1024,1024],"b_shape":[1024,1024]}})").empty());
-  // 2^22 batches of 1x1 products: each batch's setup counts.
-  e = line_error(R"({"matmul":{"a_shape":[4194304,1,1],"b_shape":[4194304,1,1]}})");
-  CHECK(e.find("work budget") != std::string::npos);
-  // A batch broadcast by copying: (64,1,1,16384) expanded against (1,64,16384,1) is a copy of
-  // 2^26 elements.
-  e = line_error(R"({"matmul":{"a_shape":[64,1,1,16384],"b_shape":[1,64,16384,1]}})");
-  CHECK(e.find("needs 67108864 elements; strided-explore allocates at most 16777216") !=
-        std::string::npos);
-  // An empty result costs nothing, however many batches it has.
-  CHECK(line_error(R"({"matmul":{"a_shape":[9223372036854775807,0,1],)"
-                   R"("b_shape":[9223372036854775807,1,0]}})")
-            .empty());
-}
-
-TEST_CASE("the print budget: PyTorch's print of a tensor with many small dims") {
-  // ones(2, ..., 2) with 24 dims: PyTorch's print shows all 2^24 elements, none of its dims being
-  // longer than 6; the step is shown without its values.
-  Meter m;
-  const std::string text = report(evaluate(parse("ones(" + repeat("2,", 23) + "2)"), m), m);
-  CHECK(text.find("values          not printed: PyTorch's print shows 16777216 of its 16777216 "
-                  "elements") != std::string::npos);
-  CHECK(text.size() < 2000);
-  // In --jsonl a result's values count: 90000 ops of 256 values each are refused once the
-  // budget is spent.
-  std::string line = R"({"start":{"shape":[16,16]},"ops":[)";
-  for (int i = 0; i < 90000; ++i) line += std::string(i ? "," : "") + R"({"op":"t"})";
-  const std::string e = line_error(line + "]}");
-  CHECK(e.find("t: the answer writes 264 numbers") != std::string::npos);
-  CHECK(e.find("print budget is 65536 (2^16) numbers per request") != std::string::npos);
+TEST_CASE("--help states every budget") {
+  const std::string help = budgets_help();
+  for (const char* piece : {"tensor  16777216 (2^24)", "memory  33554432 (2^25)",
+                            "work    67108864 (2^26)", "print   65536 (2^16)"})
+    CHECK_MESSAGE(help.find(piece) != std::string::npos, piece);
 }
 
 TEST_CASE("a long expression prints a bounded report") {
