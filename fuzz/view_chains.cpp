@@ -199,9 +199,20 @@ bool step(State& s, const std::string& name, const std::string& call,
     return true;
   }
   if (!error.empty()) {
-    const bool stride_refusal =
+    // Two refusals depend on the strides, which the reference has not: a view whose strides do
+    // not allow it (reshape then copies), and a negative stride that wrapping arithmetic formed
+    // (PyTorch's as_strided refuses it). The second can only come out on a dim that is never
+    // stepped: the result has a dim of size 1 or no elements.
+    const bool view_refusal =
         kind == Kind::MaybeView && error.find("view size is not compatible") != std::string::npos;
-    require(stride_refusal, "the library refused what PyTorch accepts", where + ": " + error);
+    const bool never_stepped =
+        std::any_of(expected->sizes.begin(), expected->sizes.end(),
+                    [](int64_t n) { return n <= 1; });
+    const bool wrapped_stride =
+        error.find("Negative strides are not supported at the moment") != std::string::npos &&
+        never_stepped;
+    require(view_refusal || wrapped_stride, "the library refused what PyTorch accepts",
+            where + ": " + error);
     return true;
   }
   require(out.sizes() == expected->sizes, "wrong sizes",

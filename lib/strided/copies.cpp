@@ -153,9 +153,9 @@ bool may_overlap(const Tensor& a, const Tensor& b) {
 }
 
 // The layout PyTorch gives a copy that preserves its source's layout (clone, to, flip:
-// MemoryFormat::Preserve): empty_like's.
-Tensor empty_preserving(const Tensor& t, DType dtype) {
-  return empty_like(t, {dtype, t.device()}, MemoryFormat::Preserve);
+// MemoryFormat::Preserve): empty_like's, its errors named for op.
+Tensor empty_preserving(const Tensor& t, DType dtype, const char* op) {
+  return empty_like(t, {dtype, t.device()}, MemoryFormat::Preserve, op);
 }
 
 // c10/util/TypeCast.h checked_convert, for fill_: a Scalar that does not fit the dtype is an error
@@ -298,7 +298,7 @@ Tensor& Tensor::fill_(const Scalar& value) {
 Tensor Tensor::clone() const {
   // TensorFactories.cpp, clone with MemoryFormat::Preserve.
   check_cpu(*this, "clone()");
-  Tensor out = empty_preserving(*this, dtype_);
+  Tensor out = empty_preserving(*this, dtype_, "clone()");
   run_copy(copy_plan(out, *this));
   return out;
 }
@@ -337,7 +337,7 @@ Tensor Tensor::to(DType dtype, bool copy) const {
   // TensorConversions.cpp, to → _to_copy with MemoryFormat::Preserve (claim DT-03).
   if (dtype == dtype_ && !copy) return *this;
   check_cpu(*this, "to()");
-  Tensor out = empty_preserving(*this, dtype);
+  Tensor out = empty_preserving(*this, dtype, "to()");
   run_copy(copy_plan(out, *this));
   return out;
 }
@@ -420,7 +420,7 @@ Tensor Tensor::flip(IntList dims) const {
                   to_string(dims));
     flipped[w] = true;
   }
-  Tensor out = empty_preserving(*this, dtype_);
+  Tensor out = empty_preserving(*this, dtype_, "flip()");
   if (numel() == 0) return out;
   Shape strides = strides_;
   int64_t offset = offset_;

@@ -6,23 +6,40 @@
 namespace strided {
 
 Tensor empty_strided(IntList sizes, IntList strides, TensorOptions options) {
+  // EmptyTensor.cpp, empty_strided_generic: the byte count first (computeStorageNbytes, which a
+  // 0 anywhere in sizes makes 0), then the new tensor's numel check (c10's safe_compute_numel).
   STRIDED_CHECK(sizes.size() == strides.size(), "empty_strided: mismatch in length of strides (",
                 strides.size(), ") and shape (", sizes.size(), ")");
+  for (int64_t s : sizes)
+    STRIDED_CHECK(s >= 0, "empty_strided: negative dimension ", s, " in size ", to_string(sizes));
   for (int64_t s : strides)
     STRIDED_CHECK(s >= 0, "empty_strided: negative strides are not supported, got strides ",
                   to_string(strides));
-  // The element count first (its own overflow message), then the layout algebra's byte count.
-  checked_numel(sizes, "empty_strided");
   const int64_t nbytes =
       storage_nbytes_needed(sizes, strides, 0, itemsize(options.dtype), "empty_strided");
+  checked_numel(sizes, "empty_strided");
   return Tensor(Storage::allocate(nbytes, options.device), Shape(sizes.begin(), sizes.end()),
                 Shape(strides.begin(), strides.end()), 0, options.dtype);
 }
 
-Tensor empty(IntList sizes, TensorOptions options) {
-  checked_numel(sizes, "empty");
-  return empty_strided(sizes, contiguous_strides(sizes), options);
+namespace {
+// empty's body, its errors named for the factory the caller called (zeros, rand, ...).
+Tensor empty_named(IntList sizes, TensorOptions options, const char* op) {
+  // EmptyTensor.cpp, empty_generic: computeStorageNbytesContiguous's rule, then a contiguous
+  // tensor (whose strides need no check of their own).
+  const int64_t nbytes = contiguous_nbytes_needed(sizes, itemsize(options.dtype), op);
+  return Tensor(Storage::allocate(nbytes, options.device), Shape(sizes.begin(), sizes.end()),
+                contiguous_strides(sizes), 0, options.dtype);
 }
+
+Tensor full_named(IntList sizes, const Scalar& value, TensorOptions options, const char* op) {
+  Tensor t = empty_named(sizes, options, op);
+  t.fill_(value);
+  return t;
+}
+}  // namespace
+
+Tensor empty(IntList sizes, TensorOptions options) { return empty_named(sizes, options, "empty"); }
 
 Tensor empty(IntList sizes, TensorOptions options, MemoryFormat memory_format) {
   // TensorFactories.cpp, empty_cpu, then TensorImpl::empty_tensor_restride.
@@ -44,17 +61,31 @@ Tensor empty_like(const Tensor& t, TensorOptions options, MemoryFormat memory_fo
     checked_numel(t.sizes(), op);
     return empty_strided(t.sizes(), memory_format_strides(t.sizes(), memory_format, op), options);
   }
-  if (t.is_non_overlapping_and_dense()) return empty_strided(t.sizes(), t.strides(), options);
+  // A tensor with no elements keeps its strides whatever they are, as in PyTorch (torch.empty(0,
+  // 2, 2**63-1), whose contiguous strides wrap to (-2, 2^63-1, 1), clones with those strides).
+  if (t.numel() == 0 && t.is_non_overlapping_and_dense())
+    return Tensor(Storage::allocate(0, options.device), t.sizes(), t.strides(), 0, options.dtype);
+  if (t.is_non_overlapping_and_dense()) {
+    // A size-1 dim's stride is kept too, and may be negative where a view's wrapping arithmetic
+    // left it (the diagonal of a 1x1 view with strides near 2^63): PyTorch's empty_strided then
+    // refuses it, as here, in op's name.
+    for (int64_t s : t.strides())
+      STRIDED_CHECK(s >= 0, op, ": Negative strides are not supported at the moment, got strides: ",
+                    to_string(t.strides()));
+    return empty_strided(t.sizes(), t.strides(), options);
+  }
   return empty_strided(t.sizes(), infer_dense_strides(t.sizes(), t.strides()), options);
 }
 
 Tensor full(IntList sizes, const Scalar& value, TensorOptions options) {
-  Tensor t = empty(sizes, options);
-  t.fill_(value);
-  return t;
+  return full_named(sizes, value, options, "full");
 }
-Tensor zeros(IntList sizes, TensorOptions options) { return full(sizes, Scalar(int64_t{0}), options); }
-Tensor ones(IntList sizes, TensorOptions options) { return full(sizes, Scalar(int64_t{1}), options); }
+Tensor zeros(IntList sizes, TensorOptions options) {
+  return full_named(sizes, Scalar(int64_t{0}), options, "zeros");
+}
+Tensor ones(IntList sizes, TensorOptions options) {
+  return full_named(sizes, Scalar(int64_t{1}), options, "ones");
+}
 
 Tensor arange(int64_t end, TensorOptions options) { return arange(0, end, 1, options); }
 
@@ -76,8 +107,13 @@ Tensor arange(int64_t start, int64_t end, int64_t step, TensorOptions options) {
                 ", end=", end, ", step=", step, ": more elements than int64 counts)");
   const int64_t n = static_cast<int64_t>(count);
   Tensor t = empty({n}, options);
-  for (int64_t i = 0; i < n; ++i)
-    t.set({i}, Scalar(static_cast<int64_t>(start + static_cast<__int128>(i) * step)));
+  STRIDED_CHECK(t.device().is_cpu(), "arange: fills on the CPU; copy the result to the GPU");
+  dispatch(options.dtype, [&](auto tag) {
+    using T = decltype(tag);
+    T* p = static_cast<T*>(t.data_ptr());
+    for (int64_t i = 0; i < n; ++i)
+      p[i] = Scalar(static_cast<int64_t>(start + static_cast<__int128>(i) * step)).to<T>();
+  });
   return t;
 }
 
@@ -162,11 +198,14 @@ template <class F>
 Tensor random_tensor(IntList sizes, TensorOptions options, F&& draw, const char* op) {
   STRIDED_CHECK(is_floating_point(options.dtype), op, ": expected a floating-point dtype, got ",
                 name(options.dtype));
-  Tensor t = empty(sizes, options);
+  Tensor t = empty_named(sizes, options, op);
   STRIDED_CHECK(t.device().is_cpu(), op, ": generates on the CPU; copy the result to the GPU");
-  char* p = static_cast<char*>(t.data_ptr());
-  for (int64_t i = 0; i < t.numel(); ++i)
-    store_scalar(p + i * t.element_size(), options.dtype, Scalar(draw()));
+  const int64_t n = t.numel();
+  dispatch(options.dtype, [&](auto tag) {
+    using T = decltype(tag);
+    T* p = static_cast<T*>(t.data_ptr());
+    for (int64_t i = 0; i < n; ++i) p[i] = Scalar(draw()).to<T>();
+  });
   return t;
 }
 }  // namespace

@@ -191,6 +191,22 @@ Tensor Tensor::index(std::initializer_list<TensorIndex> indices) const {
   return index(std::vector<TensorIndex>(indices));
 }
 
+namespace {
+// The views index() takes (select, slice, unsqueeze) raise in their own names; the caller wrote
+// index, so their errors are renamed for it.
+template <class F>
+Tensor in_index(F&& view) {
+  try {
+    return view();
+  } catch (const Error& e) {
+    const std::string message = e.what();
+    const size_t colon = message.find("(): ");
+    if (colon == std::string::npos || colon > 16) throw;
+    throw Error("index(): " + message.substr(colon + 4));
+  }
+}
+}  // namespace
+
 Tensor Tensor::index(const std::vector<TensorIndex>& indices) const {
   STRIDED_CHECK(defined(), "index(): the tensor is undefined (default-constructed)");
   // count_specified_dimensions: integers, slices and lists each consume a dim.
@@ -205,6 +221,20 @@ Tensor Tensor::index(const std::vector<TensorIndex>& indices) const {
   std::vector<const IndexList*> lists;
   for (size_t pos = 0; pos < indices.size(); ++pos) {
     const TensorIndex& entry = indices[pos];
+    // Each ... stands for the dims no entry names, so a second ... (which PyTorch 1.13 also
+    // expands) can move the next entry past the last dim. PyTorch's messages for that case,
+    // named for index.
+    if (d >= result.dim() && !std::holds_alternative<EllipsisType>(entry)) {
+      if (const int64_t* i = std::get_if<int64_t>(&entry))
+        STRIDED_CHECK(false, "index(): index ", *i, " is out of bounds for dimension ", pos,
+                      ": a second '...' moved it past the last of ", result.dim(), " dimensions");
+      if (std::holds_alternative<IndexList>(entry))
+        STRIDED_CHECK(false, "index(): too many indices for tensor of dimension ", result.dim(),
+                      " (got ", d + 1, ")");
+      const int64_t n = result.dim() + (std::holds_alternative<NoneType>(entry) ? 1 : 0);
+      STRIDED_CHECK(d < n, "index(): Dimension out of range (expected to be in range of [", -n,
+                    ", ", n - 1, "], but got ", d, ")");
+    }
     if (const int64_t* i = std::get_if<int64_t>(&entry)) {
       // applySelect: bounds are reported against the entry's position in the index.
       STRIDED_CHECK(result.dim() > 0,
@@ -214,18 +244,18 @@ Tensor Tensor::index(const std::vector<TensorIndex>& indices) const {
       const int64_t size = result.size(d);
       STRIDED_CHECK(*i >= -size && *i < size, "index(): index ", *i,
                     " is out of bounds for dimension ", pos, " with size ", size);
-      result = result.select(d, *i);
+      result = in_index([&] { return result.select(d, *i); });
     } else if (const Slice* s = std::get_if<Slice>(&entry)) {
       // at::indexing::Slice and applySlice: a zero step and a negative step are refused.
       STRIDED_CHECK(s->step != 0, "index(): slice step cannot be zero");
       STRIDED_CHECK(s->step > 0, "index(): step must be greater than zero, got ", s->step,
                     " (negative strides are not supported; use flip)");
-      result = result.slice(d, s->start, s->stop, s->step);
+      result = in_index([&] { return result.slice(d, s->start, s->stop, s->step); });
       ++d;
     } else if (std::holds_alternative<EllipsisType>(entry)) {
       d += dim() - specified;
     } else if (std::holds_alternative<NoneType>(entry)) {
-      result = result.unsqueeze(d);
+      result = in_index([&] { return result.unsqueeze(d); });
       ++d;
     } else {
       // recordTensorIndex: remember the list for result's dim d.

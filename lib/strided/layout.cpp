@@ -92,16 +92,23 @@ bool is_non_overlapping_and_dense(IntList sizes, IntList strides) {
 }
 
 Extent extent(IntList sizes, IntList strides, int64_t offset) {
-  Extent e{offset, offset};
+  // A layout with no elements reaches nothing, whatever its other sizes and strides: look for a 0
+  // before forming any (size - 1) * stride, which may overflow on such a layout.
+  for (int64_t s : sizes)
+    if (s == 0) return Extent{offset, offset - 1};
+  Checked lo = offset, hi = offset;
   for (size_t i = 0; i < sizes.size(); ++i) {
-    if (sizes[i] == 0) return Extent{offset, offset - 1};
-    const int64_t reach = (sizes[i] - 1) * strides[i];
-    if (reach < 0)
-      e.min += reach;
+    const Checked reach = (Checked(sizes[i]) - 1) * strides[i];
+    if (reach.overflowed() || reach.value() < 0)
+      lo += reach;
     else
-      e.max += reach;
+      hi += reach;
   }
-  return e;
+  // Only a layout no storage can hold (sizes and strides made by hand) gets here.
+  STRIDED_CHECK(!lo.overflowed() && !hi.overflowed(), "extent: the layout ",
+                layout_string(sizes, strides), " at storage offset ", offset,
+                " reaches offsets past int64");
+  return Extent{lo.value(), hi.value()};
 }
 
 std::optional<Shape> compute_view_strides(IntList oldshape, IntList oldstride, IntList newshape) {
@@ -151,9 +158,8 @@ Shape infer_size(IntList shape, int64_t numel) {
 Shape infer_size(IntList shape, int64_t numel, const char* op) {
   // aten/src/ATen/InferSize.h, infer_size_impl. One -1 may stand for the missing factor; it is
   // refused when the other sizes multiply to 0, since then any value would do.
-  int64_t newsize = 1;
+  Checked product = 1;
   std::optional<size_t> infer_dim;
-  bool overflow = false;
   for (size_t d = 0; d < shape.size(); ++d) {
     if (shape[d] == -1) {
       STRIDED_CHECK(!infer_dim, op, ": only one dimension can be inferred (shape ",
@@ -162,15 +168,14 @@ Shape infer_size(IntList shape, int64_t numel, const char* op) {
     } else {
       STRIDED_CHECK(shape[d] >= 0, op, ": invalid shape dimension ", shape[d], " in shape ",
                     to_string(shape));
-      if (__builtin_mul_overflow(newsize, shape[d], &newsize)) overflow = true;
+      product *= shape[d];
     }
   }
   // A zero anywhere makes the product 0 even if a partial product overflowed.
-  if (std::find(shape.begin(), shape.end(), int64_t{0}) != shape.end()) {
-    overflow = false;
-    newsize = 0;
-  }
-  STRIDED_CHECK(!overflow, op, ": shape ", to_string(shape), " has more elements than int64 holds");
+  const bool zero = std::find(shape.begin(), shape.end(), int64_t{0}) != shape.end();
+  STRIDED_CHECK(zero || !product.overflowed(), op, ": shape ", to_string(shape),
+                " has more elements than int64 holds");
+  const int64_t newsize = zero ? 0 : product.value();
   Shape result(shape.begin(), shape.end());
   if (numel == newsize || (infer_dim && newsize > 0 && numel % newsize == 0)) {
     if (infer_dim) {
@@ -403,23 +408,31 @@ Geometry unfold_geometry(IntList sizes, IntList strides, int64_t dim, int64_t si
 
 int64_t storage_nbytes_needed(IntList sizes, IntList strides, int64_t offset, int64_t item,
                               const char* op) {
-  // EmptyTensor.cpp, computeStorageNbytes: one past the farthest element, in bytes.
+  // EmptyTensor.cpp, computeStorageNbytes: one past the farthest element, in bytes; a layout
+  // with no elements needs none, whatever its other sizes and strides.
   for (int64_t s : sizes)
     if (s == 0) return 0;
-  int64_t elems = 1;
-  bool overflow = false;
-  for (size_t i = 0; i < sizes.size(); ++i) {
-    int64_t reach = 0;
-    overflow |= __builtin_mul_overflow(sizes[i] - 1, strides[i], &reach);
-    overflow |= __builtin_add_overflow(elems, reach, &elems);
-  }
-  overflow |= __builtin_add_overflow(elems, offset, &elems);
-  int64_t bytes = 0;
-  overflow |= __builtin_mul_overflow(elems, item, &bytes);
-  STRIDED_CHECK(!overflow, op,
-                ": storage size calculation overflowed with sizes=", to_string(sizes),
-                ", strides=", to_string(strides), " and storage offset ", offset);
-  return bytes;
+  Checked elems = Checked(offset) + 1;
+  for (size_t i = 0; i < sizes.size(); ++i) elems += (Checked(sizes[i]) - 1) * strides[i];
+  const Checked bytes = elems * item;
+  STRIDED_CHECK(!bytes.overflowed(), op, ": Storage size calculation overflowed with sizes=",
+                to_string(sizes), " and strides=", to_string(strides),
+                offset != 0 ? " (storage offset " + std::to_string(offset) + ")" : "");
+  return bytes.value();
+}
+
+int64_t contiguous_nbytes_needed(IntList sizes, int64_t item, const char* op) {
+  // EmptyTensor.cpp, computeStorageNbytesContiguous: the product of the sizes by
+  // c10::safe_multiply_u64, which in 1.13 counts an overflow even when a later size is 0, then
+  // times the item size, within int64.
+  for (int64_t s : sizes)
+    STRIDED_CHECK(s >= 0, op, ": negative dimension ", s, " in size ", to_string(sizes));
+  const std::optional<uint64_t> n = safe_multiply_u64(sizes);
+  uint64_t bytes = 0;
+  STRIDED_CHECK(n && !__builtin_mul_overflow(*n, static_cast<uint64_t>(item), &bytes) &&
+                    bytes <= static_cast<uint64_t>(INT64_MAX),
+                op, ": Storage size calculation overflowed with sizes=", to_string(sizes));
+  return static_cast<int64_t>(bytes);
 }
 
 Shape walk_order(IntList sizes, const std::vector<Shape>& strides,

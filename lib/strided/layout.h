@@ -106,10 +106,16 @@ Geometry squeeze_geometry(IntList sizes, IntList strides, std::optional<int64_t>
 Geometry unfold_geometry(IntList sizes, IntList strides, int64_t dim, int64_t size, int64_t step);
 
 // Bytes a layout reaches from the storage's start: (1 + sum (size-1)*stride + offset) * itemsize,
-// or 0 when it has no elements (aten/src/ATen/EmptyTensor.cpp, computeStorageNbytes). Errors on
-// int64 overflow, naming op.
+// or 0 when it has no elements (aten/src/ATen/EmptyTensor.cpp, computeStorageNbytes). Error on
+// int64 overflow, in PyTorch's words: "<op>: Storage size calculation overflowed with sizes=[...]
+// and strides=[...]".
 int64_t storage_nbytes_needed(IntList sizes, IntList strides, int64_t offset, int64_t itemsize,
                               const char* op);
+// Bytes of a new contiguous tensor (EmptyTensor.cpp, computeStorageNbytesContiguous, which empty,
+// zeros, ones, full, rand and arange allocate through): prod(sizes) * itemsize, where PyTorch
+// 1.13 refuses an overflow of the product even when a later size is 0. Errors: "<op>: negative
+// dimension ...", "<op>: Storage size calculation overflowed with sizes=[...]".
+int64_t contiguous_nbytes_needed(IntList sizes, int64_t itemsize, const char* op);
 
 // The order in which a walk over `sizes` nests its dims, as PyTorch decides it for a
 // TensorIterator (TensorIterator.cpp, reorder_dimensions) and for empty_like of a non-dense

@@ -179,28 +179,36 @@ void run_kernel(MatmulKernel kernel, const Tensor& a, const Tensor& b, Tensor& o
   }
 }
 
-// mm's body without its checks: float types through `kernel`, bfloat16 computed in float32 and
-// rounded once per element (as PyTorch's CPU gemm accumulates bfloat16 in float), integers
-// through the naive kernel.
-Tensor mm_unchecked(const Tensor& a, const Tensor& b, MatmulKernel kernel) {
+// mm's body without its checks, written into out, a contiguous (n,m) tensor (a new one, or one
+// batch of bmm's result): float types through `kernel`, bfloat16 computed in float32 and rounded
+// once per element (as PyTorch's CPU gemm accumulates bfloat16 in float), integers through the
+// naive kernel.
+void mm_into(const Tensor& a, const Tensor& b, Tensor& out, MatmulKernel kernel) {
   const int64_t n = a.size(0), k = a.size(1), m = b.size(1);
   const DType dt = a.dtype();
-  if (dt == DType::BFloat16) {
-    return mm_unchecked(a.to(DType::Float32), b.to(DType::Float32), kernel).to(DType::BFloat16);
-  }
-  Tensor out = empty({n, m}, TensorOptions{dt});
-  if (n == 0 || m == 0) return out;
+  if (n == 0 || m == 0) return;
   if (k == 0) {  // an empty sum: zeros, and BLAS is never called with a zero leading dim
     out.fill_(Scalar(int64_t{0}));
-    return out;
+    return;
   }
   switch (dt) {
     case DType::Float32: run_kernel<float>(kernel, a, b, out); break;
     case DType::Float64: run_kernel<double>(kernel, a, b, out); break;
     case DType::Int32: run_kernel<int32_t>(MatmulKernel::Naive, a, b, out); break;
     case DType::Int64: run_kernel<int64_t>(MatmulKernel::Naive, a, b, out); break;
+    case DType::BFloat16: {
+      Tensor wide = empty({n, m}, TensorOptions{DType::Float32});
+      mm_into(a.to(DType::Float32), b.to(DType::Float32), wide, kernel);
+      copy_(out, wide);
+      break;
+    }
     default: STRIDED_INTERNAL_ASSERT(false);
   }
+}
+
+Tensor mm_unchecked(const Tensor& a, const Tensor& b, MatmulKernel kernel) {
+  Tensor out = empty({a.size(0), b.size(1)}, TensorOptions{a.dtype()});
+  mm_into(a, b, out, kernel);
   return out;
 }
 
@@ -249,23 +257,18 @@ Tensor bmm(const Tensor& a, const Tensor& b) {
   check_kernel_dtype(a.dtype(), "bmm");
   check_same_dtype(a, b);
   Tensor out = empty({batch, n, m}, TensorOptions{a.dtype()});
+  // bmm_out_or_baddbmm_: nothing to compute for an empty result (however many batches it has),
+  // and zeros for an empty sum; otherwise each batch's product is written into its slice.
+  if (out.numel() == 0) return out;
+  if (k == 0) {
+    out.fill_(Scalar(int64_t{0}));
+    return out;
+  }
   for (int64_t i = 0; i < batch; ++i) {
-    copy_(out.select(0, i), mm_unchecked(a.select(0, i), b.select(0, i), MatmulKernel::Blas));
+    Tensor slice = out.select(0, i);
+    mm_into(a.select(0, i), b.select(0, i), slice, MatmulKernel::Blas);
   }
   return out;
-}
-
-// 1.13's should_fold(tensor1, dim_tensor2): a batch of matrices times a vector or a matrix folds
-// its batch into the rows of one mm/mv, except a 3-D tensor whose last two dims are transposed
-// over a slowest batch dim (folding it would copy; bmm takes each slice transposed instead).
-bool should_fold(const Tensor& t1, int64_t dim2) {
-  const int64_t dim1 = t1.dim();
-  if (!(dim1 >= 3 && (dim2 == 1 || dim2 == 2))) return false;
-  if (dim1 == 3 && dim2 == 2 && t1.stride(-1) != 1 &&
-      t1.stride(0) == t1.size(1) * t1.size(2)) {
-    return false;
-  }
-  return true;
 }
 
 Shape prefix(const Tensor& t, int64_t drop) {
@@ -274,6 +277,18 @@ Shape prefix(const Tensor& t, int64_t drop) {
 }
 
 }  // namespace
+
+bool matmul_should_fold(IntList sizes, IntList strides, int64_t other_dim) {
+  // 1.13's should_fold(tensor1, dim_tensor2). The product of two sizes wraps as PyTorch's int64
+  // one does (it can overflow only for a tensor with no elements).
+  const int64_t dim1 = static_cast<int64_t>(sizes.size());
+  if (!(dim1 >= 3 && (other_dim == 1 || other_dim == 2))) return false;
+  if (dim1 == 3 && other_dim == 2 && strides[2] != 1 &&
+      strides[0] == wrapping_mul(sizes[1], sizes[2])) {
+    return false;
+  }
+  return true;
+}
 
 const char* to_string(MatmulKernel kernel) {
   switch (kernel) {
@@ -297,8 +312,10 @@ std::string blas_description() {
 
 BlasOperand blas_operand(const Tensor& t) {
   STRIDED_CHECK(t.dim() == 2, "blas_operand: expected a 2-D tensor, but got ", t.dim(), "-D");
-  const int64_t rows = t.size(0), cols = t.size(1);
-  const int64_t s0 = t.stride(0), s1 = t.stride(1);
+  return blas_operand(t.size(0), t.size(1), t.stride(0), t.stride(1));
+}
+
+BlasOperand blas_operand(int64_t rows, int64_t cols, int64_t s0, int64_t s1) {
   // A dim of size 1 never moves, so its stride is free; BLAS only needs ld >= max(1, columns of
   // the stored matrix). This is the test PyTorch's addmm_impl_cpu_ makes before calling gemm.
   if ((s1 == 1 || cols == 1) && (rows == 1 || s0 >= std::max<int64_t>(1, cols))) {
@@ -340,7 +357,8 @@ Tensor matmul(const Tensor& tensor1, const Tensor& tensor2) {
   if (dim1 == 1 && dim2 == 2) return mm(tensor1.unsqueeze(0), tensor2).squeeze(0);
   if (dim1 == 2 && dim2 == 2) return mm(tensor1, tensor2);
 
-  if (should_fold(tensor1, dim2) || should_fold(tensor2, dim1)) {
+  if (matmul_should_fold(tensor1.sizes(), tensor1.strides(), dim2) ||
+      matmul_should_fold(tensor2.sizes(), tensor2.strides(), dim1)) {
     // Fold the batch of the larger operand into the rows of one mm (or mv). When the larger is
     // tensor2, work on transposes: (a·b) = (bᵀ·aᵀ)ᵀ.
     const bool transpose = dim2 > dim1;

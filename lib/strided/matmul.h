@@ -65,6 +65,28 @@ struct BlasOperand {
   bool copy = false;
 };
 BlasOperand blas_operand(const Tensor& m);  // m is 2-D
+BlasOperand blas_operand(int64_t rows, int64_t cols, int64_t stride0, int64_t stride1);
+
+// 1.13's should_fold: whether matmul folds the batch of an operand of these sizes and strides
+// into the rows of one mm (or mv), given the other operand's number of dims.
+bool matmul_should_fold(IntList sizes, IntList strides, int64_t other_dim);
+
+// What matmul(a, b) allocates and computes, from the operands' sizes, strides and dtype alone,
+// following matmul's own dispatch (matmul_cost.cpp), for a caller that bounds work before it
+// starts (strided-explore). Counts past int64 saturate at INT64_MAX. Where matmul would refuse
+// the operands, the cost is what it does before it raises.
+struct MatmulCost {
+  int64_t allocations = 0;     // tensors allocated: results, copies, conversions
+  int64_t allocated = 0;       // their elements, all together
+  int64_t allocated_bytes = 0; // and their bytes
+  int64_t largest = 0;         // elements of the largest one
+  int64_t peak = 0;            // elements allocated and alive at once, at most
+  int64_t written = 0;         // elements copied, converted or zero-filled
+  int64_t multiply_adds = 0;
+  int64_t products = 0;        // 2-D products (one per batch of a bmm)
+  bool blas = false;           // the multiply-adds run in BLAS (float32, float64, bfloat16)
+};
+MatmulCost matmul_cost(const Tensor& a, const Tensor& b);
 
 // The BLAS behind the Blas kernel, in its own words, and the core type it chose for this processor
 // at run time: "OpenBLAS 0.3.21 DYNAMIC_ARCH NO_AFFINITY Zen MAX_THREADS=64; core Zen". The

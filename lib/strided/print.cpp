@@ -237,6 +237,14 @@ std::string to_string(const Tensor& t) {
   return out + ")";
 }
 
+int64_t printed_elements(const Tensor& t) {
+  const int64_t numel = t.numel();
+  if (numel <= kThreshold) return numel;
+  Checked shown = 1;
+  for (int64_t s : t.sizes()) shown *= std::min(s, 2 * kEdgeItems);
+  return shown.overflowed() ? INT64_MAX : shown.value();
+}
+
 std::ostream& operator<<(std::ostream& out, const Tensor& t) { return out << to_string(t); }
 
 }  // namespace strided

@@ -1,5 +1,6 @@
 #include <doctest/doctest.h>
 
+#include <cctype>
 #include <cmath>
 #include <limits>
 #include <numeric>
@@ -264,4 +265,33 @@ TEST_CASE("operator<< writes the same text, and bad tensors are refused clearly"
   out << t;
   CHECK(out.str() == "tensor([ 1.5000, -2.0000])");
   CHECK_THROWS_WITH_AS(to_string(Tensor()), "to_string: the tensor is undefined", Error);
+}
+
+TEST_CASE("printed_elements counts the values to_string writes out") {
+  // Distinct int64 values, each written as one run of digits.
+  auto written = [](const Tensor& t) {
+    const std::string s = to_string(t);
+    int64_t runs = 0;
+    for (size_t i = 0; i < s.size(); ++i)
+      if (std::isdigit(static_cast<unsigned char>(s[i])) &&
+          (i == 0 || !std::isdigit(static_cast<unsigned char>(s[i - 1]))))
+        ++runs;
+    return runs;
+  };
+  const Tensor cases[] = {
+      arange(1000).view({10, 100}),                              // at the threshold: all
+      arange(2000),                                              // 1-D: 3 + 3
+      arange(16807).view({7, 7, 7, 7, 7}),                       // 6^5
+      arange(2048).view({2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2}),      // no dim past 6: all
+      arange(3000).view({3, 1000}),                              // 3 * 6
+      arange(24).view({2, 3, 4}).permute({2, 0, 1}),
+  };
+  for (const Tensor& t : cases) {
+    INFO(t.layout());
+    CHECK(printed_elements(t) == written(t));
+  }
+  CHECK(printed_elements(arange(2000).view({2, 1000})) == 12);
+  CHECK(printed_elements(arange(0)) == 0);
+  // 2^24 elements in 24 dims of size 2: PyTorch writes every one of them.
+  CHECK(printed_elements(empty({1}).expand(Shape(24, 2))) == int64_t{1} << 24);
 }

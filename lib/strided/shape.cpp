@@ -27,21 +27,23 @@ std::string layout_string(IntList sizes, IntList strides) {
   return tuple(sizes) + ":" + tuple(strides);
 }
 
-int64_t checked_numel(IntList sizes, const char* op) {
-  int64_t n = 1;
+std::optional<uint64_t> safe_multiply_u64(IntList sizes) {
+  uint64_t n = 1;
   bool overflow = false;
-  for (int64_t s : sizes) {
+  for (int64_t s : sizes) overflow |= __builtin_mul_overflow(n, static_cast<uint64_t>(s), &n);
+  if (overflow) return std::nullopt;
+  return n;
+}
+
+int64_t checked_numel(IntList sizes, const char* op) {
+  for (int64_t s : sizes)
     // c10's check_size_nonnegative, in its words.
     STRIDED_CHECK(s >= 0, op, ": Trying to create tensor with negative dimension ", s, ": ",
                   to_string(sizes));
-    if (__builtin_mul_overflow(n, s, &n)) overflow = true;
-  }
-  // A zero anywhere makes the product 0 even if a partial product overflowed.
-  for (int64_t s : sizes)
-    if (s == 0) return 0;
-  STRIDED_CHECK(!overflow, op, ": the number of elements of size ", to_string(sizes),
-                " overflows int64");
-  return n;
+  const std::optional<uint64_t> n = safe_multiply_u64(sizes);
+  STRIDED_CHECK(n && *n <= static_cast<uint64_t>(INT64_MAX), op,
+                ": numel: integer multiplication overflow (sizes ", to_string(sizes), ")");
+  return static_cast<int64_t>(*n);
 }
 
 }  // namespace strided

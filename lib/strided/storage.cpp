@@ -11,6 +11,7 @@ namespace strided {
 
 namespace {
 std::atomic<int64_t> g_allocations{0};
+std::atomic<int64_t> g_allocated_bytes{0};
 
 std::mutex g_registry_mutex;
 std::array<Allocator, 2>& registry() {
@@ -65,6 +66,7 @@ Storage Storage::allocate(int64_t nbytes, Device device) {
   s.impl_->device = device;
   s.impl_->deallocate = a.deallocate;
   g_allocations.fetch_add(1, std::memory_order_relaxed);
+  g_allocated_bytes.fetch_add(nbytes, std::memory_order_relaxed);
   return s;
 }
 
@@ -72,5 +74,6 @@ void* Storage::data() const { return impl_ ? impl_->data : nullptr; }
 int64_t Storage::nbytes() const { return impl_ ? impl_->nbytes : 0; }
 Device Storage::device() const { return impl_ ? impl_->device : Device::cpu(); }
 int64_t Storage::allocation_count() { return g_allocations.load(std::memory_order_relaxed); }
+int64_t Storage::allocated_bytes() { return g_allocated_bytes.load(std::memory_order_relaxed); }
 
 }  // namespace strided

@@ -33,6 +33,9 @@ class Storage {
   // Allocations made since the program started: a chapter reads it before and after an op to
   // prove the op allocated nothing.
   static int64_t allocation_count();
+  // Bytes those allocations asked for, together: a caller that bounds its work (strided-explore)
+  // compares it with what it predicted an op would allocate.
+  static int64_t allocated_bytes();
 
  private:
   struct Impl;

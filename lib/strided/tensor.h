@@ -201,6 +201,11 @@ Tensor randn(IntList sizes, Generator& gen, TensorOptions options = {});
 // As PyTorch prints: "tensor([[0., 1.],\n        [2., 3.]])", with ", dtype=torch.int32" when
 // the dtype is not the default for its values.
 std::string to_string(const Tensor& t);
+// The number of elements to_string writes out: every one up to 1000 (PyTorch's threshold), else
+// the first and last three along each dim longer than six (its edge items), in every dim. It
+// is bounded by neither: ones(2, 2, ..., 2) with 24 dims shows all 2^24 elements, as PyTorch
+// does. Saturates at INT64_MAX; a caller that bounds its output checks it before printing.
+int64_t printed_elements(const Tensor& t);
 std::ostream& operator<<(std::ostream& out, const Tensor& t);
 
 // The seed notebook's stricter contiguity test, so the book can contrast it with PyTorch's.

@@ -15,19 +15,20 @@ void check_defined(const Tensor& t, const char* op) {
   STRIDED_CHECK(t.defined(), op, ": the tensor is undefined (default-constructed)");
 }
 
-// c10's safe_compute_numel, which every PyTorch view passes through: the product of the sizes in
-// unsigned 64-bit arithmetic, where an overflow anywhere counts even when a later 0 makes the
-// product 0 (so sizes [2^40, 2^40, 0] are refused, and [0, 2^40, 2^40] are not).
-void check_numel(IntList sizes, const char* op) {
-  uint64_t n = 1;
-  bool overflow = false;
-  for (int64_t s : sizes) overflow |= __builtin_mul_overflow(n, static_cast<uint64_t>(s), &n);
-  STRIDED_CHECK(!overflow && n <= static_cast<uint64_t>(INT64_MAX), op,
-                ": numel: integer multiplication overflow (sizes ", to_string(sizes), ")");
-}
-
-Tensor make_view(const Tensor& base, Shape sizes, Shape strides, int64_t offset, const char* op) {
-  check_numel(sizes, op);
+// Every view passes c10's numel check (checked_numel), as every PyTorch tensor does. Most view
+// ops of PyTorch 1.13 end in as_strided (TensorShape.cpp: select, slice, diagonal, expand,
+// permute, transpose, unsqueeze, squeeze, unfold), which refuses a negative stride: the strides
+// they form wrap as int64 (slice's stride * step, diagonal's sum, unsqueeze's size * stride) and
+// may come out negative on a dim that is never stepped. view, reshape and unflatten set their
+// strides directly and take them as computed.
+enum class Strides { Checked, AsComputed };
+Tensor make_view(const Tensor& base, Shape sizes, Shape strides, int64_t offset, const char* op,
+                 Strides check = Strides::Checked) {
+  if (check == Strides::Checked)
+    for (int64_t s : strides)
+      STRIDED_CHECK(s >= 0, op, ": Negative strides are not supported at the moment, got strides: ",
+                    to_string(strides));
+  checked_numel(sizes, op);
   return Tensor(base.storage(), std::move(sizes), std::move(strides), offset, base.dtype());
 }
 
@@ -61,7 +62,8 @@ Tensor Tensor::narrow(int64_t dim, int64_t start, int64_t length) const {
   if (start != cur_size) start = wrap_dim(start, cur_size, "narrow() start");
   STRIDED_CHECK(length >= 0 && start <= cur_size - length, "narrow(): start (", start,
                 ") + length (", length, ") exceeds dimension size (", cur_size, ").");
-  return slice(d, start, start + length, 1);
+  ViewGeometry g = slice_geometry(sizes_, strides_, offset_, d, start, start + length, 1);
+  return make_view(*this, std::move(g.sizes), std::move(g.strides), g.storage_offset, "narrow()");
 }
 
 Tensor Tensor::permute(IntList dims) const {
@@ -132,7 +134,8 @@ Tensor Tensor::movedim(IntList source, IntList destination) const {
     while (src_used[next_src]) ++next_src;
     order[d] = next_src++;
   }
-  return permute(order);
+  Geometry g = permute_geometry(sizes_, strides_, order);
+  return make_view(*this, std::move(g.sizes), std::move(g.strides), offset_, "movedim()");
 }
 
 Tensor Tensor::movedim(int64_t source, int64_t destination) const {
@@ -184,7 +187,8 @@ Tensor Tensor::view(IntList sizes) const {
                 "least one dimension spans across two contiguous subspaces). Use .reshape(...) "
                 "instead. (tensor ",
                 layout(), ", requested shape ", to_string(shape), ")");
-  return make_view(*this, std::move(shape), std::move(*strides), offset_, "view()");
+  return make_view(*this, std::move(shape), std::move(*strides), offset_, "view()",
+                   Strides::AsComputed);
 }
 
 Tensor Tensor::as_strided(IntList sizes, IntList strides,
@@ -207,13 +211,13 @@ Tensor Tensor::as_strided(IntList sizes, IntList strides,
   const int64_t item = element_size();
   const int64_t needed = storage_nbytes_needed(sizes, strides, 0, item, "as_strided()");
   if (needed > 0) {
-    int64_t total = 0;
-    const bool overflow = __builtin_mul_overflow(offset, item, &total) ||
-                          __builtin_add_overflow(total, needed, &total);
-    STRIDED_CHECK(!overflow && total <= storage_.nbytes(), "as_strided(): setStorage: sizes ",
-                  to_string(sizes), ", strides ", to_string(strides), ", storage offset ", offset,
-                  ", and itemsize ", item, " requiring a storage size of ",
-                  overflow ? std::string("more than int64 holds") : std::to_string(total),
+    const Checked total = Checked(offset) * item + needed;
+    STRIDED_CHECK(!total.overflowed() && total.value() <= storage_.nbytes(),
+                  "as_strided(): setStorage: sizes ", to_string(sizes), ", strides ",
+                  to_string(strides), ", storage offset ", offset, ", and itemsize ", item,
+                  " requiring a storage size of ",
+                  total.overflowed() ? std::string("more than int64 holds")
+                                     : std::to_string(total.value()),
                   " are out of bounds for storage of size ", storage_.nbytes());
   }
   STRIDED_CHECK(offset >= 0, "as_strided(): Tensor: invalid storage offset ", offset);
@@ -248,7 +252,8 @@ Tensor Tensor::unflatten(int64_t dim, IntList sizes) const {
   // errors name unflatten (sizes [2^63-1, 3, 0] are refused as a numel overflow, as PyTorch does).
   std::optional<Shape> strides = compute_view_strides(sizes_, strides_, shape);
   STRIDED_INTERNAL_ASSERT(strides.has_value());
-  return make_view(*this, std::move(shape), std::move(*strides), offset_, "unflatten()");
+  return make_view(*this, std::move(shape), std::move(*strides), offset_, "unflatten()",
+                   Strides::AsComputed);
 }
 
 Tensor Tensor::view_as(const Tensor& other) const {
@@ -266,7 +271,8 @@ Tensor Tensor::reshape(IntList sizes) const {
   check_defined(*this, "reshape()");
   Shape shape = infer_size(sizes, numel(), "reshape()");
   if (std::optional<Shape> strides = compute_view_strides(sizes_, strides_, shape))
-    return make_view(*this, std::move(shape), std::move(*strides), offset_, "reshape()");
+    return make_view(*this, std::move(shape), std::move(*strides), offset_, "reshape()",
+                   Strides::AsComputed);
   return contiguous().view(shape);
 }
 

@@ -126,6 +126,29 @@ TEST_CASE("indexing with more indices than dims") {
   CHECK_ERROR(t3().index({0, 0, 0, 0}), "index()", "too many indices for tensor of dimension 3");
 }
 
+TEST_CASE("indexing past the last dim after a second ellipsis") {
+  // PyTorch 1.13 expands every ... (python_variable_indexing.cpp), so with two of them the next
+  // entry lands past the last dim. x = torch.arange(6).view(2, 3); torch's messages:
+  //   x[..., ..., 0:1]  "Dimension out of range (expected to be in range of [-2, 1], but got 2)"
+  //   x[..., ..., None] "Dimension out of range (expected to be in range of [-3, 2], but got 4)"
+  //   x[..., ..., [0]]  "too many indices for tensor of dimension 2 (got 3)"
+  //   x[..., ..., 0]    "index 0 is out of bounds for dimension 2 with size 0" (a size read past
+  //                     the sizes' end; the library says why instead)
+  using indexing::Ellipsis;
+  using indexing::None;
+  const Tensor x = arange(6).view({2, 3});
+  CHECK_ERROR(x.index({Ellipsis, Ellipsis, Slice(0, 1)}), "index():",
+              "Dimension out of range (expected to be in range of [-2, 1], but got 2)");
+  CHECK_ERROR(x.index({Ellipsis, Ellipsis, None}), "index():",
+              "Dimension out of range (expected to be in range of [-3, 2], but got 4)");
+  CHECK_ERROR(x.index({Ellipsis, Ellipsis, std::vector<int64_t>{0}}), "index():",
+              "too many indices for tensor of dimension 2 (got 3)");
+  CHECK_ERROR(x.index({Ellipsis, Ellipsis, 0}), "index():",
+              "index 0 is out of bounds for dimension 2", "a second '...'");
+  // torch: x[..., 0, ..., 0] is tensor(0): the second ... stands for no dim there.
+  CHECK(x.index({Ellipsis, 0, Ellipsis, 0}).item().to_int() == 0);
+}
+
 TEST_CASE("indexing with a list holding an index past the end") {
   CHECK_ERROR(t3().index({std::vector<int64_t>{0, 2}}), "index()", "index 2",
               "dimension 0 with size 2");

@@ -1,140 +1,168 @@
 #include "bounded_ops.h"
 
 #include <algorithm>
-#include <limits>
+#include <climits>
 
 #include "strided/layout.h"
+#include "strided/matmul.h"
 
 namespace strided::explore {
 
-void check_allocation(int64_t elements, const std::string& op, const std::string& what) {
-  STRIDED_CHECK(elements <= kMaxElements, op, ": ", what, " needs ", elements,
-                " elements; strided-explore allocates at most ", kMaxElements,
-                " (2^24) per tensor");
-}
-
 namespace {
-// A count as int64 for messages, saturated (a count past int64 is certainly over the bound).
-int64_t saturate(__int128 n) {
-  constexpr __int128 kMax = std::numeric_limits<int64_t>::max();
-  return static_cast<int64_t>(n > kMax ? kMax : n);
+
+int64_t saturated(Checked c) { return c.overflowed() ? INT64_MAX : c.value(); }
+
+// A new contiguous tensor of shape: PyTorch's own checks first (negative sizes, the storage size
+// overflow computeStorageNbytesContiguous reports), so that a shape PyTorch refuses reads as
+// PyTorch's error, then the charge.
+void charge_new(IntList shape, DType dtype, const char* op, Meter& m, int64_t per_element) {
+  contiguous_nbytes_needed(shape, itemsize(dtype), op);
+  const int64_t n = checked_numel(shape, op);
+  m.charge(op, "a tensor of shape " + to_string(shape),
+           new_tensor_cost(n, static_cast<int64_t>(shape.size()), dtype, per_element));
 }
 
-int64_t numel_of(IntList shape, const char* op) {
-  const int64_t n = checked_numel(shape, op);  // negative sizes and overflow are errors
-  check_allocation(n, op, "a tensor of shape " + to_string(shape));
-  return n;
-}
 }  // namespace
 
-Tensor arange_shaped(IntList shape, DType dtype, const std::string& op) {
-  const int64_t n = numel_of(shape, op.c_str());
+Tensor arange_shaped(IntList shape, DType dtype, const std::string& op, Meter& m) {
+  // arange in int64, then (for another dtype) converted: two tensors and two passes.
+  contiguous_nbytes_needed(shape, itemsize(dtype), op.c_str());
+  const int64_t n = checked_numel(shape, op.c_str());
+  const bool convert = dtype != DType::Int64;
+  const Checked held = Checked(n) * (convert ? 2 : 1);
+  const Checked work = Checked(n) * (1 + (convert ? element_work(DType::Int64, dtype) : 0)) +
+                       static_cast<int64_t>(shape.size());
+  const Checked bytes = Checked(n) * 8 + (convert ? Checked(n) * itemsize(dtype) : 0);
+  m.charge(op, "a tensor of shape " + to_string(shape),
+           Cost{n, saturated(held), saturated(work), saturated(bytes)});
   Tensor flat = arange(0, n, 1, {DType::Int64});
   if (dtype != DType::Int64) flat = flat.to(dtype);
   return flat.view(shape);
 }
 
-Tensor bounded_arange(int64_t start, int64_t end, int64_t step, DType dtype) {
-  STRIDED_CHECK(step != 0, "arange: step must be nonzero");
-  // The number of values, computed without overflow: ceil((end - start) / step), at least 0.
+Tensor bounded_arange(int64_t start, int64_t end, int64_t step, DType dtype, Meter& m) {
+  // The arguments PyTorch refuses are refused by arange itself, before it allocates anything.
+  if (dtype == DType::Bool || step == 0 || (step > 0 && end < start) || (step < 0 && end > start))
+    return arange(start, end, step, {dtype});
+  // The number of values, computed without overflow: ceil((end - start) / step).
   const __int128 span = static_cast<__int128>(end) - start;
   __int128 count = span / step;
-  if (span % step != 0 && ((span > 0) == (step > 0))) ++count;
-  if (count < 0) count = 0;
-  check_allocation(saturate(count), "arange",
-                   "arange(" + std::to_string(start) + ", " + std::to_string(end) + ", " +
-                       std::to_string(step) + ")");
+  if (span % step != 0) ++count;
+  const int64_t n = count > INT64_MAX ? INT64_MAX : static_cast<int64_t>(count);
+  m.charge("arange",
+           "arange(" + std::to_string(start) + ", " + std::to_string(end) + ", " +
+               std::to_string(step) + ")",
+           new_tensor_cost(n, 1, dtype, element_work(dtype, dtype)));
   return arange(start, end, step, {dtype});
 }
 
-Tensor bounded_full(IntList shape, const Scalar& value, DType dtype, const char* op) {
-  numel_of(shape, op);
+Tensor bounded_full(IntList shape, const Scalar& value, DType dtype, const char* op, Meter& m) {
+  charge_new(shape, dtype, op, m, 1);
   return full(shape, value, {dtype});
 }
 
-Tensor bounded_empty_strided(IntList shape, IntList strides, DType dtype) {
-  STRIDED_CHECK(shape.size() == strides.size(), "empty_strided: mismatch in length of strides (",
+Tensor bounded_empty(IntList shape, DType dtype, Meter& m) {
+  charge_new(shape, dtype, "empty", m, 1);
+  Tensor t = empty(shape, {dtype});
+  std::fill_n(static_cast<char*>(t.storage().data()), t.storage().nbytes(), 0);
+  return t;
+}
+
+Tensor bounded_empty_strided(IntList shape, IntList strides, DType dtype, const char* op,
+                             Meter& m) {
+  // empty_strided's own checks (lengths, signs, the storage's byte count, numel), then the
+  // charge for its storage, which the explorer zero-fills: 1 + sum (size-1) * stride elements,
+  // far more than numel when the strides leave gaps.
+  STRIDED_CHECK(shape.size() == strides.size(), op, ": mismatch in length of strides (",
                 strides.size(), ") and shape (", shape.size(), ")");
-  numel_of(shape, "empty_strided");
-  // The storage spans 1 + sum (size-1) * stride elements; bound that too (stride 0 aside, it can
-  // be far larger than numel).
-  __int128 span = 1;
-  for (size_t i = 0; i < shape.size(); ++i) {
-    if (shape[i] == 0) span = 0;
-    STRIDED_CHECK(strides[i] >= 0, "empty_strided: negative strides are not supported, got "
-                  "strides ", to_string(strides));
-  }
-  if (span != 0)
-    for (size_t i = 0; i < shape.size(); ++i)
-      span += static_cast<__int128>(shape[i] - 1) * strides[i];
-  check_allocation(saturate(span),
-                   "empty_strided", "the storage of " + layout_string(shape, strides));
+  for (int64_t s : shape)
+    STRIDED_CHECK(s >= 0, op, ": negative dimension ", s, " in size ", to_string(shape));
+  for (int64_t s : strides)
+    STRIDED_CHECK(s >= 0, op, ": negative strides are not supported, got strides ",
+                  to_string(strides));
+  const int64_t item = itemsize(dtype);
+  const int64_t storage = storage_nbytes_needed(shape, strides, 0, item, op) / item;
+  checked_numel(shape, op);
+  m.charge(op, "the storage of " + layout_string(shape, strides),
+           new_tensor_cost(storage, static_cast<int64_t>(shape.size()), dtype, 1));
   Tensor t = empty_strided(shape, strides, {dtype});
   std::fill_n(static_cast<char*>(t.storage().data()), t.storage().nbytes(), 0);
   return t;
 }
 
-Tensor bounded_rand(IntList shape, uint64_t seed, DType dtype, bool normal) {
+Tensor bounded_rand(IntList shape, uint64_t seed, DType dtype, bool normal, Meter& m) {
   const char* op = normal ? "randn" : "rand";
-  numel_of(shape, op);
   STRIDED_CHECK(is_floating_point(dtype), op, ": \"", normal ? "normal" : "uniform",
                 "\" is only defined for floating point dtypes, got ", name(dtype));
+  // A draw per element, converted: randn's (a logarithm and a cosine) costs twice rand's.
+  charge_new(shape, dtype, op, m, element_work(DType::Float64, dtype) * (normal ? 2 : 1));
   Generator gen(seed);
   return normal ? randn(shape, gen, {dtype}) : rand(shape, gen, {dtype});
 }
 
-Tensor bounded_from_values(const std::vector<Scalar>& values, IntList shape, DType dtype) {
-  numel_of(shape, "tensor");
+Tensor bounded_from_values(const std::vector<Scalar>& values, IntList shape, DType dtype,
+                           Meter& m) {
+  charge_new(shape, dtype, "tensor", m, 1);
   return from_scalars(values, shape, {dtype}, "tensor()");
 }
 
-Tensor bounded_reshape(const Tensor& t, IntList shape) {
+Tensor bounded_reshape(const Tensor& t, IntList shape, Meter& m) {
   const Shape target = infer_size(shape, t.numel(), "reshape()");
-  if (!compute_view_strides(t.sizes(), t.strides(), target))
-    check_allocation(t.numel(), "reshape", "the copy of " + t.layout());
+  if (compute_view_strides(t.sizes(), t.strides(), target))
+    m.charge("reshape", "a view of " + t.layout(), view_cost(t));
+  else
+    m.charge("reshape", "the copy of " + t.layout(), copy_cost(t, t.dtype()));
   return t.reshape(shape);
 }
 
-Tensor bounded_flatten(const Tensor& t, int64_t start_dim, int64_t end_dim) {
-  // flatten copies only through reshape, and reshape copies only what is not contiguous enough;
-  // bounding by numel when the result would not be a view is exact enough (and never too loose).
-  if (t.numel() > kMaxElements && t.dim() > 0) {
+Tensor bounded_flatten(const Tensor& t, int64_t start_dim, int64_t end_dim, Meter& m) {
+  // flatten copies only through reshape, when the dims it merges cannot merge in place. Bad dims
+  // and a merged size past int64 are refused by flatten itself.
+  bool copies = false;
+  if (t.dim() > 0) {
     const int64_t s = wrap_dim(start_dim, t.dim(), "flatten()");
     const int64_t e = wrap_dim(end_dim, t.dim(), "flatten()");
     if (s < e) {
       Shape shape(t.sizes().begin(), t.sizes().begin() + s);
-      int64_t merged = 1;
+      Checked merged = 1;
       for (int64_t d = s; d <= e; ++d) merged *= t.sizes()[d];
-      shape.push_back(merged);
-      shape.insert(shape.end(), t.sizes().begin() + e + 1, t.sizes().end());
-      if (!compute_view_strides(t.sizes(), t.strides(), shape))
-        check_allocation(t.numel(), "flatten", "the copy of " + t.layout());
+      if (!merged.overflowed()) {
+        shape.push_back(merged.value());
+        shape.insert(shape.end(), t.sizes().begin() + e + 1, t.sizes().end());
+        copies = !compute_view_strides(t.sizes(), t.strides(), shape);
+      }
     }
   }
+  m.charge("flatten", (copies ? "the copy of " : "a view of ") + t.layout(),
+           copies ? copy_cost(t, t.dtype()) : view_cost(t));
   return t.flatten(start_dim, end_dim);
 }
 
-Tensor bounded_contiguous(const Tensor& t) {
-  if (!t.is_contiguous()) check_allocation(t.numel(), "contiguous", "the copy of " + t.layout());
+Tensor bounded_contiguous(const Tensor& t, Meter& m) {
+  const bool copies = !t.is_contiguous();
+  m.charge("contiguous", (copies ? "the copy of " : "") + t.layout(),
+           copies ? copy_cost(t, t.dtype()) : view_cost(t));
   return t.contiguous();
 }
 
-Tensor bounded_clone(const Tensor& t) {
-  check_allocation(t.numel(), "clone", "the copy of " + t.layout());
+Tensor bounded_clone(const Tensor& t, Meter& m) {
+  m.charge("clone", "the copy of " + t.layout(), copy_cost(t, t.dtype()));
   return t.clone();
 }
 
-Tensor bounded_flip(const Tensor& t, IntList dims) {
-  check_allocation(t.numel(), "flip", "the copy of " + t.layout());
+Tensor bounded_flip(const Tensor& t, IntList dims, Meter& m) {
+  m.charge("flip", "the copy of " + t.layout(), copy_cost(t, t.dtype()));
   return t.flip(dims);
 }
 
-Tensor bounded_to(const Tensor& t, DType dtype) {
-  if (dtype != t.dtype()) check_allocation(t.numel(), "to", "the copy of " + t.layout());
+Tensor bounded_to(const Tensor& t, DType dtype, Meter& m) {
+  const bool copies = dtype != t.dtype();
+  m.charge("to", (copies ? "the copy of " : "") + t.layout(),
+           copies ? copy_cost(t, dtype) : view_cost(t));
   return t.to(dtype);
 }
 
-Tensor bounded_index(const Tensor& t, const std::vector<indexing::TensorIndex>& index) {
+Tensor bounded_index(const Tensor& t, const std::vector<indexing::TensorIndex>& index, Meter& m) {
   // Advanced indexing copies prod(dims not indexed by a list) * (the broadcast list length)
   // elements. Basic indexing alone allocates nothing.
   using indexing::TensorIndex;
@@ -145,7 +173,10 @@ Tensor bounded_index(const Tensor& t, const std::vector<indexing::TensorIndex>& 
       lists = true;
       list_length = std::max<int64_t>(list_length, static_cast<int64_t>(l->size()));
     }
-  if (!lists) return t.index(index);
+  if (!lists) {
+    m.charge("index", "a view of " + t.layout(), view_cost(t));
+    return t.index(index);
+  }
   // The basic part of the index, with every list replaced by a full slice, tells the sizes the
   // lists then consume.
   std::vector<TensorIndex> basic;
@@ -157,7 +188,7 @@ Tensor bounded_index(const Tensor& t, const std::vector<indexing::TensorIndex>& 
   }
   const Tensor view = t.index(basic);
   // Dims of view in order: an Ellipsis stands for several dims, none of them a list.
-  __int128 elements = list_length;
+  Checked elements = list_length;
   size_t entry = 0;
   int64_t d = 0;
   int64_t specified = 0;
@@ -171,16 +202,26 @@ Tensor bounded_index(const Tensor& t, const std::vector<indexing::TensorIndex>& 
     if (std::holds_alternative<indexing::EllipsisType>(i)) {
       d += t.dim() - specified;
     } else {
-      if (is_list[entry] && d < view.dim()) listed[static_cast<size_t>(d)] = true;
+      if (is_list[entry] && d >= 0 && d < view.dim()) listed[static_cast<size_t>(d)] = true;
       ++d;
     }
     ++entry;
   }
   for (int64_t k = 0; k < view.dim(); ++k)
     if (!listed[static_cast<size_t>(k)]) elements *= view.sizes()[k];
-  check_allocation(saturate(elements),
-                   "index", "advanced indexing of " + t.layout());
+  const int64_t n = saturated(elements);
+  m.charge("index", "advanced indexing of " + t.layout(),
+           Cost{n, n,
+                saturated(Checked(n) * element_work(t.dtype(), t.dtype()) +
+                          Checked(t.dim()) * t.dim()),
+                saturated(Checked(n) * t.element_size())});
   return t.index(index);
+}
+
+Tensor bounded_matmul(const Tensor& a, const Tensor& b, Meter& m) {
+  m.charge("matmul", "the product of " + a.layout() + " and " + b.layout(),
+           matmul_cost(strided::matmul_cost(a, b), a.dtype()));
+  return matmul(a, b);
 }
 
 }  // namespace strided::explore

@@ -19,6 +19,6 @@
 namespace strided::explore {
 
 // The answer to an engine request, or nullopt when the request is not one.
-std::optional<Json> engine_request(const Json& request);
+std::optional<Json> engine_request(const Request& request, Meter& m);
 
 }  // namespace strided::explore

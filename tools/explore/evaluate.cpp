@@ -242,8 +242,8 @@ class Binder {
   std::string star_name_;  // "size" for "*size"; empty when the signature has none
 };
 
-using MethodFn = std::function<Tensor(const Tensor&, const Binder&)>;
-using FactoryFn = std::function<Tensor(const Binder&)>;
+using MethodFn = std::function<Tensor(const Tensor&, const Binder&, Meter&)>;
+using FactoryFn = std::function<Tensor(const Binder&, Meter&)>;
 
 struct Method {
   Signature params;
@@ -257,78 +257,78 @@ struct Factory {
 
 const std::map<std::string, Method>& methods() {
   static const std::map<std::string, Method> table = {
-      {"view", {{"*size"}, [](const Tensor& t, const Binder& b) { return t.view(b.star()); }}},
+      {"view", {{"*size"}, [](const Tensor& t, const Binder& b, Meter&) { return t.view(b.star()); }}},
       {"reshape",
-       {{"*shape"}, [](const Tensor& t, const Binder& b) { return bounded_reshape(t, b.star()); }}},
-      {"permute", {{"*dims"}, [](const Tensor& t, const Binder& b) { return t.permute(b.star()); }}},
-      {"expand", {{"*size"}, [](const Tensor& t, const Binder& b) { return t.expand(b.star()); }}},
+       {{"*shape"}, [](const Tensor& t, const Binder& b, Meter& m) { return bounded_reshape(t, b.star(), m); }}},
+      {"permute", {{"*dims"}, [](const Tensor& t, const Binder& b, Meter&) { return t.permute(b.star()); }}},
+      {"expand", {{"*size"}, [](const Tensor& t, const Binder& b, Meter&) { return t.expand(b.star()); }}},
       {"broadcast_to",
-       {{"size"}, [](const Tensor& t, const Binder& b) { return t.broadcast_to(b.ints("size")); }}},
-      {"flip", {{"*dims"}, [](const Tensor& t, const Binder& b) { return bounded_flip(t, b.star()); }}},
+       {{"size"}, [](const Tensor& t, const Binder& b, Meter&) { return t.broadcast_to(b.ints("size")); }}},
+      {"flip", {{"*dims"}, [](const Tensor& t, const Binder& b, Meter& m) { return bounded_flip(t, b.star(), m); }}},
       {"transpose",
        {{"dim0", "dim1"},
-        [](const Tensor& t, const Binder& b) {
+        [](const Tensor& t, const Binder& b, Meter&) {
           return t.transpose(b.integer("dim0"), b.integer("dim1"));
         }}},
-      {"t", {{}, [](const Tensor& t, const Binder&) { return t.t(); }}},
+      {"t", {{}, [](const Tensor& t, const Binder&, Meter&) { return t.t(); }}},
       {"unsqueeze",
-       {{"dim"}, [](const Tensor& t, const Binder& b) { return t.unsqueeze(b.integer("dim")); }}},
+       {{"dim"}, [](const Tensor& t, const Binder& b, Meter&) { return t.unsqueeze(b.integer("dim")); }}},
       {"squeeze",
        {{"dim="},
-        [](const Tensor& t, const Binder& b) {
+        [](const Tensor& t, const Binder& b, Meter&) {
           const std::optional<int64_t> d = b.optional_integer("dim");
           return d ? t.squeeze(*d) : t.squeeze();
         }}},
       {"flatten",
        {{"start_dim=", "end_dim="},
-        [](const Tensor& t, const Binder& b) {
-          return bounded_flatten(t, b.integer_or("start_dim", 0), b.integer_or("end_dim", -1));
+        [](const Tensor& t, const Binder& b, Meter& m) {
+          return bounded_flatten(t, b.integer_or("start_dim", 0), b.integer_or("end_dim", -1), m);
         }}},
       {"unflatten",
        {{"dim", "sizes"},
-        [](const Tensor& t, const Binder& b) {
+        [](const Tensor& t, const Binder& b, Meter&) {
           return t.unflatten(b.integer("dim"), b.ints("sizes"));
         }}},
       {"unfold",
        {{"dimension", "size", "step"},
-        [](const Tensor& t, const Binder& b) {
+        [](const Tensor& t, const Binder& b, Meter&) {
           return t.unfold(b.integer("dimension"), b.integer("size"), b.integer("step"));
         }}},
       {"diagonal",
        {{"offset=", "dim1=", "dim2="},
-        [](const Tensor& t, const Binder& b) {
+        [](const Tensor& t, const Binder& b, Meter&) {
           return t.diagonal(b.integer_or("offset", 0), b.integer_or("dim1", 0),
                             b.integer_or("dim2", 1));
         }}},
       {"narrow",
        {{"dim", "start", "length"},
-        [](const Tensor& t, const Binder& b) {
+        [](const Tensor& t, const Binder& b, Meter&) {
           return t.narrow(b.integer("dim"), b.integer("start"), b.integer("length"));
         }}},
       {"select",
        {{"dim", "index"},
-        [](const Tensor& t, const Binder& b) {
+        [](const Tensor& t, const Binder& b, Meter&) {
           return t.select(b.integer("dim"), b.integer("index"));
         }}},
       {"movedim",
        {{"source", "destination"},
-        [](const Tensor& t, const Binder& b) {
+        [](const Tensor& t, const Binder& b, Meter&) {
           if (!b.is_sequence("source") && !b.is_sequence("destination"))
             return t.movedim(b.integer("source"), b.integer("destination"));
           return t.movedim(b.ints("source"), b.ints("destination"));
         }}},
       {"as_strided",
        {{"size", "stride", "storage_offset="},
-        [](const Tensor& t, const Binder& b) {
+        [](const Tensor& t, const Binder& b, Meter&) {
           return t.as_strided(b.ints("size"), b.ints("stride"), b.optional_integer("storage_offset"));
         }}},
-      {"contiguous", {{}, [](const Tensor& t, const Binder&) { return bounded_contiguous(t); }}},
-      {"clone", {{}, [](const Tensor& t, const Binder&) { return bounded_clone(t); }}},
+      {"contiguous", {{}, [](const Tensor& t, const Binder&, Meter& m) { return bounded_contiguous(t, m); }}},
+      {"clone", {{}, [](const Tensor& t, const Binder&, Meter& m) { return bounded_clone(t, m); }}},
       {"to",
        {{"dtype"},
-        [](const Tensor& t, const Binder& b) {
+        [](const Tensor& t, const Binder& b, Meter& m) {
           b.required("dtype");
-          return bounded_to(t, b.dtype_or(t.dtype()));
+          return bounded_to(t, b.dtype_or(t.dtype()), m);
         }}},
   };
   return table;
@@ -389,47 +389,46 @@ const std::map<std::string, Factory>& factories() {
       {"arange",
        // arange(end), arange(start, end) and arange(start, end, step) (the last two bind alike).
        {{{"end", "*", "dtype"}, {"start", "end", "step=", "*", "dtype"}},
-        [](const Binder& b) {
+        [](const Binder& b, Meter& m) {
           return bounded_arange(b.integer_or("start", 0), b.integer("end"),
-                                b.integer_or("step", 1), b.dtype_or(DType::Int64));
+                                b.integer_or("step", 1), b.dtype_or(DType::Int64), m);
         }}},
       {"zeros",
        {{{"*size", "dtype"}},
-        [](const Binder& b) {
-          return bounded_full(b.star(), Scalar(int64_t{0}), b.dtype_or(DType::Float32), "zeros");
+        [](const Binder& b, Meter& m) {
+          return bounded_full(b.star(), Scalar(int64_t{0}), b.dtype_or(DType::Float32), "zeros", m);
         }}},
       {"ones",
        {{{"*size", "dtype"}},
-        [](const Binder& b) {
-          return bounded_full(b.star(), Scalar(int64_t{1}), b.dtype_or(DType::Float32), "ones");
+        [](const Binder& b, Meter& m) {
+          return bounded_full(b.star(), Scalar(int64_t{1}), b.dtype_or(DType::Float32), "ones", m);
         }}},
       {"empty",
        {{{"*size", "dtype"}},
-        [](const Binder& b) {
-          const Shape size = b.star();
-          return bounded_empty_strided(size, contiguous_strides(size), b.dtype_or(DType::Float32));
+        [](const Binder& b, Meter& m) {
+          return bounded_empty(b.star(), b.dtype_or(DType::Float32), m);
         }}},
       {"empty_strided",
        {{{"size", "stride", "*", "dtype"}},
-        [](const Binder& b) {
+        [](const Binder& b, Meter& m) {
           return bounded_empty_strided(b.ints("size"), b.ints("stride"),
-                                       b.dtype_or(DType::Float32));
+                                       b.dtype_or(DType::Float32), "empty_strided", m);
         }}},
       {"rand",
        {{{"*size", "seed", "dtype"}},
-        [](const Binder& b) {
+        [](const Binder& b, Meter& m) {
           return bounded_rand(b.star(), static_cast<uint64_t>(b.integer_or("seed", 0)),
-                              b.dtype_or(DType::Float32), false);
+                              b.dtype_or(DType::Float32), false, m);
         }}},
       {"randn",
        {{{"*size", "seed", "dtype"}},
-        [](const Binder& b) {
+        [](const Binder& b, Meter& m) {
           return bounded_rand(b.star(), static_cast<uint64_t>(b.integer_or("seed", 0)),
-                              b.dtype_or(DType::Float32), true);
+                              b.dtype_or(DType::Float32), true, m);
         }}},
       {"tensor",
        {{{"data", "*", "dtype"}},
-        [](const Binder& b) {
+        [](const Binder& b, Meter& m) {
           const Value& data = b.required("data");
           Shape shape;
           std::vector<Scalar> values;
@@ -440,7 +439,7 @@ const std::map<std::string, Factory>& factories() {
                                  : (all_bool && !values.empty()) ? DType::Bool
                                  : values.empty() ? DType::Float32
                                                   : DType::Int64;
-          return bounded_from_values(values, shape, b.dtype_or(inferred));
+          return bounded_from_values(values, shape, b.dtype_or(inferred), m);
         }}},
   };
   return table;
@@ -487,16 +486,19 @@ indexing::TensorIndex to_index(const IndexItem& item) {
   return indexing::None;
 }
 
-Tensor apply(const Step& step, const Tensor& in) {
+Tensor apply(const Step& step, const Tensor& in, Meter& m) {
   switch (step.kind) {
     case Step::Kind::Index: {
       std::vector<indexing::TensorIndex> index;
       for (const IndexItem& item : step.index) index.push_back(to_index(item));
-      return bounded_index(in, index);
+      return bounded_index(in, index, m);
     }
     case Step::Kind::Property: {
       const auto it = properties().find(step.name);
-      if (it != properties().end()) return it->second(in);
+      if (it != properties().end()) {
+        m.charge(step.name, "a view of " + in.layout(), view_cost(in));
+        return it->second(in);
+      }
       if (methods().count(step.name))
         throw ExploreError(step.name + " is a method: write ." + step.name + "(...)",
                            step.name_span);
@@ -519,10 +521,13 @@ Tensor apply(const Step& step, const Tensor& in) {
                        step.name_span);
   }
   const Binder b(step, it->second.params);
-  return it->second.run(in, b);
+  // Every op costs its input's dims at least (a view copies sizes and strides); the ops that copy
+  // are charged for the copy too.
+  m.charge(step.name, "a view of " + in.layout(), view_cost(in));
+  return it->second.run(in, b, m);
 }
 
-Tensor make(const Step& step) {
+Tensor make(const Step& step, Meter& m) {
   if (step.kind != Step::Kind::Call)
     throw ExploreError("an expression starts with a factory such as arange(6)", step.span);
   const auto it = factories().find(step.name);
@@ -538,7 +543,7 @@ Tensor make(const Step& step) {
                        step.name_span);
   }
   const Binder b = Binder::overloaded(step, it->second.signatures);
-  return it->second.run(b);
+  return it->second.run(b, m);
 }
 
 bool same_tensor(const Tensor& a, const Tensor& b) {
@@ -569,14 +574,20 @@ const std::vector<std::string>& method_names() {
 }
 
 std::vector<StepResult> evaluate(const Expression& e) {
+  Meter meter;
+  return evaluate(e, meter);
+}
+
+std::vector<StepResult> evaluate(const Expression& e, Meter& meter) {
   std::vector<StepResult> out;
+  std::vector<Tensor> kept;  // every step's tensor stays alive for the report
   for (size_t i = 0; i < e.steps.size(); ++i) {
     const Step& step = e.steps[i];
     StepResult r;
     r.span = step.span;
     r.text = e.source.substr(0, step.span.end);
     try {
-      r.tensor = i == 0 ? make(step) : apply(step, out.back().tensor);
+      r.tensor = i == 0 ? make(step, meter) : apply(step, out.back().tensor, meter);
     } catch (const ExploreError&) {
       throw;
     } catch (const Error& err) {
@@ -592,6 +603,8 @@ std::vector<StepResult> evaluate(const Expression& e) {
                    : r.tensor.storage().is_same(prev.storage()) ? StepResult::Relation::View
                                                                 : StepResult::Relation::Copy;
     }
+    kept.push_back(r.tensor);
+    meter.hold(kept);
     out.push_back(std::move(r));
   }
   return out;

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "budget.h"
 #include "expression.h"
 #include "strided/tensor.h"
 
@@ -23,9 +24,11 @@ struct StepResult {
   Relation relation = Relation::New;
 };
 
-// Evaluates every step. A library error in a step becomes an ExploreError pointing at that step;
-// a bad argument becomes one pointing at the argument.
-std::vector<StepResult> evaluate(const Expression& e);
+// Evaluates every step, each charged to meter before it runs (budget.h); the request holds
+// every step's tensor. A library error or a refusal by a budget becomes an ExploreError pointing
+// at that step; a bad argument becomes one pointing at the argument.
+std::vector<StepResult> evaluate(const Expression& e, Meter& meter);
+std::vector<StepResult> evaluate(const Expression& e);  // with a meter of its own
 
 // The names the language knows, for --help and for "did you mean" hints.
 const std::vector<std::string>& factory_names();

@@ -4,6 +4,7 @@
 #include <istream>
 #include <limits>
 #include <map>
+#include <set>
 #include <ostream>
 #include <vector>
 
@@ -15,15 +16,41 @@ namespace strided::explore {
 
 namespace {
 
+// A key given twice in one object is refused rather than silently resolved one way or the other:
+// the parser that builds the request also keeps, for each object it is inside, the set of its
+// keys. (nlohmann's parse with a callback does the same but was slower by 40 times on a line of
+// 90,000 objects.)
+class DuplicateKeys : public nlohmann::detail::json_sax_dom_parser<Request> {
+ public:
+  using Base = nlohmann::detail::json_sax_dom_parser<Request>;
+  explicit DuplicateKeys(Request& result) : Base(result, true) {}
+  bool start_object(std::size_t n) {
+    keys_.emplace_back();
+    return Base::start_object(n);
+  }
+  bool end_object() {
+    keys_.pop_back();
+    return Base::end_object();
+  }
+  bool key(std::string& k) {
+    if (duplicate.empty() && !keys_.back().insert(k).second) duplicate = k;
+    return Base::key(k);
+  }
+  std::string duplicate;  // the first key given twice, or empty
+
+ private:
+  std::vector<std::set<std::string>> keys_;
+};
+
 // ---- reading fields ------------------------------------------------------------------------------
 
-const Json* field(const Json& obj, const char* key) {
+const Request* field(const Request& obj, const char* key) {
   const auto it = obj.find(key);
   if (it == obj.end() || it->is_null()) return nullptr;  // null means omitted
   return &*it;
 }
 
-int64_t as_int(const Json& v, const std::string& where) {
+int64_t as_int(const Request& v, const std::string& where) {
   if (v.is_number_integer()) {
     if (v.is_number_unsigned() &&
         v.get<uint64_t>() > static_cast<uint64_t>(std::numeric_limits<int64_t>::max()))
@@ -31,14 +58,14 @@ int64_t as_int(const Json& v, const std::string& where) {
     return v.get<int64_t>();
   }
   throw BadInput(where + " must be an integer, got " + v.dump(-1, ' ', false,
-                                                              Json::error_handler_t::replace));
+                                                              Request::error_handler_t::replace));
 }
 
-Shape as_ints(const Json& v, const std::string& where) {
+Shape as_ints(const Request& v, const std::string& where) {
   if (v.is_number_integer()) return {as_int(v, where)};
   if (!v.is_array()) throw BadInput(where + " must be a list of integers");
   Shape out;
-  for (const Json& item : v) out.push_back(as_int(item, where));
+  for (const Request& item : v) out.push_back(as_int(item, where));
   return out;
 }
 
@@ -86,25 +113,28 @@ const std::map<std::string, std::vector<FieldSpec>>& op_specs() {
   return specs;
 }
 
-std::string op_name(const Json& op) {
-  const Json* name = op.is_object() ? field(op, "op") : nullptr;
+std::string op_name(const Request& op) {
+  const Request* name = op.is_object() ? field(op, "op") : nullptr;
   if (!name || !name->is_string()) throw BadInput("each op needs \"op\": a name");
   return name->get<std::string>();
 }
 
-int64_t get_int(const Json& op, const char* key, int64_t fallback) {
-  const Json* v = field(op, key);
+int64_t get_int(const Request& op, const char* key, int64_t fallback) {
+  const Request* v = field(op, key);
   return v ? as_int(*v, key) : fallback;
 }
-std::optional<int64_t> get_optional(const Json& op, const char* key) {
-  const Json* v = field(op, key);
+std::optional<int64_t> get_optional(const Request& op, const char* key) {
+  const Request* v = field(op, key);
   if (!v) return std::nullopt;
   return as_int(*v, key);
 }
-int64_t get_int(const Json& op, const char* key) { return as_int(op.at(key), key); }
-Shape get_ints(const Json& op, const char* key) { return as_ints(op.at(key), key); }
+int64_t get_int(const Request& op, const char* key) { return as_int(op.at(key), key); }
+Shape get_ints(const Request& op, const char* key) { return as_ints(op.at(key), key); }
 
-Json result_json(const Tensor& t, const Tensor& start, const Tensor& prev) {
+Json result_json(const Tensor& t, const Tensor& start, const Tensor& prev, Meter& m,
+                 const std::string& op) {
+  const bool values = t.numel() <= kMaxValues;
+  m.spend(layout_numbers(t) + (values ? t.numel() : 0), op + ": the answer");
   Json r;
   r["shape"] = t.sizes();
   r["stride"] = t.strides();
@@ -113,7 +143,7 @@ Json result_json(const Tensor& t, const Tensor& start, const Tensor& prev) {
   r["shares_storage"] = t.storage().is_same(start.storage());
   r["shares_prev"] = t.storage().is_same(prev.storage());
   r["numel"] = t.numel();
-  if (t.numel() <= kMaxValues) r["values"] = values_json(t);
+  if (values) r["values"] = values_json(t);
   return r;
 }
 
@@ -143,17 +173,17 @@ bool too_deep(const std::string& line) {
   return false;
 }
 
-Json answer_chain(const Json& request) {
-  const Json* start = field(request, "start");
+Json answer_chain(const Request& request, Meter& m) {
+  const Request* start = field(request, "start");
   if (!start) throw BadInput("a view chain needs \"start\": {\"shape\":[...],\"dtype\":...}");
-  const Json* ops = field(request, "ops");
+  const Request* ops = field(request, "ops");
   if (ops && !ops->is_array()) throw BadInput("\"ops\" must be a list");
-  static const Json kNoOps = Json::array();
+  static const Request kNoOps = Request::array();
   if (!ops) ops = &kNoOps;
-  for (const Json& op : *ops) check_op(op);  // a malformed op makes the whole line bad input
+  for (const Request& op : *ops) check_op(op);  // a malformed op makes the whole line bad input
   Tensor first;
   try {
-    first = chain_start(*start);
+    first = chain_start(*start, m);
   } catch (const BadInput&) {
     throw;
   } catch (const Error& e) {
@@ -161,11 +191,13 @@ Json answer_chain(const Json& request) {
   }
   Json results = Json::array();
   Tensor prev = first;
-  for (const Json& op : *ops) {
+  m.hold({first});
+  for (const Request& op : *ops) {
     try {
-      const Tensor t = apply_op(prev, op);
-      results.push_back(result_json(t, first, prev));
+      const Tensor t = apply_op(prev, op, m);
+      results.push_back(result_json(t, first, prev, m, op_name(op)));
       prev = t;
+      m.hold({first, prev});  // the chain keeps its start and its last step
     } catch (const Error& e) {
       results.push_back(error_json(e.what()));
       break;
@@ -176,31 +208,37 @@ Json answer_chain(const Json& request) {
   return answer;
 }
 
-Json answer_broadcast_shapes(const Json& request) {
-  const Json& shapes = request.at("broadcast_shapes");
+Json answer_broadcast_shapes(const Request& request, Meter& m) {
+  const Request& shapes = request.at("broadcast_shapes");
   if (!shapes.is_array()) throw BadInput("\"broadcast_shapes\" must be a list of shapes");
   std::vector<Shape> list;
-  for (const Json& s : shapes) list.push_back(as_ints(s, "a shape"));
+  for (const Request& s : shapes) list.push_back(as_ints(s, "a shape"));
   try {
     // torch.broadcast_shapes expands a 0-d tensor to each shape, so a negative size is refused
     // before any broadcasting.
-    for (const Shape& s : list)
+    Checked dims = 0;
+    for (const Shape& s : list) {
+      dims += static_cast<int64_t>(s.size());
       for (int64_t d : s)
         STRIDED_CHECK(d >= 0, "broadcast_shapes: Trying to create tensor with negative dimension ",
                       d, ": ", to_string(s));
+    }
+    m.charge("broadcast_shapes", "broadcasting " + std::to_string(list.size()) + " shapes",
+             Cost{0, 0, dims.overflowed() ? INT64_MAX : dims.value()});
     Json answer;
     answer["result"] = broadcast_shapes(list);
+    m.spend(static_cast<int64_t>(answer["result"].size()), "broadcast_shapes: the answer");
     return answer;
   } catch (const Error& e) {
     return error_json(e.what());
   }
 }
 
-Json answer(const Json& request) {
+Json answer(const Request& request, Meter& m) {
   if (!request.is_object()) throw BadInput("a request is a JSON object");
-  if (request.contains("start") || request.contains("ops")) return answer_chain(request);
-  if (request.contains("broadcast_shapes")) return answer_broadcast_shapes(request);
-  if (std::optional<Json> a = engine_request(request)) return *a;
+  if (request.contains("start") || request.contains("ops")) return answer_chain(request, m);
+  if (request.contains("broadcast_shapes")) return answer_broadcast_shapes(request, m);
+  if (std::optional<Json> a = engine_request(request, m)) return *a;
   throw BadInput(
       "unknown request: expected {\"start\":...,\"ops\":[...]}, {\"broadcast_shapes\":[...]}, "
       "{\"unary\":...}, {\"binary\":...} or {\"matmul\":...}");
@@ -208,15 +246,15 @@ Json answer(const Json& request) {
 
 }  // namespace
 
-Tensor chain_start(const Json& start) {
+Tensor chain_start(const Request& start, Meter& m) {
   if (!start.is_object()) throw BadInput("\"start\" must be an object");
-  const Json* shape = field(start, "shape");
+  const Request* shape = field(start, "shape");
   if (!shape) throw BadInput("\"start\" needs \"shape\"");
-  return start_tensor(*shape, field(start, "dtype"), "start.shape", "start.dtype");
+  return start_tensor(*shape, field(start, "dtype"), "start.shape", "start.dtype", m);
 }
 
-Tensor start_tensor(const Json& shape, const Json* dtype_field, const std::string& shape_name,
-                    const std::string& dtype_name) {
+Tensor start_tensor(const Request& shape, const Request* dtype_field,
+                    const std::string& shape_name, const std::string& dtype_name, Meter& m) {
   const Shape sizes = as_ints(shape, shape_name);
   DType dtype = DType::Float32;
   if (dtype_field && !dtype_field->is_null()) {
@@ -231,15 +269,15 @@ Tensor start_tensor(const Json& shape, const Json* dtype_field, const std::strin
                      "\" (known: bool, int32, int64, float16, bfloat16, float32, float64)");
     }
   }
-  return arange_shaped(sizes, dtype, shape_name);
+  return arange_shaped(sizes, dtype, shape_name, m);
 }
 
-void check_op(const Json& op) {
+void check_op(const Request& op) {
   const std::string name = op_name(op);
   const auto it = op_specs().find(name);
   if (it == op_specs().end()) throw BadInput("unknown op \"" + name + "\"");
   for (const FieldSpec& f : it->second) {
-    const Json* v = field(op, f.name);
+    const Request* v = field(op, f.name);
     if (!v) {
       if (f.required) throw BadInput(name + " needs \"" + f.name + "\"");
       continue;
@@ -253,9 +291,12 @@ void check_op(const Json& op) {
   }
 }
 
-Tensor apply_op(const Tensor& t, const Json& op) {
+Tensor apply_op(const Tensor& t, const Request& op, Meter& m) {
   check_op(op);
   const std::string name = op_name(op);
+  // Every op costs its input's dims at least (a view copies sizes and strides); the ops that
+  // copy are charged for the copy too.
+  m.charge(name, "a view of " + t.layout(), view_cost(t));
   if (name == "permute") return t.permute(get_ints(op, "dims"));
   if (name == "transpose") return t.transpose(get_int(op, "dim0"), get_int(op, "dim1"));
   if (name == "slice")
@@ -272,10 +313,10 @@ Tensor apply_op(const Tensor& t, const Json& op) {
     return d ? t.squeeze(*d) : t.squeeze();
   }
   if (name == "view") return t.view(get_ints(op, "shape"));
-  if (name == "reshape") return bounded_reshape(t, get_ints(op, "shape"));
+  if (name == "reshape") return bounded_reshape(t, get_ints(op, "shape"), m);
   if (name == "flatten")
-    return bounded_flatten(t, get_int(op, "start_dim", 0), get_int(op, "end_dim", -1));
-  if (name == "contiguous") return bounded_contiguous(t);
+    return bounded_flatten(t, get_int(op, "start_dim", 0), get_int(op, "end_dim", -1), m);
+  if (name == "contiguous") return bounded_contiguous(t, m);
   if (name == "t") return t.t();
   if (name == "narrow")
     return t.narrow(get_int(op, "dim"), get_int(op, "start"), get_int(op, "length"));
@@ -291,22 +332,31 @@ Tensor apply_op(const Tensor& t, const Json& op) {
   }
   if (name == "unflatten") return t.unflatten(get_int(op, "dim"), get_ints(op, "sizes"));
   if (name == "mT") return t.mT();
-  if (name == "clone") return bounded_clone(t);
-  if (name == "flip") return bounded_flip(t, get_ints(op, "dims"));
+  if (name == "clone") return bounded_clone(t, m);
+  if (name == "flip") return bounded_flip(t, get_ints(op, "dims"), m);
   throw BadInput("unknown op \"" + name + "\"");  // check_op knows every name above
 }
 
-Tensor run_chain(const Json& chain) {
+Tensor run_chain(const Request& chain, Meter& m, std::vector<Tensor> held) {
   if (!chain.is_object()) throw BadInput("a chain is {\"start\":...,\"ops\":[...]}");
-  const Json* start = field(chain, "start");
+  const Request* start = field(chain, "start");
   if (!start) throw BadInput("a chain needs \"start\"");
-  const Json* ops = field(chain, "ops");
+  const Request* ops = field(chain, "ops");
   if (ops && !ops->is_array()) throw BadInput("\"ops\" must be a list");
   if (ops)
-    for (const Json& op : *ops) check_op(op);
-  Tensor t = chain_start(*start);
+    for (const Request& op : *ops) check_op(op);
+  m.hold(held);
+  const Tensor first = chain_start(*start, m);
+  Tensor t = first;
+  held.push_back(first);
+  held.push_back(t);
+  m.hold(held);
   if (ops)
-    for (const Json& op : *ops) t = apply_op(t, op);
+    for (const Request& op : *ops) {
+      t = apply_op(t, op, m);
+      held.back() = t;
+      m.hold(held);
+    }
   return t;
 }
 
@@ -361,6 +411,11 @@ Json error_json(const std::string& message) {
 }
 
 std::string answer_line(const std::string& raw) {
+  Meter meter;  // one per line: each request has the whole of every budget
+  return answer_line(raw, meter);
+}
+
+std::string answer_line(const std::string& raw, Meter& meter) {
   try {
     std::string line = raw;
     if (!line.empty() && line.back() == '\r') line.pop_back();  // CRLF input
@@ -375,16 +430,19 @@ std::string answer_line(const std::string& raw) {
                      "; a request is one line of JSON text");
     if (too_deep(line))
       throw BadInput("nesting deeper than " + std::to_string(kMaxJsonDepth) + " levels");
-    Json request;
+    Request request;
+    DuplicateKeys sax(request);
     try {
-      request = Json::parse(line);
-    } catch (const Json::parse_error& e) {
+      Request::sax_parse(line, &sax);
+    } catch (const Request::parse_error& e) {
       throw BadInput(std::string("not JSON: ") + e.what());
     }
-    return dump(answer(request));
+    if (!sax.duplicate.empty())
+      throw BadInput("the key \"" + sax.duplicate + "\" appears twice in one object");
+    return dump(answer(request, meter));
   } catch (const BadInput& e) {
     return dump(error_json(std::string("bad input: ") + e.what()));
-  } catch (const Json::exception& e) {
+  } catch (const Request::exception& e) {
     // A field of the wrong JSON type deep inside a request.
     return dump(error_json(std::string("bad input: ") + e.what()));
   } catch (const Error& e) {

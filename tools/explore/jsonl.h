@@ -18,14 +18,20 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "budget.h"
 #include "strided/tensor.h"
 
 namespace strided::explore {
 
+// Answers keep their fields in the order they are written (an ordered object); requests are read
+// into a keyed object, whose lookups stay fast however many keys a line holds (an ordered object
+// searches its keys one by one: a line of 90,000 keys took seconds).
 using Json = nlohmann::ordered_json;
+using Request = nlohmann::json;
 
 inline constexpr int64_t kMaxValues = 256;
 inline constexpr size_t kMaxLineBytes = size_t{1} << 20;
@@ -37,17 +43,19 @@ class BadInput : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// The pieces every request kind shares (engine_requests.cpp builds its operands with them).
-// Structural problems throw BadInput; what PyTorch would refuse throws strided::Error.
-Tensor chain_start(const Json& start);
+// The pieces every request kind shares (engine_requests.cpp builds its operands with them), each
+// charged to the request's meter. Structural problems throw BadInput; what PyTorch would refuse,
+// and what a budget refuses, throws strided::Error.
+Tensor chain_start(const Request& start, Meter& m);
 // arange(numel) of a dtype (float32 when dtype is absent or null), reshaped: a chain's start and
 // each matmul operand. shape_name and dtype_name are the fields as the request spells them
 // ("start.shape", "matmul.a_shape"), and every message names them.
-Tensor start_tensor(const Json& shape, const Json* dtype, const std::string& shape_name,
-                    const std::string& dtype_name);
-void check_op(const Json& op);                     // the op's name and fields, before running
-Tensor apply_op(const Tensor& t, const Json& op);  // one op, already checked
-Tensor run_chain(const Json& chain);               // {"start":...,"ops":[...]}, every op applied
+Tensor start_tensor(const Request& shape, const Request* dtype, const std::string& shape_name,
+                    const std::string& dtype_name, Meter& m);
+void check_op(const Request& op);                           // the op's name and fields, before running
+Tensor apply_op(const Tensor& t, const Request& op, Meter& m);  // one op, already checked
+// {"start":...,"ops":[...]}, every op applied, while the request also holds held.
+Tensor run_chain(const Request& chain, Meter& m, std::vector<Tensor> held = {});
 Json values_json(const Tensor& t);                 // row-major: integers, booleans or numbers
 // A float as the protocol writes it: a JSON number, or for the values JSON cannot spell, the
 // strings "NaN", "Infinity" and "-Infinity" (JavaScript's and Python's names for them), so that
@@ -59,6 +67,7 @@ Json error_json(const std::string& message);       // {"error":true,"message":..
 
 // One request line in, one answer line out (without the newline). Never throws.
 std::string answer_line(const std::string& line);
+std::string answer_line(const std::string& line, Meter& meter);  // charged to meter
 // Answers every line of in on out, flushing after each; returns when in ends or out fails.
 void serve(std::istream& in, std::ostream& out);
 

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "bounded_ops.h"
+#include "budget.h"
 #include "evaluate.h"
 #include "expression.h"
 #include "jsonl.h"
@@ -52,10 +52,12 @@ Indexing: integers, slices start:stop:step (step > 0), None, one ..., lists of i
 
 Errors (syntax, unknown names, and everything PyTorch would refuse) are reported with the
 column and a caret under the offending text, and exit with status 2; output that cannot be
-written (a full disk) exits with status 1. Inputs are untrusted:
-expressions are at most 4096 characters, and no step may allocate a tensor of more than
-16777216 (2^24) elements (views allocate nothing and may be larger).
+written (a full disk) exits with status 1. Inputs are untrusted: an expression is at most 4096
+characters, a --jsonl line at most 1048576 bytes, nested at most 64 deep.
 
+)";
+
+const char* const kHelpJsonl = R"(
 --jsonl reads one JSON request per line on standard input and writes one JSON answer per line,
 in order, flushing each:
   {"start":{"shape":[2,3,4],"dtype":"float32"},"ops":[{"op":"permute","dims":[2,0,1]}]}
@@ -106,13 +108,14 @@ int run_expression(const std::string& source, const std::string& svg_path) {
   using namespace strided;
   using namespace strided::explore;
   std::vector<StepResult> steps;
+  Meter meter;
   try {
-    steps = evaluate(parse(source));
+    steps = evaluate(parse(source), meter);
   } catch (const ExploreError& e) {
     std::cerr << "strided-explore: " << format_error(source, e.span(), e.what());
     return 2;
   }
-  std::cout << report(steps);
+  std::cout << report(steps, meter);
   if (const int status = flushed(0); status != 0 || svg_path.empty()) return status;
   std::string svg;
   try {
@@ -147,7 +150,7 @@ int main(int argc, char** argv) {
     for (size_t i = 0; i < args.size(); ++i) {
       const std::string& a = args[i];
       if (a == "--help" || a == "-h") {
-        std::cout << kHelp;
+        std::cout << kHelp << strided::explore::budgets_help() << kHelpJsonl;
         return flushed(0);
       } else if (a == "--jsonl") {
         jsonl = true;

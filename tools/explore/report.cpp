@@ -1,8 +1,9 @@
 #include "report.h"
 
+#include <algorithm>
 #include <sstream>
 
-#include "bounded_ops.h"
+#include "budget.h"
 #include "strided/picture.h"
 
 namespace strided::explore {
@@ -49,14 +50,34 @@ std::string memory_line(const std::vector<StepResult>& steps, size_t i) {
   return "copy: a new storage of " + storage_words(s.tensor);
 }
 
+// A long expression's step is shown by its end: the text of step 800 of a 4096-character chain
+// would otherwise repeat most of the chain.
+std::string step_text(const std::string& text) {
+  constexpr size_t kShown = 200;
+  if (text.size() <= kShown) return text;
+  return "..." + text.substr(text.size() - (kShown - 3));
+}
+
+std::string budget_words(const Meter& m) {
+  return std::to_string(m.print_left()) + " of the print budget (" +
+         std::to_string(kPrintBudget) + " numbers per request) left";
+}
+
 }  // namespace
 
-std::string report(const std::vector<StepResult>& steps) {
+std::string report(const std::vector<StepResult>& steps, Meter& meter) {
   std::ostringstream out;
   for (size_t i = 0; i < steps.size(); ++i) {
     const StepResult& s = steps[i];
     const Tensor& t = s.tensor;
-    out << (i ? "\n" : "") << "step " << i + 1 << ": " << s.text << "\n";
+    // The sizes and strides are written twice (as tuples and in shape:stride notation).
+    if (!meter.take(2 * layout_numbers(t))) {
+      out << (i ? "\n" : "") << "steps " << i + 1 << " to " << steps.size()
+          << " not shown: the print budget of " << kPrintBudget
+          << " numbers per request is spent\n";
+      break;
+    }
+    out << (i ? "\n" : "") << "step " << i + 1 << ": " << step_text(s.text) << "\n";
     out << "  shape           " << tuple(t.sizes()) << "\n";
     out << "  strides         " << tuple(t.strides()) << "    shape:stride " << t.layout()
         << "\n";
@@ -67,15 +88,23 @@ std::string report(const std::vector<StepResult>& steps) {
         << "  (non-overlapping and dense: " << (t.is_non_overlapping_and_dense() ? "yes" : "no")
         << ")\n";
     out << "  memory          " << memory_line(steps, i) << "\n";
-    if (t.numel() <= kMaxElements) {
+    const int64_t shown = printed_elements(t);
+    if (meter.take(shown)) {
       out << "  values\n" << indent(to_string(t), "    ");
     } else {
-      out << "  values          not printed: " << t.numel() << " elements\n";
+      out << "  values          not printed: PyTorch's print shows " << shown << " of its "
+          << t.numel() << " elements, with " << budget_words(meter) << "\n";
+    }
+    PictureOptions o;
+    o.cells_per_row = 16;
+    const int64_t storage_cells = t.storage().nbytes() / t.element_size();
+    const int64_t cells = std::min(t.numel(), o.max_cells) + std::min(storage_cells, o.max_cells);
+    if (!meter.take(cells)) {
+      out << "  where each element lives: not drawn, with " << budget_words(meter) << "\n";
+      continue;
     }
     out << "  where each element lives\n";
     try {
-      PictureOptions o;
-      o.cells_per_row = 16;
       out << indent(text_picture(t, o), "    ");
     } catch (const Error& e) {
       out << "    (no picture: " << e.what() << ")\n";

@@ -9,6 +9,8 @@
 
 namespace strided::explore {
 
-std::string report(const std::vector<StepResult>& steps);
+// Each step's sizes, strides, values and picture are charged to meter's print budget; past it, a
+// step's values or picture are not written, and past it again, the steps left are not shown.
+std::string report(const std::vector<StepResult>& steps, Meter& meter);
 
 }  // namespace strided::explore
