@@ -214,7 +214,7 @@ MUTANTS = [
          replace="  if (false) {\n    if constexpr (std::is_floating_point_v<T>) {"),
     dict(id="matmul-no-fold", file="lib/strided/matmul.cpp",
          rule="matmul never folds a batch into one mm (runs bmm over the batch instead)",
-         find="  if (!(dim1 >= 3 && (dim2 == 1 || dim2 == 2))) return false;",
+         find="  if (!(dim1 >= 3 && (other_dim == 1 || other_dim == 2))) return false;",
          replace="  if (true) return false;"),
 ]
 
