@@ -221,7 +221,8 @@ Tensor Tensor::as_strided(IntList sizes, IntList strides,
                   " are out of bounds for storage of size ", storage_.nbytes());
   }
   STRIDED_CHECK(offset >= 0, "as_strided(): Tensor: invalid storage offset ", offset);
-  return make_view(*this, sizes.vec(), strides.vec(), offset, "as_strided()");
+  // The strides were checked above, in PyTorch's order; make_view need not check them again.
+  return make_view(*this, sizes.vec(), strides.vec(), offset, "as_strided()", Strides::AsComputed);
 }
 
 Tensor Tensor::unfold(int64_t dim, int64_t size, int64_t step) const {
