@@ -10,7 +10,9 @@
 //   {"unary":...}, {"binary":...}, {"matmul":...}: see engine_requests.h.
 //   A line that is not such a request -> {"error":true,"message":"bad input: ..."}.
 // The start tensor is arange(numel) in the dtype (float32 when absent), reshaped, contiguous.
-// In a request, a field that is null counts as omitted.
+// In a request, a field that is null counts as omitted, and a key given twice is bad input. Each
+// line is one request, charged against the budgets of budget.h; an op that would pass one ends
+// its chain with an error naming the budget.
 #pragma once
 
 #include <cstdint>
