@@ -25,19 +25,21 @@ void charge_new(IntList shape, DType dtype, const char* op, Meter& m, int64_t pe
 }  // namespace
 
 Tensor arange_shaped(IntList shape, DType dtype, const std::string& op, Meter& m) {
-  // arange in int64, then (for another dtype) converted: two tensors and two passes.
+  // arange straight in the dtype when each value is exact there (int32, float32 and float64 hold
+  // every integer below 2^24, the most a start tensor has); bool, which arange refuses, and the
+  // 16-bit floats, which round, are made in int64 and converted, as .to() rounds: two tensors and
+  // two passes.
   contiguous_nbytes_needed(shape, itemsize(dtype), op.c_str());
   const int64_t n = checked_numel(shape, op.c_str());
-  const bool convert = dtype != DType::Int64;
+  const bool convert = dtype == DType::Bool || dtype == DType::Float16 || dtype == DType::BFloat16;
   const Checked held = Checked(n) * (convert ? 2 : 1);
-  const Checked work = Checked(n) * (1 + (convert ? element_work(DType::Int64, dtype) : 0)) +
+  const Checked work = Checked(n) * (convert ? 1 + element_work(DType::Int64, dtype) : 1) +
                        static_cast<int64_t>(shape.size());
-  const Checked bytes = Checked(n) * 8 + (convert ? Checked(n) * itemsize(dtype) : 0);
+  const Checked bytes = convert ? Checked(n) * (8 + itemsize(dtype)) : Checked(n) * itemsize(dtype);
   m.charge(op, "a tensor of shape " + to_string(shape),
            Cost{n, saturated(held), saturated(work), saturated(bytes)});
-  Tensor flat = arange(0, n, 1, {DType::Int64});
-  if (dtype != DType::Int64) flat = flat.to(dtype);
-  return flat.view(shape);
+  if (!convert) return arange(0, n, 1, {dtype}).view(shape);
+  return arange(0, n, 1, {DType::Int64}).to(dtype).view(shape);
 }
 
 Tensor bounded_arange(int64_t start, int64_t end, int64_t step, DType dtype, Meter& m) {

@@ -10,11 +10,13 @@ namespace {
 
 int64_t saturated(Checked c) { return c.overflowed() ? INT64_MAX : c.value(); }
 
-// "16777216 (2^24)"
-std::string power_of_two(int64_t v) {
+// "16777216 (2^24)", "50331648 (3 x 2^24)": a budget and its factors.
+std::string factored(int64_t v) {
   int bits = 0;
-  while ((int64_t{1} << bits) < v) ++bits;
-  return std::to_string(v) + " (2^" + std::to_string(bits) + ")";
+  while (v > 1 && v % (int64_t{2} << bits) == 0) ++bits;
+  const int64_t odd = v >> bits;
+  return std::to_string(v) + " (" + (odd == 1 ? "" : std::to_string(odd) + " x ") + "2^" +
+         std::to_string(bits) + ")";
 }
 
 }  // namespace
@@ -68,18 +70,18 @@ Cost matmul_cost(const MatmulCost& m, DType dtype) {
 
 void Meter::charge(const std::string& op, const std::string& what, const Cost& cost) {
   STRIDED_CHECK(cost.largest <= kTensorBudget, op, ": ", what, " needs ", cost.largest,
-                " elements; strided-explore allocates at most ", power_of_two(kTensorBudget),
+                " elements; strided-explore allocates at most ", factored(kTensorBudget),
                 " per tensor");
   const Checked held = Checked(held_) + cost.allocated;
   STRIDED_CHECK(!held.overflowed() && held.value() <= kMemoryBudget, op, ": ", what, " needs ",
                 cost.allocated, " elements while the request holds ", held_,
-                "; strided-explore holds at most ", power_of_two(kMemoryBudget),
+                "; strided-explore holds at most ", factored(kMemoryBudget),
                 " elements at once per request (its memory budget)");
   const Checked work = Checked(work_) + cost.work;
   STRIDED_CHECK(!work.overflowed() && work.value() <= kWorkBudget, op, ": ", what, " costs ",
                 cost.work, " element operations after the ", work_,
                 " this request has spent; strided-explore's work budget is ",
-                power_of_two(kWorkBudget), " element operations per request");
+                factored(kWorkBudget), " element operations per request");
   work_ = work.value();
   bytes_ = saturated(Checked(bytes_) + cost.bytes);
 }
@@ -103,7 +105,7 @@ bool Meter::take(int64_t numbers) {
 void Meter::spend(int64_t numbers, const std::string& what) {
   STRIDED_CHECK(take(numbers), what, " writes ", numbers, " numbers and the request has ",
                 print_left(), " left; strided-explore's print budget is ",
-                power_of_two(kPrintBudget), " numbers per request");
+                factored(kPrintBudget), " numbers per request");
 }
 
 int64_t layout_numbers(const Tensor& t) { return saturated(Checked(t.dim()) * 2 + 4); }
@@ -113,13 +115,13 @@ std::string budgets_help() {
   const std::string loop = std::to_string(kLoopMultiplyAdds);
   return "Budgets: each request (an expression, or one --jsonl line) is charged before each op\n"
          "runs, and the op is refused, with a message naming the budget, when it would pass one:\n"
-         "  tensor  " + power_of_two(kTensorBudget) +
+         "  tensor  " + factored(kTensorBudget) +
          " elements in any one tensor an op allocates (views allocate\n"
          "          nothing and may be larger)\n"
-         "  memory  " + power_of_two(kMemoryBudget) +
+         "  memory  " + factored(kMemoryBudget) +
          " elements held at once: every step of an expression, or a\n"
          "          chain's start and last step, with what the op allocates\n"
-         "  work    " + power_of_two(kWorkBudget) +
+         "  work    " + factored(kWorkBudget) +
          " element operations in all: each element a factory fills or\n"
          "          an op copies or computes (" + std::to_string(kHalfElement) +
          " for float16 and bfloat16); d for an op on a\n"
@@ -128,7 +130,7 @@ std::string budgets_help() {
          "          (float dtypes) or " + loop + " in the integer loop; " + std::to_string(kSetup) +
          " for each tensor matmul\n"
          "          allocates and each 2-D product it runs (one per batch)\n"
-         "  print   " + power_of_two(kPrintBudget) +
+         "  print   " + factored(kPrintBudget) +
          " numbers written out: the values PyTorch's print shows (all up to\n"
          "          1000 elements, else the first and last 3 along each dim longer than 6), the\n"
          "          cells of each picture, each step's sizes and strides; past it a step's values\n"

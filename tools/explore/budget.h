@@ -21,7 +21,7 @@
 namespace strided::explore {
 
 inline constexpr int64_t kTensorBudget = int64_t{1} << 24;  // elements of one tensor
-inline constexpr int64_t kMemoryBudget = int64_t{1} << 25;  // elements held at once
+inline constexpr int64_t kMemoryBudget = 3 * kTensorBudget;  // elements held at once
 inline constexpr int64_t kWorkBudget = int64_t{1} << 26;    // element operations
 inline constexpr int64_t kPrintBudget = int64_t{1} << 16;   // numbers written out
 

@@ -46,7 +46,7 @@ TEST_CASE("the tensor budget: one tensor of more than 2^24 elements") {
 
 TEST_CASE("--help states every budget") {
   const std::string help = budgets_help();
-  for (const char* piece : {"tensor  16777216 (2^24)", "memory  33554432 (2^25)",
+  for (const char* piece : {"tensor  16777216 (2^24)", "memory  50331648 (3 x 2^24)",
                             "work    67108864 (2^26)", "print   65536 (2^16)"})
     CHECK_MESSAGE(help.find(piece) != std::string::npos, piece);
 }
