@@ -5,20 +5,13 @@
 #include <cmath>
 #include <limits>
 
+#include "strided/error_of.h"
 #include "strided/layout.h"
 #include "strided/tensor.h"
 
 using namespace strided;
 
 namespace {
-std::string error_of(auto&& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "";
-}
 Tensor arange_of(IntList sizes, DType dtype = DType::Int64) {
   return arange(checked_numel(sizes, "test")).view(sizes).to(dtype);
 }

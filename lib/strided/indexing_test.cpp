@@ -3,6 +3,7 @@
 // Python index (written in the comment beside it).
 #include <doctest/doctest.h>
 
+#include "strided/error_of.h"
 #include "strided/tensor.h"
 
 using namespace strided;
@@ -13,14 +14,6 @@ using List = std::vector<int64_t>;
 using Values = std::vector<double>;
 
 namespace {
-std::string error_of(auto&& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "";
-}
 Tensor arange_of(IntList sizes) {
   return arange(checked_numel(sizes, "test")).view(sizes);
 }

@@ -8,19 +8,9 @@
 #include <algorithm>
 
 #include "strided/error.h"
+#include "strided/error_of.h"
 
 using namespace strided;
-
-namespace {
-std::string error_of(auto&& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "";
-}
-}  // namespace
 
 TEST_CASE("wrap_dim: Python-style negative dims; a 0-d tensor accepts -1 and 0") {
   CHECK(wrap_dim(-1, 3, "op") == 2);

@@ -6,20 +6,13 @@
 
 #include <doctest/doctest.h>
 
+#include "strided/error_of.h"
 #include "strided/layout.h"
 #include "strided/tensor.h"
 
 using namespace strided;
 
 namespace {
-std::string error_of(auto&& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "";
-}
 // A tensor with this layout over arange values, large enough for it.
 Tensor laid_out(IntList sizes, IntList strides) {
   const Extent e = extent(sizes, strides, 0);

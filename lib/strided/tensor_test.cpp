@@ -8,21 +8,11 @@
 #include <cstring>
 #include <limits>
 
+#include "strided/error_of.h"
 #include "strided/layout.h"
 
 using namespace strided;
 using Values = std::vector<double>;
-
-namespace {
-std::string error_of(auto&& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "";
-}
-}  // namespace
 
 TEST_CASE("dtypes: item sizes and names as PyTorch prints them") {
   CHECK(itemsize(DType::Bool) == 1);

@@ -3,6 +3,7 @@
 // allocation (claims VW-02, MT-12).
 #include <doctest/doctest.h>
 
+#include "strided/error_of.h"
 #include "strided/layout.h"
 #include "strided/tensor.h"
 
@@ -10,15 +11,6 @@ using namespace strided;
 using indexing::Slice;
 
 namespace {
-std::string error_of(auto&& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "";
-}
-
 // Checks that make_view() returns a view of base: same storage, no allocation, and the layout
 // and values given.
 void check_view(const Tensor& base, auto&& make_view, const Shape& sizes, const Shape& strides,

@@ -6,40 +6,18 @@
 
 #include "evaluate.h"
 #include "expect_error.h"
+#include "explore_support.h"
 #include "expression.h"
 #include "jsonl.h"
 #include "report.h"
 
 using namespace strided::explore;
+using bad_input::check_contains;
+using bad_input::error_message;
+using bad_input::marked;
+using bad_input::run;
 
 namespace {
-void run(const std::string& source) { evaluate(parse(source)); }
-
-// The span an ExploreError points at, as the text it covers.
-std::string marked(const std::string& source) {
-  try {
-    run(source);
-  } catch (const ExploreError& e) {
-    return source.substr(e.span().begin, e.span().end - e.span().begin);
-  }
-  return "(no error)";
-}
-
-// The message of an error answer (top-level, or the last entry of a chain's results).
-std::string error_message(const std::string& line) {
-  const std::string answer = answer_line(line);
-  INFO("answer: " << answer);
-  const Json j = Json::parse(answer);
-  const Json& e = j.contains("results") ? j["results"].back() : j;
-  REQUIRE(e.value("error", false));
-  return e["message"].get<std::string>();
-}
-
-void check_contains(const std::string& message, std::initializer_list<const char*> pieces) {
-  INFO("message: " << message);
-  for (const char* p : pieces) CHECK_MESSAGE(message.find(p) != std::string::npos, p);
-}
-
 std::string repeat(const std::string& s, int n) {
   std::string out;
   for (int i = 0; i < n; ++i) out += s;

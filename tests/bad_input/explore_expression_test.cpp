@@ -4,27 +4,13 @@
 
 #include "evaluate.h"
 #include "expect_error.h"
+#include "explore_support.h"
 #include "expression.h"
 
 using namespace strided::explore;
 
-namespace {
-// Parses and evaluates, as the program does.
-void run(const std::string& source) { evaluate(parse(source)); }
-
-// The span an ExploreError points at, as the text it covers.
-std::string marked(const std::string& source) {
-  try {
-    run(source);
-  } catch (const ExploreError& e) {
-    const Span s = e.span();
-    REQUIRE(s.begin <= s.end);
-    REQUIRE(s.end <= source.size());
-    return source.substr(s.begin, s.end - s.begin);
-  }
-  return "(no error)";
-}
-}  // namespace
+using bad_input::marked;
+using bad_input::run;
 
 TEST_CASE("an unclosed argument list") {
   CHECK_ERROR(run("arange(24"), "expected ',' or ')' in the argument list", "end of input");

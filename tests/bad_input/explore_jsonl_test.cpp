@@ -6,26 +6,15 @@
 #include <nlohmann/json.hpp>
 
 #include "expect_error.h"
+#include "explore_support.h"
 #include "jsonl.h"
 
 using namespace strided::explore;
 
+using bad_input::check_contains;
+using bad_input::error_message;
+
 namespace {
-// The message of an error answer (top-level, or the last entry of a chain's results).
-std::string error_message(const std::string& line) {
-  const std::string answer = answer_line(line);
-  INFO("answer: " << answer);
-  const Json j = Json::parse(answer);  // the answer is always one JSON object
-  const Json& e = j.contains("results") ? j["results"].back() : j;
-  REQUIRE(e.value("error", false));
-  return e["message"].get<std::string>();
-}
-
-void check_contains(const std::string& message, std::initializer_list<const char*> pieces) {
-  INFO("message: " << message);
-  for (const char* p : pieces) CHECK_MESSAGE(message.find(p) != std::string::npos, p);
-}
-
 const std::string kStart = R"({"start":{"shape":[2,3]},"ops":[)";
 }  // namespace
 
