@@ -27,37 +27,6 @@ void check_cpu(const Tensor& t, const char* op) {
                 t.device().str(), "; copy it to the CPU first");
 }
 
-// ---- element conversion, as PyTorch's static_cast between its scalar types ---------------------
-// Floating → integer truncates toward zero; NaN and out-of-range values give the type's lowest
-// value, as torch 1.13 does on x86 (cvttsd2si), without the undefined behaviour of a plain cast.
-// Anything → bool is "!= 0" (NaN is true). Half and bfloat16 go through float.
-template <class D, class S>
-D convert(S x) {
-  if constexpr (std::is_same_v<D, S>) {
-    return x;
-  } else {
-    const auto v = widen(x);
-    using V = decltype(v);
-    if constexpr (std::is_same_v<D, bool>) {
-      return v != V(0);
-    } else if constexpr (std::is_same_v<D, Half>) {
-      return float_to_half(static_cast<float>(v));
-    } else if constexpr (std::is_same_v<D, BFloat16>) {
-      return float_to_bfloat16(static_cast<float>(v));
-    } else if constexpr (std::is_integral_v<D> && std::is_floating_point_v<V>) {
-      // The exact bounds of truncation: lo < v < hi converts, everything else is "invalid".
-      constexpr double hi = -static_cast<double>(std::numeric_limits<D>::min());
-      constexpr double lo = sizeof(D) < 8 ? -hi - 1.0 : -hi;
-      const double w = static_cast<double>(v);
-      const bool ok = sizeof(D) < 8 ? (w > lo && w < hi) : (w >= lo && w < hi);
-      return ok ? static_cast<D>(w) : std::numeric_limits<D>::min();
-    } else {
-      // Integer → integer wraps modulo 2^n (C++20); integer → floating rounds; double → float
-      // rounds to nearest with overflow to ±inf (IEEE 754, as numeric_limits<float>::is_iec559).
-      return static_cast<D>(v);
-    }
-  }
-}
 
 // ---- the strided loop -------------------------------------------------------------------------
 // flip's alone: it reads its source through negative strides, which no plan of the engine holds
@@ -93,7 +62,7 @@ template <class D, class S>
 void copy_loop(D* dst, int64_t dst_off, const S* src, int64_t src_off, const Plan& p) {
   const size_t n = p.sizes.size();
   if (n == 0) {
-    dst[dst_off] = convert<D>(src[src_off]);
+    dst[dst_off] = convert_element<D>(src[src_off]);
     return;
   }
   const int64_t inner = p.sizes[n - 1], ds = p.dst_strides[n - 1], ss = p.src_strides[n - 1];
@@ -102,7 +71,7 @@ void copy_loop(D* dst, int64_t dst_off, const S* src, int64_t src_off, const Pla
   for_each_index(IntList(p.sizes.data(), n - 1), {dst_outer, src_outer}, [&](const int64_t* off) {
     D* d = dst + (dst_off + off[0]);
     const S* s = src + (src_off + off[1]);
-    for (int64_t i = 0; i < inner; ++i) d[i * ds] = convert<D>(s[i * ss]);
+    for (int64_t i = 0; i < inner; ++i) d[i * ds] = convert_element<D>(s[i * ss]);
   });
 }
 
@@ -248,13 +217,13 @@ Tensor& Tensor::fill_(const Scalar& value) {
     T x{};
     switch (value.kind()) {
       case Scalar::Kind::Bool:
-        x = convert<T>(value.to_bool());
+        x = convert_element<T>(value.to_bool());
         break;
       case Scalar::Kind::Int:
-        x = convert<T>(value.to_int());
+        x = convert_element<T>(value.to_int());
         break;
       case Scalar::Kind::Float:
-        x = convert<T>(value.to_double());
+        x = convert_element<T>(value.to_double());
         break;
     }
     // One element is stored in place, with no plan: Fill.cpp, fill_out's scalar_fill for a

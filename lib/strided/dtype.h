@@ -58,6 +58,39 @@ T narrow_to(wide_t<T> x) {
     return x;
 }
 
+// One element from S to D, as PyTorch's static_cast between its scalar types (c10/util/TypeCast.h,
+// static_cast_with_inter_type); the one conversion every copy, cast and store uses.
+// Floating → integer truncates toward zero; NaN and out-of-range values give the type's lowest
+// value, as torch 1.13 does on x86 (cvttsd2si), without the undefined behaviour of a plain cast.
+// Anything → bool is "!= 0" (NaN is true). Half and bfloat16 go through float.
+template <class D, class S>
+D convert_element(S x) {
+  if constexpr (std::is_same_v<D, S>) {
+    return x;
+  } else {
+    const auto v = widen(x);
+    using V = decltype(v);
+    if constexpr (std::is_same_v<D, bool>) {
+      return v != V(0);
+    } else if constexpr (std::is_same_v<D, Half>) {
+      return float_to_half(static_cast<float>(v));
+    } else if constexpr (std::is_same_v<D, BFloat16>) {
+      return float_to_bfloat16(static_cast<float>(v));
+    } else if constexpr (std::is_integral_v<D> && std::is_floating_point_v<V>) {
+      // The exact bounds of truncation: lo < v < hi converts, everything else is "invalid".
+      constexpr double hi = -static_cast<double>(std::numeric_limits<D>::min());
+      constexpr double lo = sizeof(D) < 8 ? -hi - 1.0 : -hi;
+      const double w = static_cast<double>(v);
+      const bool ok = sizeof(D) < 8 ? (w > lo && w < hi) : (w >= lo && w < hi);
+      return ok ? static_cast<D>(w) : std::numeric_limits<D>::min();
+    } else {
+      // Integer → integer wraps modulo 2^n (C++20); integer → floating rounds; double → float
+      // rounds to nearest with overflow to ±inf (IEEE 754, as numeric_limits<float>::is_iec559).
+      return static_cast<D>(v);
+    }
+  }
+}
+
 // Maps a C++ type to its DType.
 template <class T>
 struct dtype_of;

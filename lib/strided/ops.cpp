@@ -20,44 +20,18 @@ using vec::store;
 using vec::store1;
 using vec::Vec;
 
-// ---- conversion between dtypes
-// -------------------------------------------------------------------
+// ---- conversion between dtypes ------------------------------------------------------------------
 
-// One element from S to D with PyTorch's casts (c10/util/TypeCast.h, static_cast_with_inter_type):
-// to bool is != 0 (NaN is true); float16 and bfloat16 go through float32; floating to integer
-// truncates. An out-of-range or NaN float has no defined conversion in C++; x86's cvttss2si gives
-// the integer's minimum, which is what PyTorch produces on this machine, so we return that.
-template <class D, class S>
-D cast(S s) {
-  if constexpr (std::is_same_v<S, Half>) {
-    return cast<D>(half_to_float(s));
-  } else if constexpr (std::is_same_v<S, BFloat16>) {
-    return cast<D>(bfloat16_to_float(s));
-  } else if constexpr (std::is_same_v<D, Half>) {
-    return float_to_half(static_cast<float>(s));
-  } else if constexpr (std::is_same_v<D, BFloat16>) {
-    return float_to_bfloat16(static_cast<float>(s));
-  } else if constexpr (std::is_same_v<D, bool>) {
-    return s != S{0};
-  } else if constexpr (std::is_integral_v<D> && std::is_floating_point_v<S>) {
-    // [min, max + 1) is exactly representable at both ends for int32 and int64 limits.
-    constexpr S lo = static_cast<S>(std::numeric_limits<D>::min());
-    constexpr S hi = -lo;
-    if (!(s >= lo && s < hi)) return std::numeric_limits<D>::min();
-    return static_cast<D>(s);
-  } else {
-    return static_cast<D>(s);
-  }
-}
-
-// n elements from src (dtype sd, byte stride ss) to dst (dtype dd, byte stride ds).
+// n elements from src (dtype sd, byte stride ss) to dst (dtype dd, byte stride ds), each with
+// convert_element (dtype.h), the one conversion the copies use too.
 void convert_run(char* dst, DType dd, int64_t ds, const char* src, DType sd, int64_t ss,
                  int64_t n) {
   dispatch(dd, [&](auto d) {
     using D = decltype(d);
     dispatch(sd, [&](auto s) {
       using S = decltype(s);
-      for (int64_t i = 0; i < n; ++i) store1<D>(dst + i * ds, cast<D>(load1<S>(src + i * ss)));
+      for (int64_t i = 0; i < n; ++i)
+        store1<D>(dst + i * ds, convert_element<D>(load1<S>(src + i * ss)));
     });
   });
 }
