@@ -7,27 +7,11 @@
 
 #include <string>
 
-#include "strided/error.h"
-
-namespace bad_input {
-
-// The message of the strided::Error that f throws, or "" when it throws nothing. Any other
-// exception escapes, and doctest fails the test case with it.
-template <class F>
-std::string error_of(F&& f) {
-  try {
-    f();
-  } catch (const strided::Error& e) {
-    return e.what();
-  }
-  return "";
-}
-
-}  // namespace bad_input
+#include "strided/error_of.h"
 
 #define CHECK_ERROR(statement, ...)                                                 \
   do {                                                                              \
-    const std::string message_ = ::bad_input::error_of([&] { (void)(statement); }); \
+    const std::string message_ = ::strided::error_of([&] { (void)(statement); });   \
     INFO("statement: " #statement);                                                 \
     INFO("message:   " << message_);                                                \
     CHECK_MESSAGE(!message_.empty(), "no strided::Error was thrown");               \
