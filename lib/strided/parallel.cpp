@@ -3,6 +3,7 @@
 #include <cblas.h>
 
 #include <algorithm>
+#include <atomic>
 #include <condition_variable>
 #include <exception>
 #include <mutex>
@@ -31,18 +32,17 @@ class Pool {
     return pool;
   }
 
-  int threads() const { return threads_; }
-  void set_threads(int n) {
-    std::lock_guard<std::mutex> job(job_mutex_);
-    threads_ = n;
-  }
+  int threads() const { return threads_.load(std::memory_order_relaxed); }
+  // Not under job_mutex_: a chunk may call set_num_threads while its job holds it (that would
+  // deadlock). The job running keeps the partition it started with; the next one sees n.
+  void set_threads(int n) { threads_.store(n, std::memory_order_relaxed); }
 
   void run(int64_t begin, int64_t end, int64_t grain,
            const std::function<void(int64_t, int64_t)>& f) {
     std::lock_guard<std::mutex> job(job_mutex_);
     // ParallelOpenMP.h: at most one chunk per thread and at least grain items per chunk.
     const int64_t range = end - begin;
-    int64_t tasks = threads_;
+    int64_t tasks = threads();
     if (grain > 0) tasks = std::min(tasks, (range + grain - 1) / grain);
     const int64_t chunk = (range + tasks - 1) / tasks;
     tasks = (range + chunk - 1) / chunk;
@@ -120,7 +120,7 @@ class Pool {
   }
 
   std::mutex job_mutex_;
-  int threads_;
+  std::atomic<int> threads_;
   std::vector<std::thread> workers_;
   std::mutex mutex_;
   std::condition_variable wake_, done_;

@@ -2,9 +2,9 @@
 
 #include <array>
 #include <atomic>
-#include <cstdlib>
 #include <mutex>
 
+#include "strided/allocator.h"
 #include "strided/error.h"
 
 namespace strided {
@@ -15,15 +15,9 @@ std::atomic<int64_t> g_allocated_bytes{0};
 
 std::mutex g_registry_mutex;
 std::array<Allocator, 2>& registry() {
-  static std::array<Allocator, 2> r = {
-      Allocator{[](int64_t nbytes) -> void* {
-                  // Round up so aligned_alloc's size is a multiple of the alignment; a zero-byte
-                  // storage still gets a unique, valid pointer.
-                  const int64_t rounded = (nbytes + 63) / 64 * 64;
-                  return std::aligned_alloc(64, static_cast<size_t>(rounded > 0 ? rounded : 64));
-                },
-                [](void* p) { std::free(p); }},
-      Allocator{}};
+  // The CPU's: the caching allocator of allocator.h (large blocks kept for reuse, small ones
+  // straight from aligned_alloc).
+  static std::array<Allocator, 2> r = {Allocator{cpu_allocate, cpu_deallocate}, Allocator{}};
   return r;
 }
 }  // namespace

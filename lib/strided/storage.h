@@ -19,7 +19,9 @@ void register_allocator(Device::Type type, Allocator allocator);
 class Storage {
  public:
   Storage() = default;
-  // Allocates nbytes on the device (64-byte aligned on the CPU) and counts the allocation.
+  // Allocates nbytes on the device (64-byte aligned on the CPU) and counts the allocation. The
+  // bytes are uninitialised: on the CPU a block of 1 MiB or more may be one a freed tensor left in
+  // the caching allocator (allocator.h), still holding that tensor's values.
   static Storage allocate(int64_t nbytes, Device device = Device::cpu());
 
   bool defined() const { return impl_ != nullptr; }
