@@ -1,9 +1,9 @@
-// Copies: the ops that make new memory (contiguous, clone, to, repeat, index_select, flip) and the
+// Copies: the ops that make new memory (contiguous, clone, to, repeat, flip) and the
 // two that write into existing memory (copy_, fill_). All run on the CPU through one strided loop;
 // the compute engine (iterator.h) will later take over the fast path.
 // References: aten/src/ATen/native/Copy.cpp, TensorFactories.cpp (empty_like, clone),
 // TensorProperties.cpp (contiguous), TensorConversions.cpp (to), TensorShape.cpp (repeat),
-// MemoryOverlap.cpp, TensorAdvancedIndexing.cpp (index_select), TensorTransformations.cpp (flip),
+// MemoryOverlap.cpp, TensorTransformations.cpp (flip),
 // c10/util/TypeCast.h.
 #include <algorithm>
 #include <cmath>
@@ -349,31 +349,6 @@ Tensor Tensor::repeat(IntList repeats) const {
   for (size_t i = 0; i < padded.size(); ++i)
     tiles = tiles.unfold(static_cast<int64_t>(i), padded[i], std::max<int64_t>(padded[i], 1));
   tiles.copy_(expand(padded).expand(tiles.sizes()));
-  return out;
-}
-
-Tensor Tensor::index_select(int64_t dim, IntList indices) const {
-  // TensorAdvancedIndexing.cpp, index_select_out_cpu_: a contiguous result whose dim has
-  // indices.size() entries; indices do not wrap (a negative index is out of range). A 0-d tensor
-  // takes dim 0 or -1, indices that are all 0, and gives a 0-d copy.
-  check_cpu(*this, "index_select()");
-  const int64_t d = wrap_dim(dim, this->dim(), "index_select()");
-  const int64_t size = this->dim() == 0 ? 1 : sizes_[d];
-  for (int64_t i : indices)
-    STRIDED_CHECK(i >= 0 && i < size, "index_select(): index ", i,
-                  " is out of bounds for dimension ", d, " with size ", size,
-                  " (index_select takes no negative indices)");
-  if (this->dim() == 0) {
-    Tensor out = empty({}, {dtype_, device()});
-    run_copy(copy_plan(out, *this));
-    return out;
-  }
-  Shape out_sizes = sizes_;
-  out_sizes[d] = static_cast<int64_t>(indices.size());
-  Tensor out = empty(out_sizes, {dtype_, device()});
-  // One slice at a time, each on the engine's copy plan.
-  for (size_t k = 0; k < indices.size(); ++k)
-    run_copy(copy_plan(out.select(d, static_cast<int64_t>(k)), select(d, indices[k])));
   return out;
 }
 

@@ -8,8 +8,10 @@
 #include <cstring>
 #include <numeric>
 
+#include "strided/iterator.h"
 #include "strided/layout.h"
 #include "strided/memory_format.h"
+#include "strided/ops.h"
 #include "strided/tensor.h"
 
 namespace strided {
@@ -270,6 +272,59 @@ Tensor Tensor::index(const std::vector<TensorIndex>& indices) const {
                 "CPU for now, got a tensor on ",
                 result.device().str());
   return advanced_index(result, lists);
+}
+
+Tensor Tensor::index_select(int64_t dim, IntList indices) const {
+  // TensorAdvancedIndexing.cpp, index_select_out_cpu_: a contiguous result whose dim has
+  // indices.size() entries; indices do not wrap (a negative index is out of range). A 0-d tensor
+  // takes dim 0 or -1, indices that are all 0, and gives a 0-d copy.
+  STRIDED_CHECK(defined(), "index_select(): the tensor is undefined (default-constructed)");
+  STRIDED_CHECK(device().is_cpu(), "index_select(): only CPU tensors are supported here, got a "
+                "tensor on ", device().str(), "; copy it to the CPU first");
+  const int64_t d = wrap_dim(dim, this->dim(), "index_select()");
+  const int64_t size = this->dim() == 0 ? 1 : sizes_[d];
+  for (int64_t i : indices)
+    STRIDED_CHECK(i >= 0 && i < size, "index_select(): index ", i,
+                  " is out of bounds for dimension ", d, " with size ", size,
+                  " (index_select takes no negative indices)");
+  if (this->dim() == 0) {
+    Tensor out = empty({}, {dtype_, device()});
+    run_copy(copy_plan(out, *this));
+    return out;
+  }
+  // One plan for the whole op, as index_select_out_cpu_ builds one TensorIterator for all the
+  // slices. Here its operands have the result's shape: the result, self restrided to stay put
+  // along d (stride 0), and the indices laid along d; the loop adds index * self.stride(d) to
+  // self's address (the offset the index kernel adds in TensorAdvancedIndexing.cpp's note).
+  const auto n = static_cast<int64_t>(indices.size());
+  Shape out_sizes = sizes_;
+  out_sizes[d] = n;
+  Tensor out = empty(out_sizes, {dtype_, device()});
+  Shape self_strides = strides_;
+  self_strides[d] = 0;
+  Tensor index = empty({std::max<int64_t>(n, 1)}, {DType::Int64});
+  std::copy(indices.begin(), indices.end(), index.data<int64_t>());
+  Shape index_sizes(out_sizes.size(), 1), index_strides(out_sizes.size(), 0);
+  index_sizes[d] = n;
+  index_strides[d] = 1;
+  const TensorIterator it = TensorIteratorConfig()
+                                .set_op_name("index_select()")
+                                .add_output(out)
+                                .add_input(as_strided(out_sizes, self_strides))
+                                .add_input(index.as_strided(index_sizes, index_strides))
+                                .check_all_same_dtype(false)
+                                .build();
+  const int64_t item = element_size();
+  const int64_t step = strides_[d] * item;
+  it.for_each([&](char** data, const int64_t* st, int64_t size0, int64_t size1) {
+    for (int64_t j = 0; j < size1; ++j)
+      for (int64_t i = 0; i < size0; ++i) {
+        const int64_t k = *reinterpret_cast<const int64_t*>(data[2] + j * st[5] + i * st[2]);
+        std::memcpy(data[0] + j * st[3] + i * st[0], data[1] + j * st[4] + i * st[1] + k * step,
+                    static_cast<size_t>(item));
+      }
+  });
+  return out;
 }
 
 }  // namespace strided
