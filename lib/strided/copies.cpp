@@ -13,6 +13,7 @@
 
 #include "strided/iterator.h"
 #include "strided/layout.h"
+#include "strided/memory.h"
 #include "strided/memory_format.h"
 #include "strided/ops.h"
 #include "strided/tensor.h"
@@ -90,26 +91,8 @@ void strided_copy(const Tensor& dst, const Tensor& src, IntList src_strides, int
   });
 }
 
-// ---- overlap, as aten/src/ATen/MemoryOverlap.cpp
+// ---- overlap: PyTorch's tests (MemoryOverlap.cpp) are memory.h's; this one is copy_'s own
 // -------------------------------------------------
-enum class Overlap { No, Full, Partial, TooHard };
-
-// get_overlap_status: only dense layouts are compared, by their byte ranges.
-Overlap overlap_status(const Tensor& a, const Tensor& b) {
-  if (a.numel() == 0 || b.numel() == 0) return Overlap::No;
-  if (!a.is_non_overlapping_and_dense() || !b.is_non_overlapping_and_dense())
-    return Overlap::TooHard;
-  if (!a.storage().is_same(b.storage())) return Overlap::No;
-  const int64_t a_begin = a.storage_offset() * a.element_size();
-  const int64_t a_end = a_begin + a.nbytes();
-  const int64_t b_begin = b.storage_offset() * b.element_size();
-  const int64_t b_end = b_begin + b.nbytes();
-  if (a_begin == b_begin && a_end == b_end)
-    return a.strides() == b.strides() ? Overlap::Full : Overlap::Partial;
-  if (a_begin < b_end && b_begin < a_end) return Overlap::Partial;
-  return Overlap::No;
-}
-
 // Whether two tensors' byte ranges [first element, last element] intersect: cheap and
 // conservative; used only to decide whether copy_ reads its source through a temporary.
 bool may_overlap(const Tensor& a, const Tensor& b) {
@@ -180,16 +163,13 @@ Tensor& Tensor::copy_(const Tensor& src) {
   }
   STRIDED_CHECK(shape == sizes_, "copy_(): output with shape ", to_string(sizes_),
                 " doesn't match the broadcast shape ", to_string(shape));
-  const bool same_data = storage_.is_same(src.storage()) && offset_ == src.storage_offset() &&
-                         strides_ == src.strides() && sizes_ == src.sizes() &&
-                         dtype_ == src.dtype();
-  if (same_data) return *this;
+  if (is_same_tensor(*this, src)) return *this;
   STRIDED_CHECK(has_internal_overlap(sizes_, strides_) != MemOverlap::Yes,
                 "copy_(): unsupported operation: more than one element of the written-to tensor "
                 "refers to a single memory location. Please clone() the tensor before performing "
                 "the operation. (destination ",
                 layout(), ")");
-  STRIDED_CHECK(overlap_status(*this, src) != Overlap::Partial,
+  STRIDED_CHECK(get_overlap_status(*this, src) != MemOverlapStatus::Partial,
                 "copy_(): unsupported operation: some elements of the input tensor and the "
                 "written-to tensor refer to a single memory location. Please clone() the tensor "
                 "before performing the operation. (destination ",
