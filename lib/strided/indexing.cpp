@@ -292,38 +292,23 @@ Tensor Tensor::index_select(int64_t dim, IntList indices) const {
     run_copy(copy_plan(out, *this));
     return out;
   }
-  // One plan for the whole op, as index_select_out_cpu_ builds one TensorIterator for all the
-  // slices. Here its operands have the result's shape: the result, self restrided to stay put
-  // along d (stride 0), and the indices laid along d; the loop adds index * self.stride(d) to
-  // self's address (the offset the index kernel adds in TensorAdvancedIndexing.cpp's note).
-  const auto n = static_cast<int64_t>(indices.size());
+  // One plan for the whole op, as index_select_out_cpu_ builds it: the copy of self's slice at
+  // index 0 into the result's slice 0, walked once per index with both operands moved to the
+  // slices at hand (unsafe_replace_operand).
   Shape out_sizes = sizes_;
-  out_sizes[d] = n;
+  out_sizes[d] = static_cast<int64_t>(indices.size());
   Tensor out = empty(out_sizes, {dtype_, device()});
-  Shape self_strides = strides_;
-  self_strides[d] = 0;
-  Tensor index = empty({std::max<int64_t>(n, 1)}, {DType::Int64});
-  std::copy(indices.begin(), indices.end(), index.data<int64_t>());
-  Shape index_sizes(out_sizes.size(), 1), index_strides(out_sizes.size(), 0);
-  index_sizes[d] = n;
-  index_strides[d] = 1;
-  const TensorIterator it = TensorIteratorConfig()
-                                .set_op_name("index_select()")
-                                .add_output(out)
-                                .add_input(as_strided(out_sizes, self_strides))
-                                .add_input(index.as_strided(index_sizes, index_strides))
-                                .check_all_same_dtype(false)
-                                .build();
-  const int64_t item = element_size();
-  const int64_t step = strides_[d] * item;
-  it.for_each([&](char** data, const int64_t* st, int64_t size0, int64_t size1) {
-    for (int64_t j = 0; j < size1; ++j)
-      for (int64_t i = 0; i < size0; ++i) {
-        const int64_t k = *reinterpret_cast<const int64_t*>(data[2] + j * st[5] + i * st[2]);
-        std::memcpy(data[0] + j * st[3] + i * st[0], data[1] + j * st[4] + i * st[1] + k * step,
-                    static_cast<size_t>(item));
-      }
-  });
+  if (indices.empty()) return out;
+  TensorIterator it = copy_plan(out.select(d, 0), select(d, 0));
+  char* const out_base = static_cast<char*>(out.data_ptr());
+  char* const self_base = static_cast<char*>(data_ptr());
+  const int64_t out_step = out.stride(d) * out.element_size();
+  const int64_t self_step = strides_[d] * element_size();
+  for (size_t k = 0; k < indices.size(); ++k) {
+    it.unsafe_replace_operand(0, out_base + static_cast<int64_t>(k) * out_step);
+    it.unsafe_replace_operand(1, self_base + indices[k] * self_step);
+    run_copy(it);
+  }
   return out;
 }
 
