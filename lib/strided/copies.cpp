@@ -1,9 +1,9 @@
-// Copies: the ops that make new memory (contiguous, clone, to, repeat, index_select, flip) and the
+// Copies: the ops that make new memory (contiguous, clone, to, repeat, flip) and the
 // two that write into existing memory (copy_, fill_). All run on the CPU through one strided loop;
 // the compute engine (iterator.h) will later take over the fast path.
 // References: aten/src/ATen/native/Copy.cpp, TensorFactories.cpp (empty_like, clone),
 // TensorProperties.cpp (contiguous), TensorConversions.cpp (to), TensorShape.cpp (repeat),
-// MemoryOverlap.cpp, TensorAdvancedIndexing.cpp (index_select), TensorTransformations.cpp (flip),
+// MemoryOverlap.cpp, TensorTransformations.cpp (flip),
 // c10/util/TypeCast.h.
 #include <algorithm>
 #include <cmath>
@@ -13,6 +13,7 @@
 
 #include "strided/iterator.h"
 #include "strided/layout.h"
+#include "strided/memory.h"
 #include "strided/memory_format.h"
 #include "strided/ops.h"
 #include "strided/tensor.h"
@@ -90,26 +91,8 @@ void strided_copy(const Tensor& dst, const Tensor& src, IntList src_strides, int
   });
 }
 
-// ---- overlap, as aten/src/ATen/MemoryOverlap.cpp
+// ---- overlap: PyTorch's tests (MemoryOverlap.cpp) are memory.h's; this one is copy_'s own
 // -------------------------------------------------
-enum class Overlap { No, Full, Partial, TooHard };
-
-// get_overlap_status: only dense layouts are compared, by their byte ranges.
-Overlap overlap_status(const Tensor& a, const Tensor& b) {
-  if (a.numel() == 0 || b.numel() == 0) return Overlap::No;
-  if (!a.is_non_overlapping_and_dense() || !b.is_non_overlapping_and_dense())
-    return Overlap::TooHard;
-  if (!a.storage().is_same(b.storage())) return Overlap::No;
-  const int64_t a_begin = a.storage_offset() * a.element_size();
-  const int64_t a_end = a_begin + a.nbytes();
-  const int64_t b_begin = b.storage_offset() * b.element_size();
-  const int64_t b_end = b_begin + b.nbytes();
-  if (a_begin == b_begin && a_end == b_end)
-    return a.strides() == b.strides() ? Overlap::Full : Overlap::Partial;
-  if (a_begin < b_end && b_begin < a_end) return Overlap::Partial;
-  return Overlap::No;
-}
-
 // Whether two tensors' byte ranges [first element, last element] intersect: cheap and
 // conservative; used only to decide whether copy_ reads its source through a temporary.
 bool may_overlap(const Tensor& a, const Tensor& b) {
@@ -180,16 +163,13 @@ Tensor& Tensor::copy_(const Tensor& src) {
   }
   STRIDED_CHECK(shape == sizes_, "copy_(): output with shape ", to_string(sizes_),
                 " doesn't match the broadcast shape ", to_string(shape));
-  const bool same_data = storage_.is_same(src.storage()) && offset_ == src.storage_offset() &&
-                         strides_ == src.strides() && sizes_ == src.sizes() &&
-                         dtype_ == src.dtype();
-  if (same_data) return *this;
+  if (is_same_tensor(*this, src)) return *this;
   STRIDED_CHECK(has_internal_overlap(sizes_, strides_) != MemOverlap::Yes,
                 "copy_(): unsupported operation: more than one element of the written-to tensor "
                 "refers to a single memory location. Please clone() the tensor before performing "
                 "the operation. (destination ",
                 layout(), ")");
-  STRIDED_CHECK(overlap_status(*this, src) != Overlap::Partial,
+  STRIDED_CHECK(get_overlap_status(*this, src) != MemOverlapStatus::Partial,
                 "copy_(): unsupported operation: some elements of the input tensor and the "
                 "written-to tensor refer to a single memory location. Please clone() the tensor "
                 "before performing the operation. (destination ",
@@ -349,31 +329,6 @@ Tensor Tensor::repeat(IntList repeats) const {
   for (size_t i = 0; i < padded.size(); ++i)
     tiles = tiles.unfold(static_cast<int64_t>(i), padded[i], std::max<int64_t>(padded[i], 1));
   tiles.copy_(expand(padded).expand(tiles.sizes()));
-  return out;
-}
-
-Tensor Tensor::index_select(int64_t dim, IntList indices) const {
-  // TensorAdvancedIndexing.cpp, index_select_out_cpu_: a contiguous result whose dim has
-  // indices.size() entries; indices do not wrap (a negative index is out of range). A 0-d tensor
-  // takes dim 0 or -1, indices that are all 0, and gives a 0-d copy.
-  check_cpu(*this, "index_select()");
-  const int64_t d = wrap_dim(dim, this->dim(), "index_select()");
-  const int64_t size = this->dim() == 0 ? 1 : sizes_[d];
-  for (int64_t i : indices)
-    STRIDED_CHECK(i >= 0 && i < size, "index_select(): index ", i,
-                  " is out of bounds for dimension ", d, " with size ", size,
-                  " (index_select takes no negative indices)");
-  if (this->dim() == 0) {
-    Tensor out = empty({}, {dtype_, device()});
-    run_copy(copy_plan(out, *this));
-    return out;
-  }
-  Shape out_sizes = sizes_;
-  out_sizes[d] = static_cast<int64_t>(indices.size());
-  Tensor out = empty(out_sizes, {dtype_, device()});
-  // One slice at a time, each on the engine's copy plan.
-  for (size_t k = 0; k < indices.size(); ++k)
-    run_copy(copy_plan(out.select(d, static_cast<int64_t>(k)), select(d, indices[k])));
   return out;
 }
 

@@ -8,8 +8,10 @@
 #include <cstring>
 #include <numeric>
 
+#include "strided/iterator.h"
 #include "strided/layout.h"
 #include "strided/memory_format.h"
+#include "strided/ops.h"
 #include "strided/tensor.h"
 
 namespace strided {
@@ -270,6 +272,44 @@ Tensor Tensor::index(const std::vector<TensorIndex>& indices) const {
                 "CPU for now, got a tensor on ",
                 result.device().str());
   return advanced_index(result, lists);
+}
+
+Tensor Tensor::index_select(int64_t dim, IntList indices) const {
+  // TensorAdvancedIndexing.cpp, index_select_out_cpu_: a contiguous result whose dim has
+  // indices.size() entries; indices do not wrap (a negative index is out of range). A 0-d tensor
+  // takes dim 0 or -1, indices that are all 0, and gives a 0-d copy.
+  STRIDED_CHECK(defined(), "index_select(): the tensor is undefined (default-constructed)");
+  STRIDED_CHECK(device().is_cpu(), "index_select(): only CPU tensors are supported here, got a "
+                "tensor on ", device().str(), "; copy it to the CPU first");
+  const int64_t d = wrap_dim(dim, this->dim(), "index_select()");
+  const int64_t size = this->dim() == 0 ? 1 : sizes_[d];
+  for (int64_t i : indices)
+    STRIDED_CHECK(i >= 0 && i < size, "index_select(): index ", i,
+                  " is out of bounds for dimension ", d, " with size ", size,
+                  " (index_select takes no negative indices)");
+  if (this->dim() == 0) {
+    Tensor out = empty({}, {dtype_, device()});
+    run_copy(copy_plan(out, *this));
+    return out;
+  }
+  // One plan for the whole op, as index_select_out_cpu_ builds it: the copy of self's slice at
+  // index 0 into the result's slice 0, walked once per index with both operands moved to the
+  // slices at hand (unsafe_replace_operand).
+  Shape out_sizes = sizes_;
+  out_sizes[d] = static_cast<int64_t>(indices.size());
+  Tensor out = empty(out_sizes, {dtype_, device()});
+  if (indices.empty()) return out;
+  TensorIterator it = copy_plan(out.select(d, 0), select(d, 0));
+  char* const out_base = static_cast<char*>(out.data_ptr());
+  char* const self_base = static_cast<char*>(data_ptr());
+  const int64_t out_step = out.stride(d) * out.element_size();
+  const int64_t self_step = strides_[d] * element_size();
+  for (size_t k = 0; k < indices.size(); ++k) {
+    it.unsafe_replace_operand(0, out_base + static_cast<int64_t>(k) * out_step);
+    it.unsafe_replace_operand(1, self_base + indices[k] * self_step);
+    run_copy(it);
+  }
+  return out;
 }
 
 }  // namespace strided

@@ -50,7 +50,11 @@ struct IterOperand {
 
   DType dtype() const { return tensor.dtype(); }
   int64_t element_size() const { return tensor.element_size(); }
-  char* data() const { return static_cast<char*>(tensor.data_ptr()); }
+  // Set by TensorIterator::unsafe_replace_operand: the address the walk starts from instead.
+  char* replaced_data = nullptr;
+  char* data() const {
+    return replaced_data ? replaced_data : static_cast<char*>(tensor.data_ptr());
+  }
 };
 
 class TensorIterator;
@@ -163,6 +167,13 @@ class TensorIterator {
   // Splits [0, numel) over get_num_threads() threads in contiguous ranges of at least grain_size
   // elements (TensorIterator::for_each).
   void for_each(const Loop2d& loop, int64_t grain_size = kGrainSize) const;
+
+  // Walks operand k from data instead of its tensor's first element, with the same strides: the
+  // same plan over another slice of the same layout (TensorIterator::unsafe_replace_operand, which
+  // index_select_out_cpu_ uses to run one plan once per index). The caller answers for data.
+  void unsafe_replace_operand(int k, void* data) {
+    operands_.at(static_cast<size_t>(k)).replaced_data = static_cast<char*>(data);
+  }
 
   // The multi-index (plan dims, innermost first) of linear index i, and the byte offset of operand
   // k's element there from its data pointer.

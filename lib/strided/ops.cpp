@@ -351,18 +351,6 @@ void neg_check(DType t) {
                 "trying to invert a mask, use the `~` or `logical_not()` operator instead.");
 }
 
-TensorIteratorConfig binary_config(BinaryOp op, const Tensor& out, bool logical_order) {
-  // build_borrowing_binary_op / build_borrowing_binary_float_op.
-  TensorIteratorConfig config;
-  config.set_op_name(to_string(op))
-      .add_output(out)
-      .promote_inputs_to_common_dtype(true)
-      .enforce_safe_casting_to_output(true)
-      .promote_integer_inputs_to_float(op == BinaryOp::Div)
-      .enforce_linear_iteration(logical_order);
-  return config;
-}
-
 bool is_unit(const Scalar& alpha) {
   return alpha.is_floating_point() ? alpha.to_double() == 1.0 : alpha.to_int() == 1;
 }
@@ -418,6 +406,18 @@ const char* to_string(UnaryOp op) {
       break;
   }
   return "sqrt";
+}
+
+TensorIteratorConfig binary_config(BinaryOp op, const Tensor& out, bool logical_order) {
+  // build_borrowing_binary_op / build_borrowing_binary_float_op.
+  TensorIteratorConfig config;
+  config.set_op_name(to_string(op))
+      .add_output(out)
+      .promote_inputs_to_common_dtype(true)
+      .enforce_safe_casting_to_output(true)
+      .promote_integer_inputs_to_float(op == BinaryOp::Div)
+      .enforce_linear_iteration(logical_order);
+  return config;
 }
 
 TensorIterator binary_plan(BinaryOp op, const Tensor& out, const Tensor& a, const Tensor& b,
@@ -696,14 +696,18 @@ TensorIterator copy_plan(const Tensor& dst, const Tensor& src) {
   STRIDED_CHECK(dst.device().is_cpu() && src.device().is_cpu(),
                 "copy_: the CPU engine copies between CPU tensors; got ", src.device().str(),
                 " to ", dst.device().str());
+  return copy_config(dst, src).build();
+}
+
+TensorIteratorConfig copy_config(const Tensor& dst, const Tensor& src) {
   // Copy.cpp, copy_impl: src broadcasts to dst (resize_outputs false) and converts as it goes.
-  return TensorIteratorConfig()
-      .set_op_name("copy_")
+  TensorIteratorConfig config;
+  config.set_op_name("copy_")
       .add_output(dst)
       .add_input(src)
       .resize_outputs(false)
-      .check_all_same_dtype(false)
-      .build();
+      .check_all_same_dtype(false);
+  return config;
 }
 
 void run_copy(const TensorIterator& it) {

@@ -86,6 +86,10 @@ TensorIterator binary_plan(BinaryOp op, const Tensor& out, const Tensor& a, cons
                            bool logical_order = false);
 TensorIterator unary_plan(UnaryOp op, const Tensor& out, const Tensor& x,
                           bool logical_order = false);
+// The configuration binary_plan builds from, before its inputs are added: PyTorch's
+// build_borrowing_binary_op flags. Exposed so that the CUDA kernels (kernels/strided/cuda/plan.h)
+// build their plan from the same flags under their own op name.
+TensorIteratorConfig binary_config(BinaryOp op, const Tensor& out, bool logical_order = false);
 void run_binary(BinaryOp op, const TensorIterator& plan, const Scalar& alpha = Scalar(int64_t{1}));
 void run_unary(UnaryOp op, const TensorIterator& plan);
 const char* to_string(BinaryOp op);  // "add", "sub", "mul", "div"
@@ -106,6 +110,9 @@ Tensor to_dtype(const Tensor& x, DType dtype);
 // It checks what TensorIterator checks (overlap, broadcasting to dst's shape) but not
 // Tensor::copy_'s "src is dst" shortcut.
 TensorIterator copy_plan(const Tensor& dst, const Tensor& src);
+// copy_plan's configuration without its CPU-only check (Copy.cpp, copy_impl's flags): what the
+// CUDA copy builds its plan from.
+TensorIteratorConfig copy_config(const Tensor& dst, const Tensor& src);
 void run_copy(const TensorIterator& plan);
 
 }  // namespace strided

@@ -42,6 +42,7 @@ TEST_CASE("each op builds exactly one plan") {
   const Tensor y = rand({4, 6}, gen);
   const Tensor i32 = x.to(DType::Int32);
   const Tensor xt = x.t();  // not contiguous: contiguous() and the reductions must walk it
+  const Tensor s0 = scalar_tensor(Scalar(2.0));
   Tensor dst = empty({6, 4});
   struct Case {
     const char* op;
@@ -58,6 +59,8 @@ TEST_CASE("each op builds exactly one plan") {
       {"to", [&] { xt.to(DType::Float64); }},
       {"fill_", [&] { dst.fill_(Scalar(1.0)); }},
       {"repeat", [&] { x.repeat({2, 1, 3}); }},
+      {"index_select", [&] { xt.index_select(0, {5, 0, 2}); }},
+      {"index_select of a 0-d tensor", [&] { s0.index_select(0, {0}); }},
       {"sum over a dim", [&] { sum(xt, 0); }},
       {"sum over a dim, keepdim", [&] { sum(x, 1, true); }},
       {"sum over all", [&] { sum(xt); }},

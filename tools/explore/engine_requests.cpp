@@ -44,15 +44,16 @@ std::string kind_name(const Request& request, const char* kind) {
   return v.get<std::string>();
 }
 
-// The layout empty_like gives with memory_format=preserve (aten/src/ATen/native/
-// TensorFactories.cpp, empty_like): a non-overlapping and dense tensor's own strides, otherwise
-// dense strides in the order of the input's (infer_dense_strides, TensorUtils.cpp). clone uses
-// the same rule (TensorFactories.cpp, clone), through Tensor::clone.
+// empty_like(x) with memory_format=preserve, by the library's empty_like (factories.cpp, which
+// holds PyTorch's rule). Whatever layout the rule picks is dense, so its storage holds numel
+// elements: that is charged before anything is allocated.
 Tensor empty_like_preserve(const Tensor& x, Meter& m) {
-  const Shape strides =
-      x.is_non_overlapping_and_dense() ? x.strides() : infer_dense_strides(x.sizes(), x.strides());
+  m.charge("empty_like", "the storage of empty_like(" + x.layout() + ")",
+           new_tensor_cost(x.numel(), x.dim(), x.dtype(), 1));
+  Tensor t = empty_like(x);
   // Zero-filled, as the explorer's empty: PyTorch's values are whatever the memory held.
-  return bounded_empty_strided(x.sizes(), strides, x.dtype(), "empty_like", m);
+  std::fill_n(static_cast<char*>(t.storage().data()), t.storage().nbytes(), 0);
+  return t;
 }
 
 Json answer_unary(const Request& request, Meter& m) {

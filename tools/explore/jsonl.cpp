@@ -362,29 +362,17 @@ Tensor run_chain(const Request& chain, Meter& m, std::vector<Tensor> held) {
 
 Json values_json(const Tensor& t) {
   Json out = Json::array();
-  const std::vector<int64_t> offsets = [&] {
-    std::vector<int64_t> o;
-    Shape idx(static_cast<size_t>(t.dim()), 0);
-    for (int64_t e = 0; e < t.numel(); ++e) {
-      int64_t off = t.storage_offset();
-      for (size_t d = 0; d < idx.size(); ++d) off += idx[d] * t.strides()[d];
-      o.push_back(off);
-      for (size_t d = idx.size(); d-- > 0;) {
-        if (++idx[d] < t.sizes()[d]) break;
-        idx[d] = 0;
-      }
-    }
-    return o;
-  }();
   const char* base = static_cast<const char*>(t.storage().data());
-  for (int64_t off : offsets) {
-    const Scalar v = load_scalar(base + off * t.element_size(), t.dtype());
+  // The layout algebra's odometer: t's elements in row-major index order.
+  for_each_index(t.sizes(), {t.strides()}, [&](const int64_t*, const int64_t* off) {
+    const Scalar v =
+        load_scalar(base + (t.storage_offset() + off[0]) * t.element_size(), t.dtype());
     switch (v.kind()) {
       case Scalar::Kind::Bool: out.push_back(v.to_bool()); break;
       case Scalar::Kind::Int: out.push_back(v.to_int()); break;
       case Scalar::Kind::Float: out.push_back(float_json(v.to_double())); break;
     }
-  }
+  });
   return out;
 }
 

@@ -1,5 +1,6 @@
-// Host side of the element-wise operations: argument checks, the iteration plan, output
-// allocation, and the choice of kernel. The kernels are in elementwise_kernels.cu.
+// Host side of the element-wise operations: argument checks, the plan (TensorIterator's, through
+// plan.h, which also allocates the output), and the choice of kernel. The kernels are in
+// elementwise_kernels.cu.
 #include "strided/cuda/elementwise.h"
 
 #include <atomic>
@@ -9,7 +10,6 @@
 #include "strided/cuda/plan.h"
 #include "strided/cuda/runtime.h"
 #include "strided/layout.h"
-#include "strided/memory.h"
 
 namespace strided::cuda {
 
@@ -36,58 +36,23 @@ void check_float32(const Tensor& t, const char* op, const char* what) {
                 what, " is ", name(t.dtype()));
 }
 
-// PyTorch's assert_no_internal_overlap and assert_no_partial_overlap (aten/src/ATen/MemoryOverlap.cpp):
-// a written element must not be reached twice, and an input may be the output itself but not a
-// shifted or re-strided view of it, whose elements other threads would be rewriting.
-void check_writable(const Tensor& out, const char* op) {
-  STRIDED_CHECK(has_internal_overlap(out) != MemOverlap::Yes, op,
-                ": unsupported operation: more than one element of the written-to tensor refers to "
-                "a single memory location (", out.layout(),
-                "). Please clone() the tensor before performing the operation.");
-}
-void check_no_partial_overlap(const Tensor& out, const Tensor& in, const char* op) {
-  STRIDED_CHECK(get_overlap_status(out, in) != MemOverlapStatus::Partial, op,
-                ": unsupported operation: some elements of the input tensor ", in.layout(),
-                " and the written-to tensor ", out.layout(),
-                " refer to a single memory location. Please clone() the tensor before performing "
-                "the operation.");
-}
-
-Shape byte_strides(IntList strides, int64_t itemsize) {
-  Shape s(strides.begin(), strides.end());
-  for (int64_t& x : s) x *= itemsize;
-  return s;
-}
-
-// The strides of `in` broadcast to `shape` (expand's rule: new and size-1 dims get stride 0).
-Shape strides_broadcast_to(const Tensor& in, IntList shape) {
-  return expand_geometry(in.sizes(), in.strides(), shape).strides;
-}
-
-// Plans and launches op over out and up to two inputs already checked for device, dtype and
-// overlap. inputs[i] may be null (the scalar ops and copy read fewer).
-void launch(const char* op, ElementwiseOp kind, ElementwiseKernel kernel, Tensor& out,
-            const Tensor* a, const Tensor* b, float scalar) {
-  const int64_t item = out.element_size();
-  std::vector<Shape> strides{out.strides()};
-  for (const Tensor* in : {a, b})
-    if (in) strides.push_back(strides_broadcast_to(*in, out.sizes()));
-  const Shape order = iteration_order(out.sizes(), strides);
-  std::vector<Shape> bytes;
-  for (const Shape& s : strides) bytes.push_back(byte_strides(s, item));
-  const ElementwisePlan plan = make_elementwise_plan(out.sizes(), bytes, order);
+// Launches op over a plan the caller built with plan.h (so already checked for shapes and
+// overlap by TensorIterator): the flat kernel, a memcpy, or the strided kernel.
+void launch(const char* op, ElementwiseOp kind, ElementwiseKernel kernel, const TensorIterator& it) {
+  const ElementwisePlan plan = from_iterator(it);
+  STRIDED_INTERNAL_ASSERT(plan.data.size() <= 3);
   if (plan.numel == 0) return;
-
+  const int64_t item = it.output().element_size();
   const bool flat = plan.is_flat(item);
   STRIDED_CHECK(kernel != ElementwiseKernel::Flat || flat, op,
                 ": the flat kernel needs every operand to be one unit-stride run, but the plan is ",
                 layout_string(plan.sizes, plan.byte_strides[0]),
                 " (bytes, innermost first) for the output; use the strided kernel");
   require_available(op);
-  backend::DeviceGuard guard(out.device().index);
-  char* data[3] = {static_cast<char*>(out.data_ptr()),
-                   a ? static_cast<char*>(a->data_ptr()) : nullptr,
-                   b ? static_cast<char*>(b->data_ptr()) : nullptr};
+  backend::DeviceGuard guard(it.output().device().index);
+  char* data[3] = {nullptr, nullptr, nullptr};
+  for (size_t k = 0; k < plan.data.size() && k < 3; ++k) data[k] = plan.data[k];
+  const float scalar = plan.scalars.empty() ? 0.0f : static_cast<float>(plan.scalars[0]);
   if (kind == ElementwiseOp::Copy && kernel == ElementwiseKernel::Auto && flat) {
     // One run of bytes to another: the copy engine's job, as in PyTorch's copy_ (Copy.cu).
     if (data[0] != data[1]) {
@@ -102,51 +67,48 @@ void launch(const char* op, ElementwiseOp kind, ElementwiseKernel kernel, Tensor
                               g_force_64bit.load() || !fits_32bit_indexing(plan.numel));
 }
 
-// Checks shared by the binary ops: devices, dtypes, out's shape, overlap.
-void check_binary(const char* op, const Tensor& out, const Tensor& a, const Tensor* b) {
-  check_cuda_tensor(out, op, "out");
+// The checks TensorIterator leaves to the CUDA ops: every tensor on one CUDA device, float32.
+// Shapes and overlap are the plan's to check.
+void check_operands(const char* op, const Tensor* out, const Tensor& a, const Tensor* b) {
   check_cuda_tensor(a, op, "self");
-  check_same_device(out, a, op);
-  check_float32(out, op, "out");
   check_float32(a, op, "self");
-  Shape shape = a.sizes();
-  if (b) {
-    check_cuda_tensor(*b, op, "other");
-    check_same_device(out, *b, op);
-    check_float32(*b, op, "other");
-    shape = broadcast_shapes(a.sizes(), b->sizes());
+  for (const auto& [t, what] : {std::pair{out, "out"}, std::pair{b, "other"}}) {
+    if (!t) continue;
+    check_cuda_tensor(*t, op, what);
+    check_same_device(a, *t, op);
+    check_float32(*t, op, what);
   }
-  STRIDED_CHECK(out.sizes() == shape, op, ": out has shape ", to_string(out.sizes()),
-                " but the operands broadcast to ", to_string(shape),
-                " (out is written in place, never resized)");
-  check_writable(out, op);
-  check_no_partial_overlap(out, a, op);
-  if (b) check_no_partial_overlap(out, *b, op);
 }
 
-// A fresh output laid out in the iteration order of the inputs (TensorIterator's allocation):
-// the inputs' strides decide, an output still to be allocated has no say.
-Tensor allocate_output(IntList shape, const Tensor& a, const Tensor* b) {
-  std::vector<Shape> strides{Shape{}, strides_broadcast_to(a, shape)};
-  if (b) strides.push_back(strides_broadcast_to(*b, shape));
-  const Shape order = iteration_order(shape, strides);
-  return empty_strided(shape, output_strides_for_order(shape, order), {a.dtype(), a.device()});
+BinaryOp binary_op(ElementwiseOp kind) {
+  return kind == ElementwiseOp::Add || kind == ElementwiseOp::AddScalar ? BinaryOp::Add
+                                                                        : BinaryOp::Mul;
+}
+
+// out may be undefined (the plan allocates it) or the tensor written in place.
+TensorIterator plan_binary(const char* op, ElementwiseOp kind, const Tensor& out, const Tensor& a,
+                           const Tensor* b, float s) {
+  return b ? binary_iterator(op, binary_op(kind), out, a, *b)
+           : binary_iterator(op, binary_op(kind), out, a, s);
 }
 
 Tensor binary(const char* op, ElementwiseOp kind, const Tensor& a, const Tensor* b, float s,
               ElementwiseKernel kernel) {
-  check_cuda_tensor(a, op, "self");
-  check_float32(a, op, "self");
-  if (b) {
-    check_cuda_tensor(*b, op, "other");
-    check_same_device(a, *b, op);
-    check_float32(*b, op, "other");
-  }
-  const Shape shape = b ? broadcast_shapes(a.sizes(), b->sizes()) : a.sizes();
+  check_operands(op, nullptr, a, b);
+  // Broadcasting errors before the missing device: the plan cannot be built without one, since
+  // it allocates the output (TensorIterator's allocate_or_resize_outputs) on a's device.
+  if (b) broadcast_shapes(a.sizes(), b->sizes());
   require_available(op);
   backend::DeviceGuard guard(a.device().index);
-  Tensor out = allocate_output(shape, a, b);
-  launch(op, kind, kernel, out, &a, b, s);
+  const TensorIterator it = plan_binary(op, kind, Tensor(), a, b, s);
+  launch(op, kind, kernel, it);
+  return it.output();
+}
+
+Tensor& binary_out(const char* op, ElementwiseOp kind, Tensor& out, const Tensor& a,
+                   const Tensor* b, float s, ElementwiseKernel kernel) {
+  check_operands(op, &out, a, b);
+  launch(op, kind, kernel, plan_binary(op, kind, out, a, b, s));
   return out;
 }
 
@@ -163,9 +125,7 @@ Tensor& copy_(Tensor& dst, const Tensor& src, ElementwiseKernel kernel) {
                 "dtypes, but self is ", name(dst.dtype()), " and src is ", name(src.dtype()));
   // Throws PyTorch's message when src cannot broadcast to dst.
   expand_geometry(src.sizes(), src.strides(), dst.sizes());
-  check_writable(dst, op);
-  check_no_partial_overlap(dst, src, op);
-  launch(op, ElementwiseOp::Copy, kernel, dst, &src, nullptr, 0.0f);
+  launch(op, ElementwiseOp::Copy, kernel, copy_iterator(op, dst, src));
   return dst;
 }
 
@@ -192,24 +152,16 @@ Tensor mul(const Tensor& a, float s, ElementwiseKernel k) {
 }
 
 Tensor& add_out(Tensor& out, const Tensor& a, const Tensor& b, ElementwiseKernel k) {
-  check_binary("cuda::add_out", out, a, &b);
-  launch("cuda::add_out", ElementwiseOp::Add, k, out, &a, &b, 0.0f);
-  return out;
+  return binary_out("cuda::add_out", ElementwiseOp::Add, out, a, &b, 0.0f, k);
 }
 Tensor& mul_out(Tensor& out, const Tensor& a, const Tensor& b, ElementwiseKernel k) {
-  check_binary("cuda::mul_out", out, a, &b);
-  launch("cuda::mul_out", ElementwiseOp::Mul, k, out, &a, &b, 0.0f);
-  return out;
+  return binary_out("cuda::mul_out", ElementwiseOp::Mul, out, a, &b, 0.0f, k);
 }
 Tensor& add_out(Tensor& out, const Tensor& a, float s, ElementwiseKernel k) {
-  check_binary("cuda::add_out", out, a, nullptr);
-  launch("cuda::add_out", ElementwiseOp::AddScalar, k, out, &a, nullptr, s);
-  return out;
+  return binary_out("cuda::add_out", ElementwiseOp::AddScalar, out, a, nullptr, s, k);
 }
 Tensor& mul_out(Tensor& out, const Tensor& a, float s, ElementwiseKernel k) {
-  check_binary("cuda::mul_out", out, a, nullptr);
-  launch("cuda::mul_out", ElementwiseOp::MulScalar, k, out, &a, nullptr, s);
-  return out;
+  return binary_out("cuda::mul_out", ElementwiseOp::MulScalar, out, a, nullptr, s, k);
 }
 
 }  // namespace strided::cuda

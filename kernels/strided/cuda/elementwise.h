@@ -1,8 +1,9 @@
 // Element-wise operations on CUDA tensors of any layout: copy, add and mul, with PyTorch's
 // broadcasting, iteration order and output layout.
 //
-// Every operation plans once on the host (plan.h: broadcast, order the dims by stride, coalesce)
-// and launches one of two kernels:
+// Every operation plans once on the host with the CPU engine's TensorIterator, built from the CPU
+// op's own configuration (plan.h), which broadcasts, orders the dims by stride, allocates the output
+// and coalesces; the plan, serialised for the device, goes to one of two kernels:
 //   1. Strided — one thread per element (four per thread, unrolled), each turning its linear index
 //      into per-operand byte offsets with the offset calculator (offset_calculator.h);
 //   2. Flat    — when the plan collapses to one unit-stride run for every operand: no index math,
@@ -31,17 +32,18 @@ Tensor& copy_(Tensor& dst, const Tensor& src, ElementwiseKernel kernel = Element
 // A contiguous copy on t's device, or t itself when it is already contiguous (torch.contiguous).
 Tensor contiguous(const Tensor& t);
 
-// a + b, a * b (float32, broadcasting). The result is a fresh dense tensor laid out in the
-// iteration order, as PyTorch's TensorIterator allocates it: x * y.permute(p) has x's strides.
+// a + b, a * b (float32, broadcasting). The result is the tensor TensorIterator allocates, as for
+// the CPU op: dense in the iteration order, so x * y.permute(p) has x's strides.
 Tensor add(const Tensor& a, const Tensor& b, ElementwiseKernel kernel = ElementwiseKernel::Auto);
 Tensor mul(const Tensor& a, const Tensor& b, ElementwiseKernel kernel = ElementwiseKernel::Auto);
-// a + s, a * s for a float scalar (the seed's t.add(3)); the result follows a's layout when a is
-// dense, else is dense in a's iteration order.
+// a + s, a * s for a float scalar (the seed's t.add(3)), a wrapped number passed to the kernel by
+// value; the result follows a's layout when a is dense, else is dense in a's iteration order.
 Tensor add(const Tensor& a, float s, ElementwiseKernel kernel = ElementwiseKernel::Auto);
 Tensor mul(const Tensor& a, float s, ElementwiseKernel kernel = ElementwiseKernel::Auto);
 
 // The same into an existing out of the broadcast shape (any layout, float32), as torch.add(...,
-// out=out) without resizing. out may be an input itself (in place), but not partially overlap one.
+// out=out) without resizing. out may be an input itself (in place), but not partially overlap one:
+// TensorIterator refuses it with PyTorch's message, as it refuses an out of another shape.
 Tensor& add_out(Tensor& out, const Tensor& a, const Tensor& b,
                 ElementwiseKernel kernel = ElementwiseKernel::Auto);
 Tensor& mul_out(Tensor& out, const Tensor& a, const Tensor& b,

@@ -4,7 +4,7 @@
 #include "strided/cuda/elementwise.h"
 #include "strided/cuda/gemm_layout.h"
 #include "strided/cuda/runtime.h"
-#include "strided/memory.h"
+#include "strided/cuda/out_checks.h"
 
 namespace strided::cuda {
 
@@ -51,10 +51,7 @@ Tensor& matmul_out(Tensor& out, const Tensor& a, const Tensor& b, MatmulKernel k
   const int64_t M = a.size(0), K = a.size(1), N = b.size(1);
   STRIDED_CHECK(out.size(0) == M && out.size(1) == N && out.is_contiguous(), op,
                 ": out must be a contiguous ", M, "x", N, " matrix, got ", out.layout());
-  for (const Tensor* in : {&a, &b})
-    STRIDED_CHECK(get_overlap_status(out, *in) == MemOverlapStatus::No ||
-                      get_overlap_status(out, *in) == MemOverlapStatus::TooHard,
-                  op, ": out ", out.layout(), " shares memory with an operand ", in->layout());
+  for (const Tensor* in : {&a, &b}) check_no_overlap(op, out, *in, "an operand");
   require_available(op);
   backend::DeviceGuard guard(out.device().index);
   if (M == 0 || N == 0) return out;

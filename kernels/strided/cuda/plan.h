@@ -1,24 +1,33 @@
-// The element-wise iteration plan as the CUDA kernels consume it: the broadcast shape, its dims
-// ordered by stride (innermost first) and coalesced, and each operand's byte strides in that order.
+// The element-wise iteration plan as the CUDA kernels consume it, and where it comes from.
 //
-// The rules are PyTorch's TensorIterator (aten/src/ATen/TensorIterator.cpp: reorder_dimensions,
-// coalesce_dimensions, compatible_stride), so a kernel here walks memory in the order PyTorch's
-// CUDA kernels walk it — the order the book's sector and cache-line models count (claims PF-01,
-// PF-09, PF-16). The CPU engine's iterator (lib/strided/iterator.h) plans with the same rules; this
-// file is the seam where the CUDA side takes a plan, so it holds no rule of its own beyond them.
+// The kernels derive nothing: the plan is the CPU engine's TensorIterator (lib/strided/iterator.h),
+// built with the very configuration the CPU op uses (ops.h: binary_config, copy_config), under the
+// CUDA op's name. TensorIterator broadcasts, orders the dims by stride with PyTorch's tie-breaks,
+// allocates a missing output in that order (it calls empty_strided on the operands' device) and
+// coalesces; from_iterator then serialises the result for the device. So the walk a kernel runs
+// is the walk the book's sector and cache-line models count over binary_plan (claims PF-01, PF-09,
+// PF-16), and a CUDA op's output has the strides the CPU op's output has (PF-18).
+//
+// The functions here touch no device: plan_test.cpp builds the same plans over CPU tensors of the
+// same layouts on every machine.
 #pragma once
 
 #include <cstdint>
 #include <vector>
 
-#include "strided/layout.h"
+#include "strided/iterator.h"
+#include "strided/ops.h"
 #include "strided/shape.h"
 
 namespace strided::cuda {
 
 struct ElementwisePlan {
-  Shape sizes;                      // innermost dim first, after ordering and coalescing
+  Shape sizes;                      // TensorIterator's shape(): innermost dim first, coalesced
   std::vector<Shape> byte_strides;  // [operand][dim], same order; operand 0 is the output
+  std::vector<char*> data;          // [operand] the first element's address (device memory)
+  // The wrapped numbers (the 3 in x + 3), in operand order: passed to the kernel by value, so
+  // they are no operands of the device plan.
+  std::vector<double> scalars;
   int64_t numel = 0;
 
   // One flat run of memory for every operand: the kernel needs no offset calculator and may use
@@ -26,23 +35,16 @@ struct ElementwisePlan {
   bool is_flat(int64_t itemsize) const;
 };
 
-// The dims of a shape in iteration order, innermost first: the layout algebra's walk_order (the
-// rule of TensorIteratorBase::reorder_dimensions, in one place for the CPU engine and the kernels).
-// strides: per operand, in the tensor's dim order (element or byte strides; only order matters).
-inline Shape iteration_order(IntList sizes, const std::vector<Shape>& strides) {
-  return walk_order(sizes, strides);
-}
+// The plan serialised for the device: TensorIterator's shape and every tensor operand's byte
+// strides and data pointer, innermost dim first, outputs first; wrapped numbers go to scalars.
+ElementwisePlan from_iterator(const TensorIterator& it);
 
-// Element strides of an output allocated to follow the iteration order (TensorIterator's
-// allocate_or_resize_outputs): row-major when the order is the plain reversed one, else dense in
-// the iteration order (compatible_stride). This is how x * y.permute(...) gets x's strides (PF-18).
-Shape output_strides_for_order(IntList sizes, IntList order);
-
-// Orders (by `order`) and coalesces the dims of operands that all have `sizes`
-// (TensorIteratorBase::coalesce_dimensions: two adjacent dims merge when either has size 1 or,
-// for every operand, size_inner · stride_inner == stride_outer).
-// byte_strides: per operand, in the tensor's dim order.
-ElementwisePlan make_elementwise_plan(IntList sizes, const std::vector<Shape>& byte_strides,
-                                      IntList order);
+// The plans the CUDA ops build (elementwise.cpp calls these and nothing else to plan). out may be
+// undefined: TensorIterator allocates it on the inputs' device. op names the CUDA op in errors.
+TensorIterator binary_iterator(const char* op, BinaryOp kind, const Tensor& out, const Tensor& a,
+                               const Tensor& b);
+TensorIterator binary_iterator(const char* op, BinaryOp kind, const Tensor& out, const Tensor& a,
+                               float scalar);
+TensorIterator copy_iterator(const char* op, const Tensor& dst, const Tensor& src);
 
 }  // namespace strided::cuda

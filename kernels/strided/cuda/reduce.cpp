@@ -4,7 +4,7 @@
 #include "strided/cuda/elementwise.h"
 #include "strided/cuda/runtime.h"
 #include "strided/layout.h"
-#include "strided/memory.h"
+#include "strided/cuda/out_checks.h"
 
 namespace strided::cuda {
 
@@ -49,16 +49,9 @@ backend::ReduceVersion version(ReduceKernel k, int64_t inner) {
 Tensor& reduce_out(const char* op, backend::ReduceOp kind, Tensor& out, const Tensor& in,
                    int64_t dim, ReduceKernel kernel) {
   const Split s = check_and_split(op, kind, in, dim);
-  STRIDED_CHECK(out.defined() && out.device() == in.device() && out.dtype() == DType::Float32 &&
-                    out.sizes() == s.out_sizes && out.is_contiguous(),
-                op, ": out must be a contiguous float32 tensor of shape ", to_string(s.out_sizes),
-                " on ", in.device().str(), ", got ",
-                out.defined() ? out.layout() + " " + std::string(name(out.dtype())) + " on " +
-                                    out.device().str()
-                              : std::string("an undefined tensor"));
-  STRIDED_CHECK(get_overlap_status(out, in) == MemOverlapStatus::No ||
-                    get_overlap_status(out, in) == MemOverlapStatus::TooHard,
-                op, ": out ", out.layout(), " shares memory with the input ", in.layout());
+  check_packed_out(op, out, in, s.out_sizes, DType::Float32,
+                   "float32 tensor of shape " + to_string(s.out_sizes));
+  check_no_overlap(op, out, in, "the input");
   require_available(op);
   if (out.numel() == 0) return out;
   backend::DeviceGuard guard(in.device().index);

@@ -2,7 +2,7 @@
 
 #include "strided/cuda/backend.h"
 #include "strided/cuda/runtime.h"
-#include "strided/memory.h"
+#include "strided/cuda/out_checks.h"
 
 namespace strided::cuda {
 
@@ -23,16 +23,9 @@ void check_input(const Tensor& in) {
 Tensor& transposed_copy_out(Tensor& out, const Tensor& in, TransposeKernel kernel) {
   check_input(in);
   const int64_t rows = in.size(0), cols = in.size(1);
-  STRIDED_CHECK(out.defined() && out.device() == in.device() && out.dtype() == in.dtype() &&
-                    out.sizes() == Shape({cols, rows}) && out.is_contiguous(),
-                kOp, ": out must be a contiguous ", cols, "x", rows, " ", name(in.dtype()),
-                " tensor on ", in.device().str(), ", got ",
-                out.defined() ? out.layout() + " " + std::string(name(out.dtype())) + " on " +
-                                    out.device().str()
-                              : std::string("an undefined tensor"));
-  STRIDED_CHECK(get_overlap_status(out, in) == MemOverlapStatus::No ||
-                    get_overlap_status(out, in) == MemOverlapStatus::TooHard,
-                kOp, ": out ", out.layout(), " shares memory with the input ", in.layout());
+  check_packed_out(kOp, out, in, {cols, rows}, in.dtype(),
+                   strided::detail::concat(cols, "x", rows, " ", name(in.dtype()), " tensor"));
+  check_no_overlap(kOp, out, in, "the input");
   require_available(kOp);
   if (out.numel() == 0) return out;
   backend::DeviceGuard guard(in.device().index);
