@@ -19,6 +19,12 @@ std::string& emit_dir_storage() {
 }  // namespace
 
 const std::string& emit_dir() { return emit_dir_storage(); }
+
+void gnuplot_figure(Check& c, const std::string& name, const std::string& script,
+                    const std::string& data, const std::string& caption) {
+  if (emit_dir().empty()) return;
+  c.figure(name, gnuplot(script, name, data), caption);
+}
 void set_emit_dir(std::string dir) { emit_dir_storage() = std::move(dir); }
 
 std::string plain_svg(std::string svg) {

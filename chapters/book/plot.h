@@ -4,6 +4,8 @@
 
 #include <string>
 
+#include "book/check.h"
+
 namespace book {
 
 // The folder --emit writes to, or empty when the chapter is not emitting (set by Chapter::main).
@@ -15,6 +17,11 @@ void set_emit_dir(std::string dir);
 // (plain_svg). Throws, failing the claim with the reason, when gnuplot is missing or fails: a page
 // must not silently lose a figure.
 std::string gnuplot(const std::string& script, const std::string& name, const std::string& data);
+
+// A check's chart: gnuplot(script, name, data) shown as the figure `name` with its caption, only
+// when the chapter is emitting for the book (a plain report or a one-claim run draws nothing).
+void gnuplot_figure(Check& c, const std::string& name, const std::string& script,
+                    const std::string& data, const std::string& caption);
 
 // gnuplot's SVG made plain: its <defs> hold point symbols (<use> with xlink:href) and text-box
 // filters, which the book's charts do not use, and its groups set the `color` attribute for

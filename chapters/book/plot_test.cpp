@@ -23,3 +23,10 @@ TEST_CASE("a chart is drawn only for the book") {
   CHECK(book::emit_dir().empty());
   CHECK_THROWS_AS(book::gnuplot("ratios", "x", "1\t2\n"), std::logic_error);
 }
+
+TEST_CASE("a check's chart is left out when the chapter is not emitting for the book") {
+  book::set_emit_dir("");
+  book::Check c("PF-17");
+  book::gnuplot_figure(c, "lru_sweep", "lru_sweep", "1\t2\n", "caption");  // no gnuplot run
+  CHECK(c.outputs().empty());
+}

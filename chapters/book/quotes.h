@@ -56,4 +56,11 @@ inline const QuotedTiming& notebook_timing(const std::string& cell, size_t k) {
   return QuotedTimings::notebook().at(cell, k);
 }
 
+// quote_timing of notebook_timing(cell, k): the seed's k-th %timeit line of a cell, shown among a
+// check's values as quoted and, when key is not empty, as the value `key` for the prose.
+inline const QuotedTiming& quote_notebook(Check& c, const std::string& key, const std::string& what,
+                                          const std::string& cell, size_t k) {
+  return quote_timing(c, key, what, notebook_timing(cell, k));
+}
+
 }  // namespace book

@@ -8,6 +8,14 @@
 
 namespace book {
 
+RatioBand band(double at_least, double at_most) {
+  RatioBand b;
+  b.at_least = at_least;
+  b.at_most = at_most;
+  b.attempts = 2;
+  return b;
+}
+
 Timed timed_ratio(Check& c, const std::string& what, const std::string& key,
                   const std::function<void()>& a, const std::function<void()>& b,
                   const RatioBand& band, int per) {
@@ -55,13 +63,13 @@ void timing_table(Check& c, const std::string& name, const std::vector<Timed>& r
 
 void ratio_figure(Check& c, const std::string& name, const std::vector<Timed>& rows,
                   const std::string& caption) {
-  if (emit_dir().empty()) return;
+  if (emit_dir().empty()) return;  // the data is for the chart alone
   std::string data = "# experiment\tthis_run\tseed\tmodel\n";
   for (const Timed& t : rows)
     data += "\"" + t.label + "\"\t" + fixed(t.ratio, 3) + "\t" +
             (t.seed_ratio > 0 ? fixed(t.seed_ratio, 3) : "?") + "\t" +  // "?": not measured
             (t.model_ratio > 0 ? fixed(t.model_ratio, 3) : "?") + "\n";
-  c.figure(name, gnuplot("ratios", name, data), caption);
+  gnuplot_figure(c, name, "ratios", data, caption);
 }
 
 OneThread::OneThread() : before_(strided::get_num_threads()) { strided::set_num_threads(1); }

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <functional>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -22,6 +23,13 @@ struct Timed {
   double seed_ratio = 0;       // the seed notebook's ratio for the same experiment; 0: none
   double model_ratio = 0;      // the model's ratio for the same walk; 0: no model applies
 };
+
+// The bands of claims.md's timing policy, with two attempts instead of three: on a shared machine a
+// noisy run is reported inconclusive sooner, and ctest stays short.
+RatioBand band(double at_least, double at_most = std::numeric_limits<double>::infinity());
+inline RatioBand about_as_fast() { return band(0.67, 1.5); }  // B takes about as long as A
+inline RatioBand slower() { return band(1.15); }              // B is measurably slower
+inline RatioBand much_slower() { return band(1.5); }          // B is slower by half again or more
 
 // time_ratio of a against b with `per` calls making one measurement (short ops are timed in
 // groups, so that one hiccup of a shared machine weighs less). Keeps the values key_ratio,

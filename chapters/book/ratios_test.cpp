@@ -51,3 +51,12 @@ TEST_CASE("fixed writes a figure with its decimals") {
   CHECK(book::fixed(2, 0) == "2");
   CHECK(book::fixed(0.5, 1) == "0.5");
 }
+
+TEST_CASE("the timing bands: claims.md's bounds, two attempts") {
+  CHECK(book::about_as_fast().at_least == 0.67);
+  CHECK(book::about_as_fast().at_most == 1.5);
+  CHECK(book::slower().at_least == 1.15);
+  CHECK(book::much_slower().at_least == 1.5);
+  CHECK(book::much_slower().at_most == std::numeric_limits<double>::infinity());
+  CHECK(book::band(2.0).attempts == 2);
+}

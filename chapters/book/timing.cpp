@@ -16,6 +16,28 @@ double median(std::vector<double> v) {
 
 namespace {
 
+double steady_seconds();
+
+}  // namespace
+
+bool skip_timing(Check& c) {
+  if (!sanitizer_build()) return false;
+  c.not_run("a sanitizer build: its timings would measure the instrumentation, not the walk");
+  return true;
+}
+
+double median_seconds(const std::function<void()>& f, int repeats) {
+  std::vector<double> s;
+  for (int r = 0; r < repeats; ++r) {
+    const double t0 = steady_seconds();
+    f();
+    s.push_back(steady_seconds() - t0);
+  }
+  return median(s);
+}
+
+namespace {
+
 double steady_seconds() {
   using clock = std::chrono::steady_clock;
   return std::chrono::duration<double>(clock::now().time_since_epoch()).count();

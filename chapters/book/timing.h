@@ -62,4 +62,12 @@ RatioResult time_ratio(Check& check, const std::string& what, const std::functio
 // The median of v (v is reordered); the mean of the middle two for an even count.
 double median(std::vector<double> v);
 
+// In a sanitizer build, marks the check not run and returns true: a claim calls it before it
+// builds what it would time, so that the instrumented build spends nothing on it.
+bool skip_timing(Check& c);
+
+// The median of `repeats` calls of f, in seconds, on the steady clock: an exhibit's illustration
+// of this run, never a claim (a claim's timing is a ratio, time_ratio).
+double median_seconds(const std::function<void()>& f, int repeats);
+
 }  // namespace book

@@ -81,3 +81,15 @@ TEST_CASE("a median outside the band fails only when the middle half of the repe
   CHECK(missing.q3 < 1.5);
   CHECK(s2 == book::Status::Failed);
 }
+
+TEST_CASE("median_seconds calls the function once per repeat") {
+  int calls = 0;
+  const double s = book::median_seconds([&] { ++calls; }, 5);
+  CHECK(calls == 5);
+  CHECK(s >= 0.0);
+}
+
+TEST_CASE("skip_timing skips only in a sanitizer build") {
+  book::Check c("PF-08");
+  CHECK(book::skip_timing(c) == book::sanitizer_build());
+}

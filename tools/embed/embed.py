@@ -7,8 +7,9 @@ Markdown pages of docs/, and writes into --pages:
   fragments/      every chapter output as an HTML fragment, escaped (chapter output is untrusted)
   values.doxy     ALIASES for the values sentences quote: \\ch01_name in a page becomes the value
   footer.html     the page footer (a copy of docs/footer.html)
-  sources/        each chapter's source, every //! [name] block shifted left to its own margin
-                  (what \\snippet shows: Doxygen 1.9.4 cannot trim indentation itself)
+  sources/        each chapter's sources, every //! [name] block shifted left to its own margin
+                  (what \\snippet shows: Doxygen 1.9.4 cannot trim indentation itself); a
+                  chapter's section files keep their folder: sources/06_performance/unary.cpp
   claims.json     every claim with its status, measured values and the pages that cite it
 
 It fails (exit 1, one line per problem naming the file and the claim) when the text and the checks
@@ -122,9 +123,19 @@ def load_json(path, problems, where):
 
 
 def load_chapters(args, problems):
+    """The chapters of --chapter NAME=SOURCE, in order. A chapter named more than once has several
+    sources: the first is its program, the others its section files (chapters/NAME/*.cpp); its
+    report and outputs must be newer than every one of them."""
     chapters = []
+    by_name = {}
     for spec in args.chapter:
         name, _, source = spec.partition("=")
+        if name in by_name:
+            by_name[name]["sources"].append(source)
+            continue
+        by_name[name] = {"name": name, "source": source, "sources": [source]}
+    for spec in by_name.values():
+        name, source = spec["name"], spec["source"]
         where = rel(source, args.root)
         if not NAME_RE.match(name) or not chapter_slug(name):
             problems.add(where, f"chapter name '{name}' must look like 01_memory_topology")
@@ -135,9 +146,11 @@ def load_chapters(args, problems):
             problems.add(where, f"chapter {name} has no report ({report_path} is missing: "
                                 "run the chapter with --emit)")
             continue
-        if os.path.getmtime(report_path) < os.path.getmtime(source):
-            problems.add(where, f"the report of chapter {name} ({report_path}) is older than its "
-                                "source: run the chapter again")
+        newest = max(spec["sources"], key=os.path.getmtime)
+        if os.path.getmtime(report_path) < os.path.getmtime(newest):
+            problems.add(rel(newest, args.root),
+                         f"the report of chapter {name} ({report_path}) is older than its "
+                         "source: run the chapter again")
         report = load_json(report_path, problems, where)
         if report is None:
             continue
@@ -145,9 +158,17 @@ def load_chapters(args, problems):
             problems.add(where, f"{report_path} belongs to chapter {report.get('chapter')!r}, not {name}")
             continue
         page = os.path.join(args.docs, name + ".md")
-        chapters.append({"name": name, "source": source, "out": out, "report": report,
+        chapters.append({"name": name, "source": source, "sources": spec["sources"],
+                         "newest": os.path.getmtime(newest), "out": out, "report": report,
                          "page": page, "slug": chapter_slug(name)})
     return chapters
+
+
+def source_key(ch, path):
+    """How a page's \\snippet names a chapter's source: the program by its file name
+    (06_performance.cpp), a section file by its path from the chapters folder
+    (06_performance/unary.cpp)."""
+    return os.path.relpath(path, os.path.dirname(ch["source"])).replace(os.sep, "/")
 
 
 def check_claims(chapters, problems, root):
@@ -1522,7 +1543,8 @@ def main(argv=None):
     ap.add_argument("--out", required=True, help="where chapters emitted (build/book/out)")
     ap.add_argument("--pages", required=True, help="where to write the pages (build/book/pages)")
     ap.add_argument("--chapter", action="append", default=[], metavar="NAME=SOURCE",
-                    help="a chapter and its source file (repeat)")
+                    help="a chapter and a source file of it (repeat; a chapter of several files "
+                         "is named once per file, its program first)")
     ap.add_argument("--recorded", help="a folder of recorded runs (report.json files)")
     ap.add_argument("--mutants", help="the record of tools/book mutate (which mutants kill which "
                                       "claims); the build fails when it is stale")
@@ -1573,7 +1595,7 @@ def main(argv=None):
             path = os.path.join(ch["out"], o["file"])
             if not os.path.exists(path):
                 continue  # reported if a page uses it
-            if os.path.getmtime(path) < os.path.getmtime(ch["source"]):
+            if os.path.getmtime(path) < ch["newest"]:
                 problems.add(rel(path, args.root), f"output {o['name']!r} (claim {o.get('claim') or '-'}) "
                                                    "is older than the chapter's source")
                 continue
@@ -1606,18 +1628,29 @@ def main(argv=None):
     records = {}
     record_dir = args.pytorch or os.path.join(args.docs, "recorded", "pytorch")
     for ch in chapters:
-        with open(ch["source"], encoding="utf-8") as f:
-            text, names = dedented_source(f.read())
-        fname = os.path.basename(ch["source"])
-        sources[fname] = text
-        snippets[fname] = names
+        # One name is one listing of the chapter, whichever of its files holds it: the
+        # companion pairs its # [name] block with it by that name alone.
+        held_by = {}
+        for path in ch["sources"]:
+            with open(path, encoding="utf-8") as f:
+                text, names = dedented_source(f.read())
+            fname = source_key(ch, path)
+            sources[fname] = text
+            snippets[fname] = names
+            for block in sorted(names):
+                if block in held_by:
+                    problems.add(rel(path, args.root),
+                                 f"listing {block} of chapter {ch['name']} is also a //! [{block}] "
+                                 f"block of {held_by[block]}: give one of them another name")
+                held_by.setdefault(block, fname)
         py = os.path.splitext(ch["source"])[0] + ".py"
         if os.path.exists(py):
             with open(py, encoding="utf-8") as f:
                 py_text, py_names = dedented_source(f.read(), PY_MARKER_RE)
             py_name = os.path.basename(py)
             sources[py_name] = py_text
-            companions[fname] = (py_name, py_names)
+            for path in ch["sources"]:
+                companions[source_key(ch, path)] = (py_name, py_names)
             record_path = os.path.join(record_dir, ch["name"] + ".json")
             if not os.path.exists(record_path):
                 problems.add(rel(py, args.root),
@@ -1694,6 +1727,7 @@ def main(argv=None):
     src_dir = os.path.join(args.pages, "sources")
     os.makedirs(src_dir)
     for fname, text in sources.items():
+        os.makedirs(os.path.dirname(os.path.join(src_dir, fname)), exist_ok=True)
         with open(os.path.join(src_dir, fname), "w", encoding="utf-8") as f:
             f.write(text)
     for key, text in list(frag_html.items()) + list(tryits.items()):

@@ -167,6 +167,60 @@ class EmbedTest(unittest.TestCase):
         self.write(os.path.join(self.docs, "99_demo.md"), PAGE + "\n\\snippet 99_demo.cpp gone\n")
         self.assertFails("99_demo.md", "no //! [gone] block in 99_demo.cpp")
 
+    # ---- a chapter of several files -------------------------------------------------------------
+
+    def with_section_file(self, block="part"):
+        """99_demo.cpp and a section file chapters/99_demo/part.cpp, its listing on the page."""
+        part = os.path.join(self.root, "chapters", "99_demo", "part.cpp")
+        os.makedirs(os.path.dirname(part))
+        self.write(part, f"void part() {{\n  //! [{block}]\n  int z = 2;\n  //! [{block}]\n}}\n")
+        old = time.time() - 100
+        os.utime(part, (old, old))
+        self.write(os.path.join(self.docs, "99_demo.md"),
+                   PAGE + "\n\\snippet 99_demo/part.cpp part\n\nDone.\n")
+        return part
+
+    def test_a_section_files_listing_is_shown_by_its_path(self):
+        part = self.with_section_file()
+        rc, err = self.run_embed("--chapter", f"99_demo={part}")
+        self.assertEqual(rc, 0, err)
+        self.assertEqual(self.read("sources", "99_demo", "part.cpp"),
+                         "void part() {\n  //! [part]\nint z = 2;\n  //! [part]\n}\n")
+        self.assertIn("\\snippet 99_demo/part.cpp part", self.read("99_demo.md"))
+
+    def test_a_listing_of_a_section_file_not_given_fails(self):
+        self.with_section_file()
+        self.assertFails("99_demo.md", "\\snippet 99_demo/part.cpp: not a chapter's source")
+
+    def test_one_listing_name_in_two_files_of_a_chapter_fails(self):
+        part = self.with_section_file(block="shown")
+        self.write(os.path.join(self.docs, "99_demo.md"), PAGE)
+        rc, err = self.run_embed("--chapter", f"99_demo={part}")
+        self.assertEqual(rc, 1, err)
+        self.assertIn("listing shown of chapter 99_demo is also a //! [shown] block of 99_demo.cpp",
+                      err)
+
+    def test_an_output_older_than_a_section_file_fails(self):
+        part = self.with_section_file()
+        os.utime(part, None)  # the section file changed after the chapter ran
+        old = time.time() - 50
+        os.utime(os.path.join(self.chout, "grid.svg"), (old, old))
+        os.utime(os.path.join(self.chout, "report.json"), None)
+        rc, err = self.run_embed("--chapter", f"99_demo={part}")
+        self.assertEqual(rc, 1, err)
+        self.assertIn("older than the chapter's source", err)
+
+    def test_a_section_file_with_the_companion_shows_tabs(self):
+        self.with_companion()
+        part = self.with_section_file()
+        self.write(os.path.splitext(self.src)[0] + ".py",
+                   self.COMPANION + "# [part]\nz = 2\n# [part]\n")
+        rc, err = self.run_embed("--chapter", f"99_demo={part}")
+        self.assertEqual(rc, 0, err)
+        page = self.read("99_demo.md")
+        self.assertIn("\\snippet 99_demo.py part", page)
+        self.assertEqual(page.count('<div class="book-tabs"'), 2)
+
     # ---- drift between text, checks and outputs --------------------------------------------------
 
     def test_removing_a_check_fails_naming_the_page_and_the_claim(self):

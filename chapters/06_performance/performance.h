@@ -1,0 +1,19 @@
+// Chapter 6's sections on each kind of op, one file each beside this header; the chapter's program
+// (chapters/06_performance.cpp) adds them to the chapter in the page's order.
+#pragma once
+
+#include "book/book.h"
+
+namespace performance {
+
+// PyTorch 1.13's answers for the chapter's expressions (chapters/06_performance.py, recorded by
+// tools/book record-pytorch): the checks compare the library's tensors with them.
+inline const book::PytorchRecord& pytorch() {
+  return book::PytorchRecord::of_chapter("06_performance");
+}
+
+void unary(book::Chapter& ch);       // Unary ops: layouts at the same cost, and one that is not
+void reductions(book::Chapter& ch);  // Reductions
+void binary(book::Chapter& ch);      // Binary ops, the layout of the output, when a copy pays
+
+}  // namespace performance

@@ -1,0 +1,61 @@
+#include "book/bench_record.h"
+
+#include <algorithm>
+#include <fstream>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "book/provenance.h"
+#include "book/show.h"
+
+namespace book {
+
+std::filesystem::path recorded_bench() {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::path(source_dir()) / "docs" / "recorded" / "bench";
+  if (!fs::exists(dir)) return {};
+  std::vector<fs::path> found;
+  for (const auto& e : fs::directory_iterator(dir)) {
+    const std::string name = e.path().filename().string();
+    if (name.starts_with("bench-") && name.ends_with(".json")) found.push_back(e.path());
+  }
+  std::sort(found.begin(), found.end());
+  return found.empty() ? fs::path{} : found.back();
+}
+
+void show_recorded_bench(Exhibit& e, const std::string& runs, const std::string& goals) {
+  const std::filesystem::path path = recorded_bench();
+  std::vector<std::vector<std::string>> rows, goal_rows;
+  std::string about = "no recorded benchmark run is committed";
+  if (!path.empty()) {
+    std::ifstream in(path);
+    const nlohmann::json j = nlohmann::json::parse(in);
+    for (const auto& x : j.at("experiments")) {
+      const double s = x.at("strided_ms").get<double>();
+      const bool has_torch = x.at("pytorch_ms").is_number();
+      const double t = has_torch ? x.at("pytorch_ms").get<double>() : 0.0;
+      rows.push_back({x.at("name").get<std::string>(), x.at("shape").get<std::string>(),
+                      fixed(s, 3), has_torch ? fixed(t, 3) : "", has_torch ? fixed(s / t, 2) : ""});
+    }
+    for (const auto& g : j.at("goals")) {
+      const bool met = g.at("met").get<bool>();
+      goal_rows.push_back(
+          {g.at("goal").get<std::string>(), fixed(g.at("measured").get<double>(), 3),
+           g.at("comparison").get<std::string>() + " " + fixed(g.at("limit").get<double>(), 2),
+           met ? "met" : "missed by " + fixed(g.at("missed_by").get<double>(), 2) + "×"});
+    }
+    const auto& m = j.at("machine");
+    about = "recorded on " + m.at("cpu").get<std::string>() + " with " +
+            std::to_string(j.at("threads").get<int>()) + " threads, at commit " +
+            j.at("commit").get<std::string>() + " on " + j.at("date").get<std::string>() +
+            " (PyTorch " + j.at("pytorch").get<std::string>() + "); STREAM copy " +
+            fixed(j.at("stream").at("copy_gbs").get<double>(), 1) + " GB/s, triad " +
+            fixed(j.at("stream").at("triad_gbs").get<double>(), 1) + " GB/s";
+  }
+  e.value(runs, about);
+  e.table(runs, {"experiment", "shape", "strided ms", "PyTorch ms", "strided / PyTorch"}, rows);
+  e.table(goals, {"goal", "measured ratio", "goal", "verdict"}, goal_rows);
+}
+
+}  // namespace book
