@@ -39,7 +39,8 @@ class CopySlices : public Node {
         view_strides_(view.strides()),
         view_offset_(view.storage_offset() - base.storage_offset()),
         fn_(std::move(fn)) {}
-  std::string name() const override { return "CopySlices"; }
+  // Its name() is the C++ type name, as PyTorch's (the Python repr shows <CopySlices>).
+  std::string name() const override { return "torch::autograd::CopySlices"; }
   std::vector<Tensor> apply(std::vector<Tensor>&& grads) override {
     Tensor result = empty_strided(base_sizes_, base_strides_, {grads[0].dtype()});
     result.copy_(grads[0]);

@@ -104,7 +104,7 @@ class Op : public Node {
 class AccumulateGrad : public Node {
  public:
   explicit AccumulateGrad(std::shared_ptr<AutogradMeta> meta, Tensor leaf);
-  std::string name() const override { return "AccumulateGrad"; }
+  std::string name() const override { return "torch::autograd::AccumulateGrad"; }
   std::vector<Tensor> apply(std::vector<Tensor>&& grads) override;
 
  private:
