@@ -212,3 +212,17 @@ TEST_CASE("backward's own errors are PyTorch's") {
   sum(r).backward(Tensor(), /*retain_graph=*/true);
   sum(r).backward();  // the graph was kept once
 }
+
+TEST_CASE("AG-09: a graph of scalars gives the tensor graph's gradients") {
+  const std::vector<double> xs{0.5, -1.0, 2.0}, ws{1.0, 2.0, 3.0};
+  Variable x = leaf(xs, {3}, DType::Float64);
+  Variable w(from_values(ws, {3}, {DType::Float64}));
+  sum(x * x * w + exp(x)).backward();
+  for (size_t i = 0; i < xs.size(); ++i) {
+    Variable xi = leaf({xs[i]}, {}, DType::Float64);
+    Variable wi(from_values({ws[i]}, {}, {DType::Float64}));
+    (xi * xi * wi + exp(xi)).backward();
+    CHECK(xi.grad().item().to_double() ==
+          doctest::Approx(x.grad().to_vector()[i]).epsilon(1e-15));
+  }
+}

@@ -200,7 +200,9 @@ void run_case(const json& c) {
     return;
   }
   REQUIRE(error == "");
-  for (auto& [name, want] : expected["grads"].items()) {
+  for (const auto& item : expected["grads"].items()) {
+    const std::string name = item.key();
+    const json& want = item.value();
     const Tensor& got = p.env.at(name).grad();
     if (want.is_null()) {
       CHECK_MESSAGE(!got.defined(), name);
@@ -209,7 +211,9 @@ void run_case(const json& c) {
     }
   }
   if (expected.contains("grad_fns"))
-    for (auto& [name, want] : expected["grad_fns"].items()) {
+    for (const auto& item : expected["grad_fns"].items()) {
+      const std::string name = item.key();
+      const json& want = item.value();
       CAPTURE(name);
       CHECK(grad_fns.at(name) == (want.is_null() ? "" : want.get<std::string>()));
     }
