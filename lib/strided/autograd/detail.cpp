@@ -1,0 +1,106 @@
+#include <cmath>
+
+#include "strided/autograd/detail.h"
+#include "strided/layout.h"
+#include "strided/reduce.h"
+
+namespace strided::autograd::detail {
+
+Tensor sum_to(const Tensor& grad, IntList sizes) {
+  // aten/src/ATen/ExpandUtils.h, sum_to: the leading dims, then the dims that were 1.
+  Tensor g = grad;
+  const int64_t lead = grad.dim() - static_cast<int64_t>(sizes.size());
+  for (int64_t i = 0; i < lead; ++i) g = sum(g, 0);
+  for (size_t i = 0; i < sizes.size(); ++i)
+    if (sizes[i] == 1 && g.size(static_cast<int64_t>(i)) != 1)
+      g = sum(g, static_cast<int64_t>(i), /*keepdim=*/true);
+  return g;
+}
+
+bool is_expandable_to(IntList sizes, IntList target) {
+  if (sizes.size() > target.size()) return false;
+  const size_t lead = target.size() - sizes.size();
+  for (size_t i = 0; i < sizes.size(); ++i)
+    if (sizes[i] != 1 && sizes[i] != target[lead + i]) return false;
+  return true;
+}
+
+namespace {
+// Calls f(k, position) for the k-th element in row-major order and its storage position.
+template <class F>
+void for_each_position(IntList sizes, IntList strides, int64_t offset, F f) {
+  const int64_t n = checked_numel(sizes, "as_strided_backward");
+  Shape index(sizes.size(), 0);
+  int64_t pos = offset;
+  for (int64_t k = 0; k < n; ++k) {
+    f(k, pos);
+    for (int64_t d = static_cast<int64_t>(sizes.size()) - 1; d >= 0; --d) {
+      if (++index[d] < sizes[d]) {
+        pos += strides[d];
+        break;
+      }
+      pos -= (sizes[d] - 1) * strides[d];
+      index[d] = 0;
+    }
+  }
+}
+
+std::pair<int64_t, int64_t> span_of(IntList sizes, IntList strides, int64_t offset) {
+  int64_t lo = offset, hi = offset;
+  for (size_t d = 0; d < sizes.size(); ++d) {
+    if (sizes[d] == 0) return {offset, offset - 1};  // empty
+    hi += (sizes[d] - 1) * strides[d];
+  }
+  return {lo, hi};
+}
+}  // namespace
+
+Tensor as_strided_backward(const Tensor& grad, IntList input_sizes, IntList input_strides,
+                           int64_t input_offset, IntList sizes, IntList strides, int64_t offset) {
+  auto [in_lo, in_hi] = span_of(input_sizes, input_strides, input_offset);
+  auto [out_lo, out_hi] = span_of(sizes, strides, offset);
+  const int64_t lo = std::min(in_lo, out_lo), hi = std::max(in_hi, out_hi);
+  std::vector<double> storage(static_cast<size_t>(std::max<int64_t>(hi - lo + 1, 0)), 0.0);
+  std::vector<int64_t> readers(storage.size(), 0);
+  const std::vector<double> g = grad.contiguous().to_vector();
+  // Every element of the view adds its gradient into the position it reads: elements that share
+  // a position (a stride 0, overlapping windows) add up there.
+  for_each_position(sizes, strides, offset,
+                    [&](int64_t k, int64_t pos) { storage[static_cast<size_t>(pos - lo)] += g[k]; });
+  for_each_position(input_sizes, input_strides, input_offset,
+                    [&](int64_t, int64_t pos) { ++readers[static_cast<size_t>(pos - lo)]; });
+  std::vector<double> result(static_cast<size_t>(checked_numel(input_sizes, "as_strided_backward")));
+  for_each_position(input_sizes, input_strides, input_offset, [&](int64_t k, int64_t pos) {
+    const size_t p = static_cast<size_t>(pos - lo);
+    result[static_cast<size_t>(k)] = storage[p] / static_cast<double>(readers[p]);
+  });
+  return from_values(result, input_sizes, {grad.dtype()});
+}
+
+namespace {
+template <class F>
+Tensor map(const Tensor& x, F f) {
+  STRIDED_CHECK(is_floating_point(x.dtype()), "autograd: expected a floating tensor, got ",
+                name(x.dtype()));
+  std::vector<double> v = x.to_vector();
+  for (double& e : v) e = f(e);
+  return from_values(v, x.sizes(), {x.dtype()});
+}
+}  // namespace
+
+Tensor log(const Tensor& x) {
+  return map(x, [](double e) { return std::log(e); });
+}
+
+Tensor pow(const Tensor& x, double exponent) {
+  return map(x, [exponent](double e) { return std::pow(e, exponent); });
+}
+
+Tensor pow(const Tensor& x, const Tensor& exponent) {
+  const Shape shape = broadcast_shapes(x.sizes(), exponent.sizes());
+  std::vector<double> a = x.expand(shape).to_vector(), b = exponent.expand(shape).to_vector();
+  for (size_t i = 0; i < a.size(); ++i) a[i] = std::pow(a[i], b[i]);
+  return from_values(a, shape, {x.dtype()});
+}
+
+}  // namespace strided::autograd::detail
