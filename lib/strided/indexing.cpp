@@ -27,11 +27,9 @@ using IndexList = std::vector<int64_t>;
 // ---- the output layout of an elementwise op over several operands ------------------------------
 // NOTE: [Computing output strides] in TensorIterator.cpp, reduced to what the index kernel needs:
 // every operand has the output's rank, and a size-1 dim that the output broadcasts counts as
-// stride 0. If all operands have the output's shape and are all contiguous, the output is
-// contiguous; if all are channels-last (4-d), so is the output; if all are non-overlapping and
-// dense with equal strides, the output takes those strides. Otherwise dims are sorted by the
-// operands' strides (insertion sort, the first operand with a strict answer decides, ties broken
-// toward the smaller size) and the output is dense in that order.
+// stride 0. The rules are the ones TensorIterator's build calls: shared_output_strides (the fast
+// set-up), walk_order and walk_output_strides; this function only feeds them the index kernel's
+// operands, which are not tensors.
 struct Operand {
   Shape sizes, strides;
 };
@@ -42,19 +40,9 @@ Shape iterator_output_strides(IntList shape, const std::vector<Operand>& ops) {
     return std::equal(o.sizes.begin(), o.sizes.end(), shape.begin(), shape.end());
   });
   if (same_shape) {  // compute_fast_setup_type
-    bool contiguous = true, channels_last = true, dense = true;
-    for (const Operand& o : ops) {
-      contiguous &= is_contiguous(o.sizes, o.strides);
-      channels_last &= is_channels_last_contiguous(o.sizes, o.strides);
-      dense &= is_non_overlapping_and_dense(o.sizes, o.strides);
-    }
-    if (contiguous) return contiguous_strides(shape);
-    if (channels_last) return channels_last_strides(shape);
-    if (dense) {
-      bool equal = std::all_of(ops.begin(), ops.end(),
-                               [&](const Operand& o) { return o.strides == ops.back().strides; });
-      if (equal) return ops.back().strides;
-    }
+    std::vector<Shape> strides;
+    for (const Operand& o : ops) strides.push_back(o.strides);
+    if (std::optional<Shape> shared = shared_output_strides(shape, strides)) return *shared;
   }
   // compute_strides: a dim an operand broadcasts has stride 0 for it.
   std::vector<Shape> strides;
@@ -63,20 +51,8 @@ Shape iterator_output_strides(IntList shape, const std::vector<Operand>& ops) {
     for (size_t d = 0; d < n; ++d) s[d] = (o.sizes[d] == 1 && shape[d] != 1) ? 0 : o.strides[d];
     strides.push_back(std::move(s));
   }
-  // reorder_dimensions (the layout algebra's walk_order): perm[0] is the fastest dim.
-  const Shape perm = walk_order(shape, strides);
-  bool inverted = true;
-  for (size_t j = 0; j < n; ++j) inverted &= perm[j] == static_cast<int64_t>(n - 1 - j);
-  if (inverted) return contiguous_strides(shape);
-  // compatible_stride: dense in perm order, multiplying by the sizes as they are (a size-0 dim
-  // makes the strides after it 0, which is harmless: there are no elements).
-  Shape out(n);
-  int64_t next = 1;
-  for (size_t j = 0; j < n; ++j) {
-    out[perm[j]] = next;
-    next *= shape[perm[j]];
-  }
-  return out;
+  // reorder_dimensions, then allocate_or_resize_outputs.
+  return walk_output_strides(shape, walk_order(shape, strides));
 }
 
 // ---- advanced indexing: one gather ------------------------------------------------------------

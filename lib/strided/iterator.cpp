@@ -273,37 +273,11 @@ TensorIterator TensorIteratorConfig::build() const {
   // fast_set_up: all operands of one shape, and all contiguous (or all channels-last, or all dense
   // with one set of strides): the output takes that layout and the plan is a single dim.
   if (!is_reduction_ && all_same_shape) {
-    bool contiguous = true, channels_last = true, dense = true;
-    for (const IterOperand& o : ops) {
-      if (!o.tensor.defined()) continue;
-      contiguous &= o.tensor.is_contiguous();
-      channels_last &= is_channels_last_contiguous(o.tensor.sizes(), o.tensor.strides());
-      dense &= o.tensor.is_non_overlapping_and_dense();
-    }
-    std::optional<Shape> out_strides;
-    if (contiguous) {
-      out_strides = contiguous_strides(shape);
-    } else if (enforce_linear_iteration_) {
-      // compute_fast_setup_type: under linear iteration only contiguous operands take the fast
-      // path; any other shared layout would change the walk's order.
-    } else if (channels_last) {
-      out_strides = channels_last_strides(shape);
-    } else if (dense) {
-      // Inputs are compared from the last operand back; every defined one must share strides.
-      const Tensor* ref = nullptr;
-      bool same = true;
-      for (int k = nt - 1; k >= 0; --k) {
-        const Tensor& t = ops[k].tensor;
-        if (!t.defined()) continue;
-        if (!ref) {
-          ref = &t;
-        } else if (t.strides() != ref->strides()) {
-          same = false;
-          break;
-        }
-      }
-      if (same && ref) out_strides = ref->strides();
-    }
+    std::vector<Shape> strides;
+    for (const IterOperand& o : ops)
+      if (o.tensor.defined()) strides.push_back(o.tensor.strides());
+    const std::optional<Shape> out_strides =
+        shared_output_strides(shape, strides, enforce_linear_iteration_);
     if (out_strides) {
       for (IterOperand& o : ops)
         if (o.is_output && !o.tensor.defined()) allocate(o, *out_strides);
@@ -352,27 +326,15 @@ TensorIterator TensorIteratorConfig::build() const {
   for (IterOperand& o : ops)
     if (!o.stride_bytes.empty()) o.stride_bytes = permuted(o.stride_bytes);
 
-  // allocate_or_resize_outputs: dense strides in plan order, mapped back to the tensor's dims;
-  // plain contiguous strides when the plan order is the tensor's own.
+  // allocate_or_resize_outputs: the output's strides (walk_output_strides), and its byte steps in
+  // plan order, dense along the walk (compatible_stride).
   for (IterOperand& o : ops) {
     if (!o.is_output || o.tensor.defined()) continue;
     const int64_t item = itemsize(out_dtype);
-    Shape plan_strides(nd);
-    int64_t next = item;
-    for (int d = 0; d < nd; ++d) {
-      plan_strides[d] = next;
-      next *= it.shape_[d];
-    }
-    bool inverted = true;
-    for (int d = 0; d < nd; ++d) inverted &= perm[d] == nd - d - 1;
-    if (inverted) {
-      allocate(o, contiguous_strides(shape));
-    } else {
-      Shape strides(nd);
-      for (int d = 0; d < nd; ++d) strides[perm[d]] = plan_strides[d] / item;
-      allocate(o, strides);
-    }
-    o.stride_bytes = plan_strides;
+    allocate(o, walk_output_strides(shape, perm));
+    const Shape dense = dense_strides_in_order(shape, perm, ZeroSizes::AsIs);
+    o.stride_bytes.resize(nd);
+    for (int d = 0; d < nd; ++d) o.stride_bytes[d] = dense[perm[d]] * item;
   }
 
   // coalesce_dimensions: the layout algebra's coalesce_dims, over every operand's byte strides.

@@ -501,18 +501,31 @@ void coalesce_dims(Shape& sizes, std::vector<Shape>& strides) {
   for (Shape& s : strides) s.resize(prev + 1);
 }
 
-Shape infer_dense_strides(IntList sizes, IntList strides) {
-  // TensorUtils / empty_like with preserve_format: the walk order of the input, laid out densely.
-  const size_t n = sizes.size();
-  if (n == 0) return {};
-  const Shape perm = walk_order(sizes, {Shape(strides.begin(), strides.end())});
-  Shape out(n);
+Shape dense_strides_in_order(IntList sizes, IntList perm, ZeroSizes zero) {
+  STRIDED_INTERNAL_ASSERT(perm.size() == sizes.size());
+  Shape out(sizes.size());
   int64_t running = 1;
-  for (size_t i = 0; i < n; ++i) {
-    out[perm[i]] = running;
-    running = wrapping_mul(running, std::max<int64_t>(sizes[perm[i]], 1));
+  for (int64_t d : perm) {
+    const auto i = static_cast<size_t>(d);
+    out[i] = running;
+    const int64_t size = zero == ZeroSizes::AsOne ? std::max<int64_t>(sizes[i], 1) : sizes[i];
+    running = wrapping_mul(running, size);
   }
   return out;
+}
+
+Shape walk_output_strides(IntList sizes, IntList perm) {
+  const auto n = static_cast<int64_t>(perm.size());
+  bool inverted = true;
+  for (int64_t d = 0; d < n; ++d) inverted = inverted && perm[d] == n - 1 - d;
+  return inverted ? contiguous_strides(sizes) : dense_strides_in_order(sizes, perm, ZeroSizes::AsIs);
+}
+
+Shape infer_dense_strides(IntList sizes, IntList strides) {
+  // TensorUtils / empty_like with preserve_format: the walk order of the input, laid out densely.
+  if (sizes.empty()) return {};
+  const Shape perm = walk_order(sizes, {Shape(strides.begin(), strides.end())});
+  return dense_strides_in_order(sizes, perm, ZeroSizes::AsOne);
 }
 
 MemOverlap has_internal_overlap(IntList sizes, IntList strides) {

@@ -193,6 +193,22 @@ void for_each_index(IntList sizes, const std::vector<Shape>& strides, F&& f) {
   for_each_index(sizes, strides, 0, checked_numel(sizes, "for_each_index"), std::forward<F>(f));
 }
 
+// Dense strides that follow a walk order: perm lists the dims innermost first (as walk_order gives
+// them); perm[0] gets stride 1 and each next dim the product of the sizes of the dims inside it.
+// PyTorch forms this product in two places that part on size-0 dims: TensorIterator's
+// compatible_stride (allocate_or_resize_outputs) multiplies the sizes as they are, so a size-0 dim
+// gives stride 0 to every dim outside it (harmless: there are no elements); empty_like's
+// infer_dense_strides multiplies max(size, 1). `zero` says which.
+// Post-condition: non-overlapping and dense, with strides non-decreasing along perm (layout_test).
+enum class ZeroSizes : uint8_t { AsIs, AsOne };
+Shape dense_strides_in_order(IntList sizes, IntList perm, ZeroSizes zero);
+
+// The strides TensorIterator allocates an output with once it has ordered the dims
+// (allocate_or_resize_outputs): row-major when the walk is the tensor's own order (perm is
+// n-1, ..., 0), else dense_strides_in_order(sizes, perm, AsIs). The two differ only on size-0 and
+// size-1 dims, where strides do not matter; PyTorch returns the row-major ones.
+Shape walk_output_strides(IntList sizes, IntList perm);
+
 // The strides PyTorch gives an output that should follow an input's layout
 // (TensorUtils.cpp/empty_like's infer_dense_strides): dense, in walk_order of the input.
 Shape infer_dense_strides(IntList sizes, IntList strides);

@@ -106,6 +106,35 @@ TEST_CASE("infer_dense_strides keeps the stride order, as torch.empty_like and c
   }
 }
 
+TEST_CASE("dense_strides_in_order: dense, non-decreasing along the walk; size 0 as is or as 1") {
+  // Every permutation of a 3-d shape: the post-condition of the header.
+  const Shape sizes{4, 3, 5};
+  Shape perm{0, 1, 2};
+  do {
+    CAPTURE(to_string(perm));
+    for (ZeroSizes zero : {ZeroSizes::AsIs, ZeroSizes::AsOne}) {
+      const Shape s = dense_strides_in_order(sizes, perm, zero);
+      CHECK(is_non_overlapping_and_dense(sizes, s));
+      CHECK(s[perm[0]] == 1);
+      for (size_t i = 1; i < perm.size(); ++i) CHECK(s[perm[i - 1]] <= s[perm[i]]);
+    }
+  } while (std::next_permutation(perm.begin(), perm.end()));
+  // The two products part on a size-0 dim: TensorIterator's gives the dims outside it stride 0,
+  // empty_like's counts the 0 as a 1 (torch.empty(2, 0, 3).stride() is (3, 3, 1)).
+  CHECK(dense_strides_in_order({2, 0, 3}, {2, 1, 0}, ZeroSizes::AsIs) == Shape{0, 3, 1});
+  CHECK(dense_strides_in_order({2, 0, 3}, {2, 1, 0}, ZeroSizes::AsOne) == Shape{3, 3, 1});
+  CHECK(dense_strides_in_order({}, {}, ZeroSizes::AsIs).empty());
+}
+
+TEST_CASE("walk_output_strides: row-major for the tensor's own order, else dense along the walk") {
+  CHECK(walk_output_strides({2, 3, 4}, {2, 1, 0}) == Shape{12, 4, 1});
+  // x + y.permute(...) style: the walk's innermost dim gets stride 1 (PF-18).
+  CHECK(walk_output_strides({2, 3, 4}, {0, 1, 2}) == Shape{1, 2, 6});
+  CHECK(walk_output_strides({2, 3, 4}, {1, 2, 0}) == Shape{12, 1, 3});
+  // A size-0 dim in the tensor's own order: row-major strides count it as 1, as PyTorch prints.
+  CHECK(walk_output_strides({2, 0, 3}, {2, 1, 0}) == contiguous_strides({2, 0, 3}));
+}
+
 TEST_CASE("extent: the smallest and largest element offsets a layout reaches") {
   const Extent e = extent({2, 3}, {6, 2}, 5);
   CHECK(e.min == 5);

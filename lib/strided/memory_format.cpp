@@ -77,4 +77,20 @@ MemoryFormat suggest_memory_format(IntList sizes, IntList strides) {
                                                   : MemoryFormat::Contiguous;
 }
 
+std::optional<Shape> shared_output_strides(IntList shape, const std::vector<Shape>& strides,
+                                           bool linear) {
+  bool contiguous = true, channels_last = true, dense = true, same = true;
+  for (const Shape& s : strides) {
+    contiguous = contiguous && is_contiguous(shape, s);
+    channels_last = channels_last && is_channels_last_contiguous(shape, s);
+    dense = dense && is_non_overlapping_and_dense(shape, s);
+    same = same && s == strides.back();
+  }
+  if (contiguous) return contiguous_strides(shape);
+  if (linear) return std::nullopt;
+  if (channels_last) return channels_last_strides(shape);
+  if (dense && same && !strides.empty()) return strides.back();
+  return std::nullopt;
+}
+
 }  // namespace strided

@@ -5,7 +5,9 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <ostream>
+#include <vector>
 
 #include "strided/shape.h"
 
@@ -49,5 +51,17 @@ bool is_channels_last_strides(IntList sizes, IntList strides);
 // asked for, where contiguous(memory_format=...) asks is_contiguous instead; the two part on an
 // NCHW-contiguous tensor with C = 1, which is channels-last contiguous but suggests Contiguous.
 MemoryFormat suggest_memory_format(IntList sizes, IntList strides);
+
+// TensorIterator's fast set-up (TensorIterator.cpp, compute_fast_setup_type): when every operand
+// has the output's shape and all share one dense layout, the output takes that layout and the walk
+// is one flat run. `strides` lists each operand's strides over `shape`. In PyTorch's order of
+// preference: all contiguous gives contiguous strides; all channels-last contiguous (4-d) gives
+// channels-last strides; all non-overlapping and dense with the same strides gives those strides.
+// Nothing otherwise, and then the general rule orders the dims (walk_order, dense_strides_in_order).
+// `linear` (enforce_linear_iteration) admits the contiguous case only: another shared layout would
+// change the order of the walk.
+// Post-condition: a result is non-overlapping and dense over `shape` (memory_format_test).
+std::optional<Shape> shared_output_strides(IntList shape, const std::vector<Shape>& strides,
+                                           bool linear = false);
 
 }  // namespace strided

@@ -178,3 +178,24 @@ TEST_CASE("name: the Python names of the formats") {
   CHECK(std::string(name(MemoryFormat::ChannelsLast)) == "torch.channels_last");
   CHECK(std::string(name(MemoryFormat::Preserve)) == "torch.preserve_format");
 }
+
+TEST_CASE("shared_output_strides: TensorIterator's fast set-up, in PyTorch's order of preference") {
+  const Shape nchw{2, 3, 4, 5};
+  const Shape row = contiguous_strides(nchw), cl = channels_last_strides(nchw);
+  const Shape perm{1, 2, 6, 24};  // dense, neither contiguous nor channels-last
+  CHECK(shared_output_strides(nchw, {row, row}) == row);
+  CHECK(shared_output_strides(nchw, {cl, cl}) == cl);
+  CHECK(shared_output_strides(nchw, {perm, perm}) == perm);
+  // Mixed layouts share none: the general rule decides.
+  CHECK_FALSE(shared_output_strides(nchw, {row, cl}).has_value());
+  CHECK_FALSE(shared_output_strides(nchw, {perm, row}).has_value());
+  // A non-dense operand (a stride-2 slice) or a broadcast one (stride 0) is no fast set-up.
+  CHECK_FALSE(shared_output_strides({4}, {Shape{2}}).has_value());
+  CHECK_FALSE(shared_output_strides({4}, {Shape{0}}).has_value());
+  // enforce_linear_iteration admits the contiguous case alone.
+  CHECK(shared_output_strides(nchw, {row}, true) == row);
+  CHECK_FALSE(shared_output_strides(nchw, {cl}, true).has_value());
+  // Post-condition: whatever comes back is dense over the shape.
+  for (const Shape& s : {row, cl, perm})
+    if (auto r = shared_output_strides(nchw, {s})) CHECK(is_non_overlapping_and_dense(nchw, *r));
+}
