@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "strided/dispatch.h"
 #include "strided/matmul.h"
 #include "strided/ops.h"
 #include "strided/parallel.h"
@@ -259,6 +260,7 @@ STRIDED_BENCH(kernel_1024<MatmulKernel::Blas>, "kernel_blas_1024");
 int main(int argc, char** argv) {
   if (const char* t = std::getenv("STRIDED_BENCH_THREADS")) set_num_threads(std::atoi(t));
   benchmark::AddCustomContext("threads", std::to_string(get_num_threads()));
+  benchmark::AddCustomContext("cpu_capability", cpu_capability_name());
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
   benchmark::RunSpecifiedBenchmarks();
