@@ -1,15 +1,11 @@
+// The element-wise ops and copy_'s plan: checks and plans here, in baseline code; the loops over a
+// checked plan are the CPU kernels of the capability that runs (dispatch.h, elementwise_loops.h).
 #include "strided/ops.h"
 
-#include <algorithm>
-#include <bit>
-#include <cmath>
-#include <limits>
-#include <type_traits>
-
-#include "strided/layout.h"
-#include "strided/promotion.h"
 #include "strided/cpu_kernels.h"
 #include "strided/dispatch.h"
+#include "strided/layout.h"
+#include "strided/promotion.h"
 
 namespace strided {
 

@@ -12,9 +12,9 @@
 #include "strided/ops.h"
 #include "strided/parallel.h"
 #include "strided/promotion.h"
-#include "strided/reduce_plan.h"
 #include "strided/cpu_kernels.h"
 #include "strided/dispatch.h"
+#include "strided/reduce_plan.h"
 
 namespace strided {
 
@@ -37,6 +37,8 @@ namespace strided {
 // all elements) is split instead into pieces of the plan's walk, whose partial results combine in
 // order: the plan walks memory in its own order, which a sum, max or min does not depend on (up
 // to float rounding), so a dense x is one run however it is permuted.
+// The plans, the paths' choice and the splitting over threads are here (reduce_plan.h); the loops
+// are reduce_loops.h's, compiled once per CPU capability (dispatch.h).
 
 namespace {
 
