@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "strided/allocator.h"
+#include "strided/dispatch.h"
 #include "strided/matmul.h"
 #include "strided/ops.h"
 #include "strided/parallel.h"
@@ -273,6 +274,7 @@ int main(int argc, char** argv) {
   if (const char* t = std::getenv("STRIDED_BENCH_THREADS")) set_num_threads(std::atoi(t));
   benchmark::AddCustomContext("threads", std::to_string(get_num_threads()));
   benchmark::AddCustomContext("caching_allocator", caching_allocator_enabled() ? "on" : "off");
+  benchmark::AddCustomContext("cpu_capability", cpu_capability_name());
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
   benchmark::RunSpecifiedBenchmarks();

@@ -167,6 +167,7 @@ json provenance_json(const Provenance& p) {
           {"gpu", p.gpu},               {"gpu_reason", p.gpu_reason},
           {"gpu_plain", p.gpu_plain},   {"caches", p.caches}, {"os", p.os},
           {"cuda_runtime", p.cuda_runtime}, {"blas", p.blas},
+          {"cpu_capability", p.cpu_capability},
           {"commit", p.commit},
           {"date", p.date},             {"sizes", p.sizes}};
 }

@@ -12,6 +12,7 @@
 #include <sys/utsname.h>
 
 #include "book/gpu.h"
+#include "strided/dispatch.h"
 #include "strided/matmul.h"
 
 // Set by chapters/CMakeLists.txt; the fallbacks keep the runtime compilable anywhere.
@@ -147,6 +148,11 @@ Provenance collect_provenance(bool read_commit) {
   p.os = os_name();
   p.cuda_runtime = g.runtime.empty() ? "none" : g.runtime;
   p.blas = strided::blas_description();
+  try {  // a bad STRIDED_CPU_CAPABILITY is the first op's error, not the provenance's
+    p.cpu_capability = strided::cpu_capability_name();
+  } catch (const std::exception&) {
+    p.cpu_capability = "unknown";
+  }
   p.commit = read_commit ? commit() : "not read";
   p.date = utc_now();
   p.sizes = full_run() ? "the seed notebook's sizes (tools/book build --full)"

@@ -11,6 +11,8 @@
 #include <limits>
 #include <type_traits>
 
+#include "strided/cpu_kernels.h"
+#include "strided/dispatch.h"
 #include "strided/iterator.h"
 #include "strided/layout.h"
 #include "strided/memory.h"
@@ -222,21 +224,8 @@ Tensor& Tensor::fill_(const Scalar& value) {
                                     .add_output(*this)
                                     .resize_outputs(false)
                                     .build();
-    auto loop = [&x](char** data, const int64_t* steps, int64_t n0, int64_t n1) {
-      for (int64_t j = 0; j < n1; ++j) {
-        char* row = data[0] + j * steps[1];
-        if (steps[0] == static_cast<int64_t>(sizeof(T))) {
-          std::fill_n(reinterpret_cast<T*>(row), n0, x);
-        } else {
-          for (int64_t i = 0; i < n0; ++i) std::memcpy(row + i * steps[0], &x, sizeof(T));
-        }
-      }
-    };
     // An expanded output is written many times at one address: one thread does that alone.
-    if (has_internal_overlap(sizes_, strides_) == MemOverlap::No)
-      plan.for_each(loop);
-    else
-      plan.serial_for_each(loop, 0, plan.numel());
+    cpu_kernels().fill(plan, &x, has_internal_overlap(sizes_, strides_) != MemOverlap::No);
   });
   return *this;
 }

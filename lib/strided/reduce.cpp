@@ -12,7 +12,9 @@
 #include "strided/ops.h"
 #include "strided/parallel.h"
 #include "strided/promotion.h"
-#include "strided/vec.h"
+#include "strided/cpu_kernels.h"
+#include "strided/dispatch.h"
+#include "strided/reduce_plan.h"
 
 namespace strided {
 
@@ -35,285 +37,10 @@ namespace strided {
 // all elements) is split instead into pieces of the plan's walk, whose partial results combine in
 // order: the plan walks memory in its own order, which a sum, max or min does not depend on (up
 // to float rounding), so a dense x is one run however it is permuted.
+// The plans, the paths' choice and the splitting over threads are here (reduce_plan.h); the loops
+// are reduce_loops.h's, compiled once per CPU capability (dispatch.h).
 
 namespace {
-
-using vec::load;
-using vec::load1;
-using vec::store;
-using vec::store1;
-using vec::Vec;
-
-// ---- element types ------------------------------------------------------------------------------
-
-// The type an element is compared or summed in: wide_t (dtype.h), float32 for 16-bit floats.
-template <class T>
-using Wide = wide_t<T>;
-
-// Sums accumulate floats in their wide type and everything else in int64, as PyTorch's sum of an
-// integral or bool tensor gives int64; integer sums wrap (two's complement), so they run in
-// uint64 (vec.h's note on signed overflow).
-template <class T>
-using SumAcc = std::conditional_t<std::is_floating_point_v<Wide<T>>, Wide<T>, uint64_t>;
-template <class T>
-SumAcc<T> sum_value(const char* p) {
-  if constexpr (std::is_same_v<T, bool>)
-    return load1<uint8_t>(p) != 0 ? 1 : 0;
-  else if constexpr (std::is_integral_v<T>)
-    return static_cast<uint64_t>(static_cast<int64_t>(load1<T>(p)));
-  else
-    return widen(load1<T>(p));
-}
-// The stored element type equals the accumulator's bits: the row can be read as vectors.
-template <class T>
-inline constexpr bool kVectorSum =
-    std::is_same_v<T, float> || std::is_same_v<T, double> || std::is_same_v<T, int64_t>;
-template <class T>
-using SumLoad = std::conditional_t<std::is_same_v<T, int64_t>, uint64_t, T>;
-
-template <class T>
-bool is_nan(T v) {
-  if constexpr (std::is_floating_point_v<T>)
-    return v != v;
-  else
-    return false;
-}
-
-// The outer path's column chunk (NOTE: [Reduction paths]): its running results stay in L1.
-constexpr int64_t kColumns = 256;
-
-// ---- sums
-// -------------------------------------------------------------------------------------------
-// Pairwise (cascade) summation, as cpu/SumKernel.cpp: the error of a float sum grows with log(n).
-
-// n contiguous elements of A (float, double or uint64) from byte address p.
-template <class A>
-A sum_contiguous(const char* p, int64_t n) {
-  constexpr int64_t S = sizeof(A);
-  constexpr int64_t L = vec::kLanes<A>;
-  constexpr int64_t kBase = 64 * L;  // 16 additions per lane of each of 4 accumulators
-  if (n > kBase) {
-    const int64_t half = (n / 2) / (4 * L) * (4 * L);
-    return sum_contiguous<A>(p, half) + sum_contiguous<A>(p + half * S, n - half);
-  }
-  Vec<A> a0{}, a1{}, a2{}, a3{};
-  int64_t i = 0;
-  for (; i + 4 * L <= n; i += 4 * L) {
-    a0 += load<A>(p + i * S);
-    a1 += load<A>(p + (i + L) * S);
-    a2 += load<A>(p + (i + 2 * L) * S);
-    a3 += load<A>(p + (i + 3 * L) * S);
-  }
-  const Vec<A> s = (a0 + a1) + (a2 + a3);
-  A r = 0;
-  for (int64_t l = 0; l < L; ++l) r += s[l];
-  for (; i < n; ++i) r += load1<A>(p + i * S);
-  return r;
-}
-
-// n elements of T at byte stride sb, any dtype.
-template <class T>
-SumAcc<T> sum_strided(const char* p, int64_t sb, int64_t n) {
-  if (n > 64) {
-    const int64_t half = n / 2;
-    return sum_strided<T>(p, sb, half) + sum_strided<T>(p + half * sb, sb, n - half);
-  }
-  SumAcc<T> r = 0;
-  for (int64_t i = 0; i < n; ++i) r += sum_value<T>(p + i * sb);
-  return r;
-}
-
-template <class T>
-SumAcc<T> sum_row(const char* p, int64_t sb, int64_t n) {
-  if constexpr (kVectorSum<T>) {
-    if (sb == static_cast<int64_t>(sizeof(T))) return sum_contiguous<SumLoad<T>>(p, n);
-  }
-  return sum_strided<T>(p, sb, n);
-}
-
-// out[j] = sum over i < rows of element j of row i, for w columns: row i starts at p + i * rs
-// and its columns are contiguous. Blocks of up to 16 rows add up in order; blocks combine
-// pairwise (SumKernel.cpp's multi-level cascade over the outer dim).
-template <class T>
-void sum_rows(const char* p, int64_t rs, int64_t rows, int64_t w, SumAcc<T>* out) {
-  using A = SumAcc<T>;
-  constexpr int64_t S = sizeof(T);
-  if (rows > 16) {
-    const int64_t half = rows / 2;
-    sum_rows<T>(p, rs, half, w, out);
-    A tmp[kColumns];  // w <= kColumns: the caller's column chunk
-    sum_rows<T>(p + half * rs, rs, rows - half, w, tmp);
-    for (int64_t j = 0; j < w; ++j) out[j] += tmp[j];
-    return;
-  }
-  for (int64_t j = 0; j < w; ++j) out[j] = 0;
-  for (int64_t i = 0; i < rows; ++i) {
-    const char* row = p + i * rs;
-    int64_t j = 0;
-    if constexpr (kVectorSum<T>) {
-      using V = SumLoad<T>;
-      constexpr int64_t L = vec::kLanes<V>;
-      char* o = reinterpret_cast<char*>(out);
-      for (; j + 2 * L <= w; j += 2 * L) {
-        store<V>(o + j * S, load<V>(o + j * S) + load<V>(row + j * S));
-        store<V>(o + (j + L) * S, load<V>(o + (j + L) * S) + load<V>(row + (j + L) * S));
-      }
-    }
-    for (; j < w; ++j) out[j] += sum_value<T>(row + j * S);
-  }
-}
-
-// ---- max and min
-// ----------------------------------------------------------------------------------
-
-// Whether v replaces best as the running maximum (minimum): strictly greater (smaller), so ties
-// keep the first index; a NaN replaces any number and is never replaced (TensorCompareKernel.cpp,
-// compare_base_kernel's "!(value <= max) ... break on NaN"; SharedReduceOps.h, GreaterOrNan).
-template <bool IsMax, class C>
-bool better(C v, C best) {
-  if (is_nan(best)) return false;
-  if (is_nan(v)) return true;
-  return IsMax ? v > best : v < best;
-}
-
-template <class C>
-struct Best {
-  C value;
-  int64_t index;
-};
-
-// The first extreme of n elements at byte stride sb.
-template <bool IsMax, class T>
-Best<Wide<T>> extreme_strided(const char* p, int64_t sb, int64_t n) {
-  Best<Wide<T>> b{widen(load1<T>(p)), 0};
-  for (int64_t i = 1; i < n && !is_nan(b.value); ++i) {
-    const Wide<T> v = widen(load1<T>(p + i * sb));
-    if (better<IsMax>(v, b.value)) b = {v, i};
-  }
-  return b;
-}
-
-template <class T>
-inline constexpr bool kVectorCompare = std::is_same_v<T, float> || std::is_same_v<T, double> ||
-                                       std::is_same_v<T, int32_t> || std::is_same_v<T, int64_t>;
-// Signed integer lanes as wide as T: the type of a vector comparison's result.
-template <class T>
-using Lane = std::conditional_t<sizeof(T) == 4, int32_t, int64_t>;
-
-// Any lane of a comparison's result set?
-template <class M>
-bool any_lane(M m) {
-  uint64_t half[2];
-  static_assert(sizeof(M) == sizeof half);
-  std::memcpy(half, &m, sizeof half);
-  return (half[0] | half[1]) != 0;
-}
-
-// The first extreme of n >= 1 contiguous elements, in two vectorised passes over a row that
-// stays in cache: the extreme value (with a flag per lane that a NaN was seen), then the first
-// index holding it (the first NaN, when there is one). The value pass ignores NaN ordering, as
-// the flag decides.
-template <bool IsMax, class T>
-Best<T> extreme_contiguous(const char* p, int64_t n) {
-  constexpr int64_t S = sizeof(T);
-  constexpr int64_t L = vec::kLanes<T>;
-  using V = Vec<T>;
-  using M = Vec<Lane<T>>;
-  T best = load1<T>(p);
-  bool nan = is_nan(best);
-  int64_t i = 0;
-  if (n >= 2 * L) {
-    V b0 = load<T>(p), b1 = load<T>(p + L * S);
-    M n0 = b0 != b0, n1 = b1 != b1;
-    for (i = 2 * L; i + 2 * L <= n; i += 2 * L) {
-      const V v0 = load<T>(p + i * S), v1 = load<T>(p + (i + L) * S);
-      if constexpr (IsMax) {
-        b0 = v0 > b0 ? v0 : b0;
-        b1 = v1 > b1 ? v1 : b1;
-      } else {
-        b0 = v0 < b0 ? v0 : b0;
-        b1 = v1 < b1 ? v1 : b1;
-      }
-      if constexpr (std::is_floating_point_v<T>) {
-        n0 |= v0 != v0;
-        n1 |= v1 != v1;
-      }
-    }
-    if constexpr (std::is_floating_point_v<T>) nan |= any_lane(n0 | n1);
-    for (int64_t l = 0; l < L; ++l) {
-      if (better<IsMax>(b0[l], best)) best = b0[l];
-      if (better<IsMax>(b1[l], best)) best = b1[l];
-    }
-  }
-  for (; i < n; ++i) {
-    const T v = load1<T>(p + i * S);
-    if (better<IsMax>(v, best)) best = v;
-    nan |= is_nan(v);
-  }
-  int64_t k = 0;
-  if (!nan) {
-    const V target = vec::splat(best);
-    for (; k + L <= n; k += L)
-      if (any_lane(load<T>(p + k * S) == target)) break;
-  }
-  for (; k < n; ++k) {
-    const T v = load1<T>(p + k * S);
-    if (nan ? is_nan(v) : v == best) return {v, k};
-  }
-  return {best, 0};  // not reached: best is one of the elements
-}
-
-template <bool IsMax, class T>
-Best<Wide<T>> extreme_row(const char* p, int64_t sb, int64_t n) {
-  if constexpr (kVectorCompare<T>) {
-    if (sb == static_cast<int64_t>(sizeof(T))) return extreme_contiguous<IsMax, T>(p, n);
-  }
-  return extreme_strided<IsMax, T>(p, sb, n);
-}
-
-// Rows combined element-wise: the running extreme and its index for w columns, as sum_rows.
-template <bool IsMax, class T>
-void extreme_rows(const char* p, int64_t rs, int64_t rows, int64_t w, Wide<T>* best,
-                  int64_t* index) {
-  constexpr int64_t S = sizeof(T);
-  for (int64_t j = 0; j < w; ++j) {
-    best[j] = widen(load1<T>(p + j * S));
-    index[j] = 0;
-  }
-  int64_t j0 = 0;
-  if constexpr (kVectorCompare<T>) {
-    // Vectors of values with a vector of row numbers beside them; the row numbers fit the lane
-    // type (the caller takes this path only when rows does).
-    using V = Vec<T>;
-    using I = Lane<T>;
-    using M = Vec<I>;
-    constexpr int64_t L = vec::kLanes<T>;
-    std::vector<I> idx(static_cast<size_t>(L));
-    for (; j0 + L <= w; j0 += L) {
-      V b = load<T>(p + j0 * S);
-      M ix{};
-      for (int64_t i = 1; i < rows; ++i) {
-        const V v = load<T>(p + i * rs + j0 * S);
-        M take = IsMax ? (v > b) : (v < b);
-        if constexpr (std::is_floating_point_v<T>) take = (take | (v != v)) & (b == b);
-        b = take ? v : b;
-        ix = take ? (M{} + static_cast<I>(i)) : ix;
-      }
-      for (int64_t l = 0; l < L; ++l) {
-        best[j0 + l] = b[l];
-        index[j0 + l] = ix[l];
-      }
-    }
-  }
-  for (int64_t i = 1; i < rows; ++i)
-    for (int64_t j = j0; j < w; ++j) {
-      const Wide<T> v = widen(load1<T>(p + i * rs + j * S));
-      if (better<IsMax>(v, best[j])) {
-        best[j] = v;
-        index[j] = i;
-      }
-    }
-}
 
 // ---- the plan
 // -----------------------------------------------------------------------------------------
@@ -344,6 +71,10 @@ TensorIterator make_reduction(const char* op, const Tensor& x, std::optional<int
   return config.build();
 }
 
+}  // namespace
+
+namespace detail {
+
 // The outer path's column dim: the first kept plan dim (plan dims 1, 2, ...) along which x has
 // unit stride, or -1 (NOTE: [Reduction paths]). R is the reduced dim's size; when R > 1 it is plan
 // dim 0, where every result has stride 0.
@@ -353,16 +84,6 @@ int outer_dim(const TensorIterator& plan, int64_t R) {
   for (int d = 1; d < plan.ndim(); ++d)
     if (x.stride_bytes[d] == x.element_size()) return d;
   return -1;
-}
-
-// Which loop a plan of a reduction along one dim runs, from its strides alone: inner when x has
-// unit stride along the reduced plan dim 0 (cpu/Reduce.h's is_contiguous_reduction), outer when it
-// has along a kept one (is_outer_reduction, there plan dim 1 only), strided otherwise.
-ReducePath path_of(const TensorIterator& plan, int64_t R) {
-  if (R <= 1 || plan.ndim() == 0) return ReducePath::Strided;
-  const IterOperand& x = plan.operand(plan.noutputs());
-  if (x.stride_bytes[0] == x.element_size()) return ReducePath::Inner;
-  return outer_dim(plan, R) >= 0 ? ReducePath::Outer : ReducePath::Strided;
 }
 
 // Runs body over the plan with its outputs split over threads, each chunk a run of whole outputs
@@ -418,38 +139,25 @@ void for_outer_blocks(const TensorIterator& plan, int64_t R, int c,
                });
 }
 
-// One output (a reduction over all elements, or along a dim with no other to keep): the plan's
-// linear range [0, R) cut into `pieces` contiguous ranges reduced in parallel, each into a partial
-// result the caller combines in order (ATen's two_pass_reduction keeps one per thread). block(acc,
-// p, s0, s1, n0, n1, position) folds one block of the plan into its piece's result: n1 rows of n0
-// inputs from byte address p, stepping s0 along a row and s1 between rows; position is the linear
-// index of its first input.
-template <class P, class Block>
-std::vector<std::optional<P>> reduce_pieces(const TensorIterator& plan, int64_t R, int64_t pieces,
-                                            const Block& block) {
-  const int in = plan.noutputs(), nt = plan.ntensors();
-  const int64_t size = (R + pieces - 1) / pieces;
-  std::vector<std::optional<P>> partial(static_cast<size_t>(pieces));
-  parallel_for(0, pieces, 1, [&](int64_t b, int64_t e) {
-    for (int64_t t = b; t < e; ++t) {
-      const int64_t lo = t * size, n = std::min(size, R - lo);
-      if (n <= 0) continue;
-      std::optional<P>& acc = partial[static_cast<size_t>(t)];
-      int64_t position = lo;
-      plan.serial_for_each(
-          [&](char** data, const int64_t* st, int64_t n0, int64_t n1) {
-            block(acc, data[in], st[in], st[nt + in], n0, n1, position);
-            position += n0 * n1;
-          },
-          lo, lo + n);
-    }
-  });
-  return partial;
-}
-
 // The pieces of one long output: one per thread, each at least kGrainSize inputs.
 int64_t pieces_for(int64_t R) {
   return std::max<int64_t>(1, std::min<int64_t>(get_num_threads(), R / kGrainSize));
+}
+
+}  // namespace detail
+
+namespace {
+
+using detail::outer_dim;
+
+// Which loop a plan of a reduction along one dim runs, from its strides alone: inner when x has
+// unit stride along the reduced plan dim 0 (cpu/Reduce.h's is_contiguous_reduction), outer when it
+// has along a kept one (is_outer_reduction, there plan dim 1 only), strided otherwise.
+ReducePath path_of(const TensorIterator& plan, int64_t R) {
+  if (R <= 1 || plan.ndim() == 0) return ReducePath::Strided;
+  const IterOperand& x = plan.operand(plan.noutputs());
+  if (x.stride_bytes[0] == x.element_size()) return ReducePath::Inner;
+  return outer_dim(plan, R) >= 0 ? ReducePath::Outer : ReducePath::Strided;
 }
 
 // ---- the reductions
@@ -483,14 +191,6 @@ int64_t inputs_per_output(const Tensor& x, std::optional<int64_t> dim) {
   return x.dim() == 0 ? 1 : x.size(*dim);
 }
 
-// n1 rows of n0 elements of T (n0, n1 >= 1) summed row by row, the rows combined pairwise.
-template <class T>
-SumAcc<T> sum_block(const char* p, int64_t s0, int64_t s1, int64_t n0, int64_t n1) {
-  if (n1 == 1) return sum_row<T>(p, s0, n0);
-  const int64_t half = n1 / 2;
-  return sum_block<T>(p, s0, s1, n0, half) + sum_block<T>(p + half * s1, s0, s1, n0, n1 - half);
-}
-
 // sum along dim (already wrapped), or over all elements, into a new contiguous tensor.
 Tensor sum_impl(const Tensor& x, std::optional<int64_t> dim, bool keepdim) {
   const DType out_dtype = is_floating_point(x.dtype()) ? x.dtype() : DType::Int64;
@@ -500,56 +200,7 @@ Tensor sum_impl(const Tensor& x, std::optional<int64_t> dim, bool keepdim) {
   Tensor out = empty(shape, {out_dtype});
   if (out.numel() == 0) return out;
   const TensorIterator plan = make_reduction("sum()", x, dim, {out});
-  const int64_t outputs = out.numel();
-  dispatch(x.dtype(), [&](auto tag) {
-    using T = decltype(tag);
-    using A = SumAcc<T>;
-    constexpr int64_t S = sizeof(T);
-    auto put = [](char* o, A v) {
-      if constexpr (std::is_floating_point_v<Wide<T>>)
-        store1<T>(o, narrow_to<T>(v));
-      else
-        store1<int64_t>(o, static_cast<int64_t>(v));
-    };
-    if (outputs == 1) {
-      const auto partial = reduce_pieces<A>(plan, R, pieces_for(R),
-                                            [](std::optional<A>& acc, const char* p, int64_t s0,
-                                               int64_t s1, int64_t n0, int64_t n1, int64_t) {
-                                              const A s = sum_block<T>(p, s0, s1, n0, n1);
-                                              acc = acc ? *acc + s : s;
-                                            });
-      A total = 0;
-      for (const std::optional<A>& v : partial) total += v.value_or(A{0});
-      put(static_cast<char*>(out.data_ptr()), total);
-      return;
-    }
-    if (R == 1) {  // each output is one input
-      for_outputs(plan, R, kGrainSize, [&](char** data, const int64_t* st, int64_t n0, int64_t n1) {
-        for (int64_t j = 0; j < n1; ++j)
-          for (int64_t i = 0; i < n0; ++i)
-            put(data[0] + i * st[0] + j * st[2], sum_row<T>(data[1] + i * st[1] + j * st[3], 0, 1));
-      });
-      return;
-    }
-    if (const int c = outer_dim(plan, R); c >= 0) {
-      // The block's rows are combined element-wise, kColumns columns at a time (st[3] == S).
-      for_outer_blocks(plan, R, c, [&](char** data, const int64_t* st, int64_t n0, int64_t n1) {
-        for (int64_t j0 = 0; j0 < n1; j0 += kColumns) {
-          const int64_t w = std::min(kColumns, n1 - j0);
-          A acc[kColumns];
-          sum_rows<T>(data[1] + j0 * S, st[1], n0, w, acc);
-          for (int64_t j = 0; j < w; ++j) put(data[0] + (j0 + j) * st[2], acc[j]);
-        }
-      });
-      return;
-    }
-    // Inner or strided: one row of R inputs per output.
-    for_outputs(plan, R, std::max<int64_t>(1, kGrainSize / R),
-                [&](char** data, const int64_t* st, int64_t n0, int64_t n1) {
-                  for (int64_t j = 0; j < n1; ++j)
-                    put(data[0] + j * st[2], sum_row<T>(data[1] + j * st[3], st[1], n0));
-                });
-  });
+  cpu_kernels().sum(plan, R, out);
   return out;
 }
 
@@ -562,79 +213,8 @@ void extreme_impl(const char* op, const Tensor& x, std::optional<int64_t> dim, b
   std::vector<Tensor> results;
   if (values) results.push_back(*values);
   if (indices) results.push_back(*indices);
-  const int64_t outputs = results[0].numel();
-  if (outputs == 0) return;
-  const TensorIterator plan = make_reduction(op, x, dim, results);
-  const int nt = plan.ntensors(), in = plan.noutputs();
-  const int ki = values ? 1 : 0;  // the indices' operand, when asked for
-  auto run = [&](auto tag, auto max_tag) {
-    using T = decltype(tag);
-    using W = Wide<T>;
-    constexpr bool IsMax = decltype(max_tag)::value;
-    constexpr int64_t S = sizeof(T);
-    // Stores a result at block position (i, j).
-    auto put = [&](char** data, const int64_t* st, int64_t i, int64_t j, W v, int64_t index) {
-      if (values) store1<T>(data[0] + i * st[0] + j * st[nt], narrow_to<T>(v));
-      if (indices) store1<int64_t>(data[ki] + i * st[ki] + j * st[nt + ki], index);
-    };
-    if (outputs == 1) {
-      // Each piece finds its first extreme; pieces combine left to right, so the first index
-      // wins ties and the first NaN wins.
-      const int64_t pieces = R >= 2 * kGrainSize ? pieces_for(R) : 1;
-      const auto partial =
-          reduce_pieces<Best<W>>(plan, R, pieces,
-                                 [](std::optional<Best<W>>& acc, const char* p, int64_t s0,
-                                    int64_t s1, int64_t n0, int64_t n1, int64_t position) {
-                                   for (int64_t j = 0; j < n1; ++j) {
-                                     Best<W> r = extreme_row<IsMax, T>(p + j * s1, s0, n0);
-                                     r.index += position + j * n0;
-                                     if (!acc || better<IsMax>(r.value, acc->value)) acc = r;
-                                   }
-                                 });
-      Best<W> best = *partial[0];
-      for (size_t t = 1; t < partial.size(); ++t)
-        if (partial[t] && better<IsMax>(partial[t]->value, best.value)) best = *partial[t];
-      if (values) store1<T>(static_cast<char*>(values->data_ptr()), narrow_to<T>(best.value));
-      if (indices) store1<int64_t>(static_cast<char*>(indices->data_ptr()), best.index);
-      return;
-    }
-    if (R == 1) {  // each output is one input, at index 0
-      for_outputs(plan, R, kGrainSize, [&](char** data, const int64_t* st, int64_t n0, int64_t n1) {
-        for (int64_t j = 0; j < n1; ++j)
-          for (int64_t i = 0; i < n0; ++i)
-            put(data, st, i, j, widen(load1<T>(data[in] + i * st[in] + j * st[nt + in])), 0);
-      });
-      return;
-    }
-    // The outer path's vector of row numbers must fit the lane type.
-    const bool lanes_fit =
-        sizeof(T) == 8 || R <= static_cast<int64_t>(std::numeric_limits<int32_t>::max());
-    if (const int c = outer_dim(plan, R); c >= 0 && lanes_fit) {
-      for_outer_blocks(plan, R, c, [&](char** data, const int64_t* st, int64_t n0, int64_t n1) {
-        for (int64_t j0 = 0; j0 < n1; j0 += kColumns) {
-          const int64_t w = std::min(kColumns, n1 - j0);
-          W best[kColumns];
-          int64_t index[kColumns];
-          extreme_rows<IsMax, T>(data[in] + j0 * S, st[in], n0, w, best, index);
-          for (int64_t j = 0; j < w; ++j) put(data, st, 0, j0 + j, best[j], index[j]);
-        }
-      });
-      return;
-    }
-    for_outputs(plan, R, std::max<int64_t>(1, kGrainSize / R),
-                [&](char** data, const int64_t* st, int64_t n0, int64_t n1) {
-                  for (int64_t j = 0; j < n1; ++j) {
-                    const Best<W> r = extreme_row<IsMax, T>(data[in] + j * st[nt + in], st[in], n0);
-                    put(data, st, 0, j, r.value, r.index);
-                  }
-                });
-  };
-  dispatch(x.dtype(), [&](auto tag) {
-    if (is_max)
-      run(tag, std::true_type{});
-    else
-      run(tag, std::false_type{});
-  });
+  if (results[0].numel() == 0) return;
+  cpu_kernels().extreme(make_reduction(op, x, dim, results), R, is_max, values, indices);
 }
 
 // PyTorch 1.13 has no argmax or argmin kernel for bool (AT_DISPATCH_ALL_TYPES_AND(Half, ...)).

@@ -4,19 +4,33 @@
 // Why explicit vectors: the library builds at -O2, where GCC 12 only auto-vectorises loops whose
 // trip count it can prove to be a multiple of the vector width ("very-cheap" cost model), so a
 // plain `for (i < n) out[i] = a[i] + b[i]` stays scalar. GCC's and Clang's vector extensions
-// compile to packed instructions at any optimisation level; 16 bytes is the x86-64 baseline
-// (SSE2), so no -march flag is needed and no ABI warning arises.
+// compile to packed instructions at any optimisation level.
 //
-// Internal to the engine (ops.cpp, reduce.cpp, matmul.cpp); not part of the public interface.
+// The width is the CPU capability's (dispatch.h): 16 bytes, the x86-64 baseline (SSE2), unless the
+// including file is one of the kernel sources compiled for AVX2 (32) or AVX-512 (64), which define
+// STRIDED_VEC_BYTES and STRIDED_CPU_NS first (cpu_kernels_body.h). As ATen's Vectorized lives in
+// `inline namespace CPU_CAPABILITY`, everything here lives in an inline namespace named for the
+// capability: load<float> of 16 and of 32 bytes are then different functions to the linker, which
+// would otherwise keep one of them for every caller.
+//
+// Internal to the engine (the kernel sources); not part of the public interface.
 #pragma once
 
 #include <cstdint>
 #include <cstring>
 #include <type_traits>
 
-namespace strided::vec {
+#ifndef STRIDED_VEC_BYTES
+#define STRIDED_VEC_BYTES 16
+#endif
+#ifndef STRIDED_CPU_NS
+#define STRIDED_CPU_NS base
+#endif
 
-inline constexpr int64_t kVecBytes = 16;
+namespace strided::vec {
+inline namespace STRIDED_CPU_NS {
+
+inline constexpr int64_t kVecBytes = STRIDED_VEC_BYTES;
 
 template <class T>
 struct VecOf {
@@ -25,7 +39,7 @@ struct VecOf {
 template <class T>
 using Vec = typename VecOf<T>::type;
 
-// Lanes of one vector of T: 4 float or int32, 2 double or int64.
+// Lanes of one vector of T: 4 float or int32 at 16 bytes, 16 at 64.
 template <class T>
 inline constexpr int64_t kLanes = kVecBytes / static_cast<int64_t>(sizeof(T));
 
@@ -45,6 +59,26 @@ inline Vec<T> splat(T x) {
   return Vec<T>{} + x;
 }
 
+// std::bit_cast for vectors: defined here, after the kernel source's target pragma, so that a wide
+// vector is never returned by a function compiled for the baseline (whose ABI returns it in memory).
+template <class To, class From>
+inline To bit_cast(From v) {
+  static_assert(sizeof(To) == sizeof(From));
+  To r;
+  std::memcpy(&r, &v, sizeof r);
+  return r;
+}
+
+// Whether any lane of a comparison's result (or any vector) has a bit set.
+template <class M>
+inline bool any_lane(M m) {
+  uint64_t words[sizeof(M) / 8];
+  std::memcpy(words, &m, sizeof words);
+  uint64_t any = 0;
+  for (uint64_t w : words) any |= w;
+  return any != 0;
+}
+
 // Scalar loads and stores through byte addresses, for the tails and the strided loops.
 template <class T>
 inline T load1(const char* p) {
@@ -62,4 +96,5 @@ inline void store1(char* p, T v) {
 template <class T>
 using Unsigned = std::make_unsigned_t<T>;
 
+}  // namespace STRIDED_CPU_NS
 }  // namespace strided::vec

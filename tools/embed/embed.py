@@ -1317,6 +1317,9 @@ def machine_note_html(prov):
         ("System", esc(p.get("os", "unknown"))),
         ("Compiler", f'{esc(p.get("compiler", ""))}, flags <code>{esc(p.get("flags", ""))}</code>'),
         ("BLAS", esc(p.get("blas", "unknown"))),
+        *([("CPU kernels", f'{esc(p["cpu_capability"])}: the build of the element-wise, copy and '
+                           "reduction loops chosen for this processor at start-up")]
+          if p.get("cpu_capability") else []),
         ("GPU", gpu_html),
         *([("Timings", esc(p["sizes"]))] if p.get("sizes") else []),
         ("Commit", f'<code>{esc(p.get("commit", "unknown"))}</code>, run {esc(p.get("date", ""))}'),
