@@ -518,7 +518,8 @@ Shape walk_output_strides(IntList sizes, IntList perm) {
   const auto n = static_cast<int64_t>(perm.size());
   bool inverted = true;
   for (int64_t d = 0; d < n; ++d) inverted = inverted && perm[d] == n - 1 - d;
-  return inverted ? contiguous_strides(sizes) : dense_strides_in_order(sizes, perm, ZeroSizes::AsIs);
+  if (inverted) return contiguous_strides(sizes);
+  return dense_strides_in_order(sizes, perm, ZeroSizes::AsIs);
 }
 
 Shape infer_dense_strides(IntList sizes, IntList strides) {

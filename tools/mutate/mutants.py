@@ -149,10 +149,10 @@ MUTANTS = [
          rule="a walk never merges dims that step as one",
          find="    if (sizes[d0] == 1 || sizes[d1] == 1) return true;\n    for (const Shape& s : strides)",
          replace="    return false;\n    for (const Shape& s : strides)"),
-    dict(id="iter-output-contiguous", file="lib/strided/iterator.cpp",
+    dict(id="iter-output-contiguous", file="lib/strided/layout.cpp",
          rule="an output always gets contiguous strides, whatever the inputs' layout",
-         find="    if (inverted) {\n      allocate(o, contiguous_strides(shape));",
-         replace="    if (true) {\n      allocate(o, contiguous_strides(shape));"),
+         find="  if (inverted) return contiguous_strides(sizes);",
+         replace="  return contiguous_strides(sizes);"),
     # ---- memory sets and overlap -------------------------------------------------------------
     dict(id="memory-set-stride", file="lib/strided/memory.cpp",
          rule="memory sets step every dim by 1 instead of by its stride",
