@@ -897,8 +897,11 @@ int main(int argc, char** argv) {
              Tensor bits = f.view(DType::Int32);  // the same bytes, read as int32
              //! [reinterpret]
              c.equal("allocations: ones' alone", Storage::allocation_count() - before, int64_t{1});
-             c.figure("reinterpret_f", tensor_svg(f, "f"));
-             c.figure("reinterpret_bits", tensor_svg(bits, "f.view(torch.int32)"));
+             // The same bytes, another reading: each int64 of w is two int32 cells of halves.
+             const Tensor w = arange(3), halves = w.view(DType::Int32);
+             pytorch().compare(c, "reinterpret", "w.view(torch.int32)", halves, {&w});
+             c.figure("reinterpret_w", tensor_svg(w, "w"));
+             c.figure("reinterpret_halves", tensor_svg(halves, "w.view(torch.int32)"));
              pytorch().compare(c, "reinterpret", "f.view(torch.int32)", bits, {&f});
              c.equal("bits[0]", bits.at({0}).to_int(), int64_t{1065353216});
              c.equal("in hexadecimal", hex(static_cast<uint64_t>(bits.at({0}).to_int())),

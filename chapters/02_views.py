@@ -298,6 +298,8 @@ f = torch.ones(4)  # float32
 bits = f.view(torch.int32)  # the same storage and layout, another dtype
 # [reinterpret]
 answers.of("f.view(torch.int32)", base="f")
+w = torch.arange(3)
+answers.of("w.view(torch.int32)", base="w")
 bits[1] = 0x40000000  # the bits of 2.0
 answers.of("f")
 
