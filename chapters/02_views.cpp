@@ -17,6 +17,7 @@
 #include "book/book.h"
 #include "book/plumbing.h"
 #include "book/pytorch_record.h"
+#include "02_views_catalogue.h"
 #include "strided/layout.h"
 #include "strided/memory.h"
 #include "strided/ops.h"
@@ -100,6 +101,27 @@ std::string hex(uint64_t v) {
     v /= 16;
   } while (v);
   return "0x" + s;
+}
+
+// VW-19.<row>: the row's id in lower case, letters and digits only (split_with_sizes: splitwithsizes).
+std::string catalogue_id(const catalogue::Row& r) {
+  std::string id = "VW-19.";
+  for (const char* p = r.id; *p; ++p)
+    if (std::isalnum(static_cast<unsigned char>(*p))) id += static_cast<char>(std::tolower(*p));
+  return id;
+}
+
+// A row holds when the library's view of x = arange(24).view(2, 3, 4) shares x's storage, has the
+// sizes, strides and offset the row's rule computes from x's metadata, and is PyTorch's answer.
+void check_catalogue_row(book::Check& c, const catalogue::Row& r) {
+  const Tensor x = arange(24).view({2, 3, 4});
+  const Tensor v = r.library(x);
+  const ViewGeometry rule = r.by_rule(catalogue::of(x));
+  c.equal("sizes, by the rule", book::show(v.sizes()), book::show(rule.sizes));
+  c.equal("strides, by the rule", book::show(v.strides()), book::show(rule.strides));
+  c.equal("offset, by the rule", v.storage_offset(), rule.storage_offset);
+  c.equal("shares x's storage", v.storage().is_same(x.storage()), true);
+  pytorch().compare(c, "catalogue", r.op, v, {&x});
 }
 
 }  // namespace
@@ -871,11 +893,15 @@ int main(int argc, char** argv) {
            [](book::Check& c) {
              const int64_t before = Storage::allocation_count();
              //! [reinterpret]
-             Tensor f = ones({4});  // float32
-             // PyTorch's f.view(torch.int32): the same storage and layout, another dtype.
-             Tensor bits(f.storage(), f.sizes(), f.strides(), f.storage_offset(), DType::Int32);
+             Tensor f = ones({4});                // float32
+             Tensor bits = f.view(DType::Int32);  // the same bytes, read as int32
              //! [reinterpret]
              c.equal("allocations: ones' alone", Storage::allocation_count() - before, int64_t{1});
+             // The same bytes, another reading: each int64 of w is two int32 cells of halves.
+             const Tensor w = arange(3), halves = w.view(DType::Int32);
+             pytorch().compare(c, "reinterpret", "w.view(torch.int32)", halves, {&w});
+             c.figure("reinterpret_w", tensor_svg(w, "w"));
+             c.figure("reinterpret_halves", tensor_svg(halves, "w.view(torch.int32)"));
              pytorch().compare(c, "reinterpret", "f.view(torch.int32)", bits, {&f});
              c.equal("bits[0]", bits.at({0}).to_int(), int64_t{1065353216});
              c.equal("in hexadecimal", hex(static_cast<uint64_t>(bits.at({0}).to_int())),
@@ -899,6 +925,23 @@ int main(int argc, char** argv) {
              c.value("lossy_in", i.at({0}).to_int());
              c.value("lossy_out", h.at({0}).to_double());
            });
+
+  // ---- A catalogue of views (the rows: 02_views_catalogue.h) --------------------------------------
+  ch.section("catalogue", "A catalogue of views");
+
+  ch.exhibit([](book::Exhibit& e) {
+    const Tensor x = arange(24).view({2, 3, 4});
+    std::vector<std::vector<std::string>> rows;
+    for (const catalogue::Row& r : catalogue::rows()) {
+      const Tensor v = r.library(x);
+      rows.push_back({r.op, r.rule, book::show(v.sizes()), book::show(v.strides()),
+                      book::show(v.storage_offset())});
+    }
+    e.table("catalogue", {"view of x", "its rule", "sizes", "strides", "offset"}, rows);
+  });
+  for (const catalogue::Row& r : catalogue::rows())
+    ch.claim(catalogue_id(r), std::string(r.op) + " is a view of x: " + r.rule + ".",
+             [&r](book::Check& c) { check_catalogue_row(c, r); });
 
   return ch.main(argc, argv);
 }

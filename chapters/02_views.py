@@ -298,6 +298,8 @@ f = torch.ones(4)  # float32
 bits = f.view(torch.int32)  # the same storage and layout, another dtype
 # [reinterpret]
 answers.of("f.view(torch.int32)", base="f")
+w = torch.arange(3)
+answers.of("w.view(torch.int32)", base="w")
 bits[1] = 0x40000000  # the bits of 2.0
 answers.of("f")
 
@@ -307,6 +309,55 @@ i = torch.full((1,), 2049)
 h = i.to(torch.float16)
 # [lossy]
 answers.of("h")
+
+# ---- A catalogue of views (chapters/02_views_catalogue.h) --------------------------------------
+# The rows' expressions, in the order of 02_views_catalogue.h, on x = torch.arange(24).view(2, 3, 4).
+CATALOGUE = [
+    "x.select(1, 2)",
+    "x.unbind(1)[2]",
+    "x[:, :, 1:4:2]",
+    "x.narrow(2, 1, 2)",
+    "x.split(3, 2)[1]",
+    "x.split_with_sizes([1, 2], 1)[1]",
+    "x.chunk(2, 1)[1]",
+    "x.tensor_split(3, 2)[1]",
+    "x.tensor_split([1, 3], 2)[1]",
+    "x.hsplit(3)[2]",
+    "x.vsplit([1])[1]",
+    "x.dsplit(2)[1]",
+    "x.permute(2, 0, 1)",
+    "x.transpose(0, 2)",
+    "x.swapaxes(0, 2)",
+    "x.swapdims(0, 2)",
+    "x[0].t()",
+    "x.mT",
+    "x.movedim(0, 2)",
+    "x.moveaxis(0, 2)",
+    "x.diagonal(1, 1, 2)",
+    "x[:, :1].expand(2, 3, 4)",
+    "x[:, :1].broadcast_to((2, 3, 4))",
+    "x[:, :1].expand_as(x)",
+    "x.unsqueeze(1)",
+    "x[:, :1].squeeze(1)",
+    "torch.atleast_1d(x[0, 0, 0])",
+    "torch.atleast_2d(x[0, 0])",
+    "torch.atleast_3d(x[0])",
+    "x.view(4, 6)",
+    "x.view_as(torch.zeros(4, 6))",
+    "x.reshape(6, 4)",
+    "x.reshape_as(torch.zeros(6, 4))",
+    "x.flatten(1)",
+    "x.unflatten(2, (2, 2))",
+    "x.unfold(2, 2, 1)",
+    "x.as_strided((3, 3), (1, 3), 2)",
+    "x.view(torch.int32)",
+    "x.detach()",
+    "torch.ops.aten.alias(x)",
+]
+answers.group("catalogue")
+x = torch.arange(24).view(2, 3, 4)
+for expression in CATALOGUE:
+    answers.of(expression, base="x")
 
 # ---- Try it -------------------------------------------------------------------------------------
 answers.tryit("arange(24).reshape(2, 3, 4)[0, 2, 2]", "torch.arange(24).reshape(2, 3, 4)[0, 2, 2]")

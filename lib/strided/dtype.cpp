@@ -92,12 +92,14 @@ BFloat16 float_to_bfloat16(float f) {
 Scalar load_scalar(const void* p, DType t) {
   return dispatch(t, [p](auto v) -> Scalar {
     using T = decltype(v);
+    // A bool is read as its byte != 0, as c10::load<bool> does: the bytes of another dtype read
+    // as bool (view(torch.bool)) may hold any value, and a bool holding 2 is undefined in C++.
+    if constexpr (std::is_same_v<T, bool>) return Scalar(*static_cast<const uint8_t*>(p) != 0);
     T x;
     std::memcpy(&x, p, sizeof(T));
     if constexpr (std::is_same_v<T, Half>) return Scalar(static_cast<double>(half_to_float(x)));
     else if constexpr (std::is_same_v<T, BFloat16>)
       return Scalar(static_cast<double>(bfloat16_to_float(x)));
-    else if constexpr (std::is_same_v<T, bool>) return Scalar(x);
     else if constexpr (std::is_integral_v<T>) return Scalar(static_cast<int64_t>(x));
     else return Scalar(static_cast<double>(x));
   });

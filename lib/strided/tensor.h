@@ -117,16 +117,51 @@ class Tensor {
   Tensor squeeze() const;
   Tensor squeeze(int64_t dim) const;
   Tensor view(IntList sizes) const;
+  // view({}) is a 0-d view, not view(DType{}): a braced list prefers this overload.
+  Tensor view(std::initializer_list<int64_t> sizes) const { return view(IntList(sizes)); }
   Tensor as_strided(IntList sizes, IntList strides,
                     std::optional<int64_t> storage_offset = std::nullopt) const;
   Tensor unfold(int64_t dim, int64_t size, int64_t step) const;
   Tensor unflatten(int64_t dim, IntList sizes) const;
   Tensor view_as(const Tensor& other) const;
   Tensor expand_as(const Tensor& other) const;
+  // The same bytes read as another dtype (TensorConversions.cpp, view_dtype): when the element
+  // size changes by a ratio r, the last dim (stride 1) grows or shrinks by r, the other strides
+  // and the offset scale by r.
+  Tensor view(DType dtype) const;
+  Tensor swapaxes(int64_t axis0, int64_t axis1) const;  // transpose's NumPy spellings
+  Tensor swapdims(int64_t dim0, int64_t dim1) const;
+  Tensor moveaxis(IntList source, IntList destination) const;  // movedim's
+  Tensor moveaxis(int64_t source, int64_t destination) const;
+  Tensor detach() const;  // the same layout over the same storage (no autograd here to detach)
+  Tensor alias() const;
+
+  // ---- views with several outputs (splits.cpp): each output narrows, slices or selects dim -----
+  std::vector<Tensor> split(int64_t split_size, int64_t dim = 0) const;
+  std::vector<Tensor> split_with_sizes(IntList split_sizes, int64_t dim = 0) const;
+  std::vector<Tensor> chunk(int64_t chunks, int64_t dim = 0) const;
+  std::vector<Tensor> unbind(int64_t dim = 0) const;
+  std::vector<Tensor> tensor_split(int64_t sections, int64_t dim = 0) const;
+  std::vector<Tensor> tensor_split(IntList indices, int64_t dim = 0) const;
+  std::vector<Tensor> hsplit(int64_t sections) const;  // dim 1, or 0 for a 1-d tensor
+  std::vector<Tensor> hsplit(IntList indices) const;
+  std::vector<Tensor> vsplit(int64_t sections) const;  // dim 0 of a tensor of 2 dims or more
+  std::vector<Tensor> vsplit(IntList indices) const;
+  std::vector<Tensor> dsplit(int64_t sections) const;  // dim 2 of a tensor of 3 dims or more
+  std::vector<Tensor> dsplit(IntList indices) const;
+  // A braced list is indices, never sections: hsplit({1}) cuts before 1, as x.hsplit([1]) does.
+  using Indices = std::initializer_list<int64_t>;
+  std::vector<Tensor> tensor_split(Indices i, int64_t dim = 0) const {
+    return tensor_split(IntList(i), dim);
+  }
+  std::vector<Tensor> hsplit(Indices i) const { return hsplit(IntList(i)); }
+  std::vector<Tensor> vsplit(Indices i) const { return vsplit(IntList(i)); }
+  std::vector<Tensor> dsplit(Indices i) const { return dsplit(IntList(i)); }
 
   // ---- maybe a view, maybe a copy --------------------------------------------------------------
   Tensor reshape(IntList sizes) const;  // a view when compute_view_strides allows, else a copy
   Tensor flatten(int64_t start_dim = 0, int64_t end_dim = -1) const;
+  Tensor reshape_as(const Tensor& other) const;  // reshape(other.sizes())
   Tensor contiguous() const;                    // *this when already contiguous
   // *this when is_contiguous(memory_format), else clone(memory_format); Preserve is refused then.
   Tensor contiguous(MemoryFormat memory_format) const;
@@ -155,6 +190,13 @@ class Tensor {
   int64_t offset_ = 0;
   DType dtype_ = DType::Float32;
 };
+
+// torch.atleast_1d/2d/3d (views.cpp): a tensor of fewer dims gets size-1 dims, always a view: a
+// 0-d tensor becomes [1], [1, 1] or [1, 1, 1]; a 1-d tensor [1, n] or [1, n, 1]; a 2-d one
+// [m, n, 1]; a tensor with enough dims comes back as it is.
+Tensor atleast_1d(const Tensor& t);
+Tensor atleast_2d(const Tensor& t);
+Tensor atleast_3d(const Tensor& t);
 
 // ---- factories (factories.cpp) -------------------------------------------------------------------
 Tensor empty(IntList sizes, TensorOptions options = {});

@@ -6,6 +6,7 @@
 #include <numeric>
 
 #include "strided/layout.h"
+#include "strided/promotion.h"
 #include "strided/tensor.h"
 
 namespace strided {
@@ -91,6 +92,9 @@ Tensor Tensor::t() const {
 }
 
 Tensor Tensor::mT() const {
+  // TensorShape.cpp, _adjoint (mT and mH): only a 1-d tensor is refused; a 0-d one comes back
+  // as itself.
+  if (dim() == 0) return alias();
   STRIDED_CHECK(dim() >= 2,
                 "mT: tensor.mT is only supported on matrices or batches of "
                 "matrices. Got ",
@@ -257,6 +261,70 @@ Tensor Tensor::unflatten(int64_t dim, IntList sizes) const {
                    Strides::AsComputed);
 }
 
+Tensor Tensor::swapaxes(int64_t axis0, int64_t axis1) const { return transpose(axis0, axis1); }
+Tensor Tensor::swapdims(int64_t dim0, int64_t dim1) const { return transpose(dim0, dim1); }
+Tensor Tensor::moveaxis(IntList source, IntList destination) const {
+  return movedim(source, destination);
+}
+Tensor Tensor::moveaxis(int64_t source, int64_t destination) const {
+  return movedim(source, destination);
+}
+Tensor Tensor::detach() const {
+  check_defined(*this, "detach()");
+  return make_view(*this, sizes_, strides_, offset_, "detach()", Strides::AsComputed);
+}
+Tensor Tensor::alias() const {
+  check_defined(*this, "alias()");
+  return make_view(*this, sizes_, strides_, offset_, "alias()", Strides::AsComputed);
+}
+
+Tensor Tensor::view(DType dtype) const {
+  // TensorConversions.cpp, view_dtype. The same bytes, read as another dtype: with r the ratio of
+  // the element sizes, a smaller element multiplies the last dim's size, the other strides and
+  // the offset by r; a larger one divides them, and each must divide (the last dim, the offset,
+  // then the other strides, in that order), with the last dim of stride 1 in both cases.
+  check_defined(*this, "view()");
+  if (dtype == dtype_) return alias();
+  const int64_t old_size = element_size(), new_size = itemsize(dtype);
+  const std::string_view from = scalar_type_name(dtype_), to = scalar_type_name(dtype);
+  if (old_size == new_size) return Tensor(storage_, sizes_, strides_, offset_, dtype);
+  STRIDED_CHECK(dim() > 0, "view(): self.dim() cannot be 0 to view ", from, " as ", to,
+                " (different element sizes)");
+  Shape sizes = sizes_, strides = strides_;
+  int64_t offset = offset_;
+  const int64_t last = dim() - 1;
+  auto check_last_stride = [&] {
+    STRIDED_CHECK(strides_[last] == 1, "view(): self.stride(-1) must be 1 to view ", from, " as ",
+                  to, " (different element sizes), but got ", strides_[last]);
+  };
+  if (old_size > new_size) {
+    const int64_t ratio = old_size / new_size;
+    check_last_stride();
+    offset = wrapping_mul(offset_, ratio);
+    for (int64_t d = 0; d < last; ++d) strides[d] = wrapping_mul(strides[d], ratio);
+    sizes[last] = wrapping_mul(sizes[last], ratio);
+  } else {
+    const int64_t ratio = new_size / old_size;
+    STRIDED_CHECK(sizes_[last] % ratio == 0, "view(): self.size(-1) must be divisible by ", ratio,
+                  " to view ", from, " as ", to, " (different element sizes), but got ",
+                  sizes_[last]);
+    STRIDED_CHECK(offset_ % ratio == 0, "view(): self.storage_offset() must be divisible by ",
+                  ratio, " to view ", from, " as ", to, " (different element sizes), but got ",
+                  offset_);
+    check_last_stride();
+    for (int64_t d = 0; d < last; ++d) {
+      STRIDED_CHECK(strides_[d] % ratio == 0, "view(): self.stride(", d,
+                    ") must be divisible by ", ratio, " to view ", from, " as ", to,
+                    " (different element sizes), but got ", strides_[d]);
+      strides[d] /= ratio;
+    }
+    sizes[last] /= ratio;
+    offset /= ratio;
+  }
+  checked_numel(sizes, "view()");
+  return Tensor(storage_, std::move(sizes), std::move(strides), offset, dtype);
+}
+
 Tensor Tensor::view_as(const Tensor& other) const {
   return view(other.sizes());
 }
@@ -277,6 +345,10 @@ Tensor Tensor::reshape(IntList sizes) const {
   return contiguous().view(shape);
 }
 
+Tensor Tensor::reshape_as(const Tensor& other) const {
+  return reshape(other.sizes());
+}
+
 Tensor Tensor::flatten(int64_t start_dim, int64_t end_dim) const {
   // TensorShape.cpp, flatten: a 0-d tensor becomes shape [1]; start == end returns the tensor
   // itself; otherwise dims start..end merge through reshape (so a copy when they cannot merge).
@@ -294,6 +366,20 @@ Tensor Tensor::flatten(int64_t start_dim, int64_t end_dim) const {
       checked_numel(IntList(sizes_.data() + s, static_cast<size_t>(e - s + 1)), "flatten()"));
   shape.insert(shape.end(), sizes_.begin() + e + 1, sizes_.end());
   return reshape(shape);
+}
+
+Tensor atleast_1d(const Tensor& t) {
+  // TensorShape.cpp, atleast_1d/2d/3d: reshape for a 0-d tensor, unsqueeze otherwise.
+  return t.dim() == 0 ? t.reshape({1}) : t.alias();
+}
+Tensor atleast_2d(const Tensor& t) {
+  if (t.dim() == 0) return t.reshape({1, 1});
+  return t.dim() == 1 ? t.unsqueeze(0) : t.alias();
+}
+Tensor atleast_3d(const Tensor& t) {
+  if (t.dim() == 0) return t.reshape({1, 1, 1});
+  if (t.dim() == 1) return t.unsqueeze(0).unsqueeze(-1);
+  return t.dim() == 2 ? t.unsqueeze(-1) : t.alias();
 }
 
 }  // namespace strided

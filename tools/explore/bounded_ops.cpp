@@ -226,4 +226,57 @@ Tensor bounded_matmul(const Tensor& a, const Tensor& b, Meter& m) {
   return matmul(a, b);
 }
 
+namespace {
+// An upper bound on the outputs the call makes, 0 when the library will refuse it: a dim of a
+// huge expanded tensor (stride 0 costs nothing) could otherwise ask for 2^40 views.
+int64_t outputs_at_most(const Tensor& t, const MultiOutputCall& c) {
+  const int64_t ndim = t.dim();
+  int64_t dim = c.dim;
+  if (c.op == "hsplit") dim = ndim == 1 ? 0 : 1;
+  if (c.op == "vsplit") dim = 0;
+  if (c.op == "dsplit") dim = 2;
+  if (ndim == 0 || dim < -ndim || dim >= ndim) return 0;
+  const int64_t size = t.size(dim);
+  if (c.has_sizes)
+    return static_cast<int64_t>(c.sizes.size()) + (c.op == "split_with_sizes" ? 0 : 1);
+  if (c.op == "unbind") return size;
+  if (c.op == "split") return c.n <= 0 || size == 0 ? 1 : (size - 1) / c.n + 1;
+  if (c.op == "chunk") return c.n <= 0 ? 0 : size == 0 ? c.n : std::min(c.n, size);
+  return std::max<int64_t>(c.n, 0);  // tensor_split, hsplit, vsplit, dsplit: sections
+}
+
+std::vector<Tensor> run_multi(const Tensor& t, const MultiOutputCall& c) {
+  if (c.op == "split") return c.has_sizes ? t.split_with_sizes(c.sizes, c.dim) : t.split(c.n, c.dim);
+  if (c.op == "split_with_sizes") return t.split_with_sizes(c.sizes, c.dim);
+  if (c.op == "chunk") return t.chunk(c.n, c.dim);
+  if (c.op == "unbind") return t.unbind(c.dim);
+  if (c.op == "tensor_split")
+    return c.has_sizes ? t.tensor_split(IntList(c.sizes), c.dim) : t.tensor_split(c.n, c.dim);
+  if (c.op == "hsplit") return c.has_sizes ? t.hsplit(IntList(c.sizes)) : t.hsplit(c.n);
+  if (c.op == "vsplit") return c.has_sizes ? t.vsplit(IntList(c.sizes)) : t.vsplit(c.n);
+  if (c.op == "dsplit") return c.has_sizes ? t.dsplit(IntList(c.sizes)) : t.dsplit(c.n);
+  throw Error("internal error: " + c.op + " is not an op with several outputs");
+}
+}  // namespace
+
+bool is_multi_output(const std::string& op) {
+  return op == "split" || op == "split_with_sizes" || op == "chunk" || op == "unbind" ||
+         op == "tensor_split" || op == "hsplit" || op == "vsplit" || op == "dsplit";
+}
+
+Tensor bounded_pick(const Tensor& t, const MultiOutputCall& call, Meter& m) {
+  // Each output is a tensor object with its own sizes and strides on the heap, some hundred bytes
+  // and three allocations: weighed as 128 units of work plus its dims, the work budget holds the
+  // outputs of one request to half a million, some tens of megabytes.
+  constexpr int64_t kPerOutput = 128;
+  Cost cost = view_cost(t);
+  cost.work = saturated((Checked(cost.work) + kPerOutput) *
+                        std::max<int64_t>(outputs_at_most(t, call), 1));
+  m.charge(call.op, "its views of " + t.layout(), cost);
+  const std::vector<Tensor> outputs = run_multi(t, call);
+  const int64_t n = static_cast<int64_t>(outputs.size());
+  STRIDED_CHECK(call.index >= -n && call.index < n, "tuple index out of range");
+  return outputs[static_cast<size_t>(call.index < 0 ? call.index + n : call.index)];
+}
+
 }  // namespace strided::explore

@@ -38,6 +38,25 @@ Tensor bounded_view(const Tensor& t, const char* op, Meter& m, F&& f) {
   return f();
 }
 
+// A view op with several outputs (split, split_with_sizes, chunk, unbind, tensor_split, hsplit,
+// vsplit, dsplit), as PyTorch's call spells it, and the one output the chain continues with.
+// sizes is split_with_sizes' list, or tensor_split's (and h/v/dsplit's) indices when has_sizes;
+// n is split_size, chunks or sections; index picks an output as Python indexes a tuple (-1 is the
+// last; past the end is "tuple index out of range").
+struct MultiOutputCall {
+  std::string op;
+  int64_t n = 0;
+  Shape sizes;
+  bool has_sizes = false;
+  int64_t dim = 0;
+  int64_t index = 0;
+};
+// The op is charged for every output it makes (their number comes from its arguments and t's
+// layout, before it runs); the one picked is returned.
+Tensor bounded_pick(const Tensor& t, const MultiOutputCall& call, Meter& m);
+// Whether op names one of the ops above.
+bool is_multi_output(const std::string& op);
+
 // Operations that may copy: charged for the copy only when they make one.
 Tensor bounded_reshape(const Tensor& t, IntList shape, Meter& m);
 Tensor bounded_flatten(const Tensor& t, int64_t start_dim, int64_t end_dim, Meter& m);

@@ -138,6 +138,25 @@ class Binder {
     }
     return out;
   }
+  // view(torch.int32): a single positional dtype where *size would be, or dtype= as a keyword.
+  std::optional<DType> star_dtype() const {
+    if (const Value* v = get("dtype")) {
+      if (!star_.empty())
+        throw ExploreError(step_.name + "() takes either a dtype or sizes, not both", v->span);
+      return dtype_of(*v, step_.name);
+    }
+    if (star_.size() == 1 &&
+        (star_[0]->kind == Value::Kind::Name || star_[0]->kind == Value::Kind::String))
+      return dtype_of(*star_[0], step_.name);
+    return std::nullopt;
+  }
+  // A *size= that must be given after all (view without a dtype), with Python's error.
+  void required_star() const {
+    if (star_.empty() && !values_.count(star_name_))
+      throw ExploreError(step_.name + "() missing 1 required positional arguments: \"" +
+                             star_name_ + "\"",
+                         step_.span);
+  }
   DType dtype_or(DType fallback) const {
     const Value* v = get("dtype");
     return v ? dtype_of(*v, step_.name) : fallback;
@@ -257,7 +276,14 @@ struct Factory {
 
 const std::map<std::string, Method>& methods() {
   static const std::map<std::string, Method> table = {
-      {"view", {{"*size"}, [](const Tensor& t, const Binder& b, Meter&) { return t.view(b.star()); }}},
+      {"view",
+       // Two overloads, view(*size) and view(dtype): size is optional only so that dtype= binds.
+       {{"*size=", "dtype"},
+        [](const Tensor& t, const Binder& b, Meter&) {
+          if (const std::optional<DType> dtype = b.star_dtype()) return t.view(*dtype);
+          b.required_star();
+          return t.view(b.star());
+        }}},
       {"reshape",
        {{"*shape"}, [](const Tensor& t, const Binder& b, Meter& m) { return bounded_reshape(t, b.star(), m); }}},
       {"permute", {{"*dims"}, [](const Tensor& t, const Binder& b, Meter&) { return t.permute(b.star()); }}},
@@ -317,6 +343,24 @@ const std::map<std::string, Method>& methods() {
             return t.movedim(b.integer("source"), b.integer("destination"));
           return t.movedim(b.ints("source"), b.ints("destination"));
         }}},
+      {"swapaxes",
+       {{"axis0", "axis1"},
+        [](const Tensor& t, const Binder& b, Meter&) {
+          return t.swapaxes(b.integer("axis0"), b.integer("axis1"));
+        }}},
+      {"swapdims",
+       {{"dim0", "dim1"},
+        [](const Tensor& t, const Binder& b, Meter&) {
+          return t.swapdims(b.integer("dim0"), b.integer("dim1"));
+        }}},
+      {"moveaxis",
+       {{"source", "destination"},
+        [](const Tensor& t, const Binder& b, Meter&) {
+          if (!b.is_sequence("source") && !b.is_sequence("destination"))
+            return t.moveaxis(b.integer("source"), b.integer("destination"));
+          return t.moveaxis(b.ints("source"), b.ints("destination"));
+        }}},
+      {"detach", {{}, [](const Tensor& t, const Binder&, Meter&) { return t.detach(); }}},
       {"as_strided",
        {{"size", "stride", "storage_offset="},
         [](const Tensor& t, const Binder& b, Meter&) {
@@ -330,6 +374,65 @@ const std::map<std::string, Method>& methods() {
           b.required("dtype");
           return bounded_to(t, b.dtype_or(t.dtype()), m);
         }}},
+  };
+  return table;
+}
+
+// The ops with several outputs: x.split(2)[1] calls split and picks output 1 (bounded_pick).
+// Each reads its arguments into a MultiOutputCall; a list where sections could be means indices.
+struct MultiMethod {
+  Signature params;
+  std::function<MultiOutputCall(const Binder&)> read;
+};
+MultiOutputCall sizes_or_count(const Binder& b, const char* op, const char* param, bool has_dim) {
+  MultiOutputCall c;
+  c.op = op;
+  c.dim = has_dim ? b.integer_or("dim", 0) : 0;
+  c.has_sizes = b.is_sequence(param);
+  if (c.has_sizes)
+    c.sizes = b.ints(param);
+  else
+    c.n = b.integer(param);
+  return c;
+}
+const std::map<std::string, MultiMethod>& multi_methods() {
+  static const std::map<std::string, MultiMethod> table = {
+      {"split", {{"split_size", "dim="},
+                 [](const Binder& b) { return sizes_or_count(b, "split", "split_size", true); }}},
+      {"split_with_sizes",
+       {{"split_sizes", "dim="},
+        [](const Binder& b) {
+          MultiOutputCall c = sizes_or_count(b, "split_with_sizes", "split_sizes", true);
+          c.has_sizes = true;
+          if (c.sizes.empty() && !b.is_sequence("split_sizes")) c.sizes = {c.n};
+          return c;
+        }}},
+      {"chunk", {{"chunks", "dim="},
+                 [](const Binder& b) { return sizes_or_count(b, "chunk", "chunks", true); }}},
+      {"unbind", {{"dim="},
+                  [](const Binder& b) {
+                    MultiOutputCall c;
+                    c.op = "unbind";
+                    c.dim = b.integer_or("dim", 0);
+                    return c;
+                  }}},
+      {"tensor_split",
+       {{"indices_or_sections", "dim="},
+        [](const Binder& b) {
+          return sizes_or_count(b, "tensor_split", "indices_or_sections", true);
+        }}},
+      {"hsplit", {{"indices_or_sections"},
+                  [](const Binder& b) {
+                    return sizes_or_count(b, "hsplit", "indices_or_sections", false);
+                  }}},
+      {"vsplit", {{"indices_or_sections"},
+                  [](const Binder& b) {
+                    return sizes_or_count(b, "vsplit", "indices_or_sections", false);
+                  }}},
+      {"dsplit", {{"indices_or_sections"},
+                  [](const Binder& b) {
+                    return sizes_or_count(b, "dsplit", "indices_or_sections", false);
+                  }}},
   };
   return table;
 }
@@ -527,6 +630,20 @@ Tensor apply(const Step& step, const Tensor& in, Meter& m) {
   return it->second.run(in, b, m);
 }
 
+// x.split(2)[1]: the call and the one integer index after it, as one step.
+Tensor apply_multi(const Step& call, const Step* pick, const Tensor& in, Meter& m) {
+  const MultiMethod& method = multi_methods().at(call.name);
+  if (!pick || pick->kind != Step::Kind::Index || pick->index.size() != 1 ||
+      pick->index[0].kind != IndexItem::Kind::Int)
+    throw ExploreError(call.name + "() returns a tuple of tensors: pick one with an integer "
+                           "index, as in x." + call.name + "(...)[0]",
+                       call.span);
+  const Binder b(call, method.params);
+  MultiOutputCall c = method.read(b);
+  c.index = pick->index[0].integer;
+  return bounded_pick(in, c, m);
+}
+
 Tensor make(const Step& step, Meter& m) {
   if (step.kind != Step::Kind::Call)
     throw ExploreError("an expression starts with a factory such as arange(6)", step.span);
@@ -567,6 +684,7 @@ const std::vector<std::string>& method_names() {
   static const std::vector<std::string> names = [] {
     std::vector<std::string> out;
     for (const auto& [name, m] : methods()) out.push_back(name);
+    for (const auto& [name, m] : multi_methods()) out.push_back(name);
     for (const auto& [name, p] : properties()) out.push_back(name);
     return out;
   }();
@@ -587,7 +705,15 @@ std::vector<StepResult> evaluate(const Expression& e, Meter& meter) {
     r.span = step.span;
     r.text = e.source.substr(0, step.span.end);
     try {
-      r.tensor = i == 0 ? make(step, meter) : apply(step, out.back().tensor, meter);
+      if (i > 0 && step.kind == Step::Kind::Call && multi_methods().count(step.name)) {
+        const Step* pick = i + 1 < e.steps.size() ? &e.steps[i + 1] : nullptr;
+        r.tensor = apply_multi(step, pick, out.back().tensor, meter);
+        r.span.end = pick->span.end;
+        r.text = e.source.substr(0, pick->span.end);
+        ++i;
+      } else {
+        r.tensor = i == 0 ? make(step, meter) : apply(step, out.back().tensor, meter);
+      }
     } catch (const ExploreError&) {
       throw;
     } catch (const Error& err) {

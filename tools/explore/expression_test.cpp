@@ -186,6 +186,34 @@ TEST_CASE("evaluation records views and copies") {
         "(3,4,2):(4,1,12)");
 }
 
+TEST_CASE("an op with several outputs is followed by the index of the one the chain keeps") {
+  // PyTorch 1.13's layouts for the same expressions.
+  const auto layout = [](const std::string& source) {
+    const std::vector<StepResult> r = evaluate(parse(source));
+    return r.back().tensor.layout() + "+" + std::to_string(r.back().tensor.storage_offset());
+  };
+  CHECK(layout("arange(24).view(2,3,4).split(2, -1)[1]") == "(2,3,2):(12,4,1)+2");
+  CHECK(layout("arange(24).view(2,3,4).split((1, 2), 1)[1]") == "(2,2,4):(12,4,1)+4");
+  CHECK(layout("arange(24).view(2,3,4).unbind(0)[1]") == "(3,4):(4,1)+12");
+  CHECK(layout("arange(24).view(2,3,4).tensor_split([1, 3], 2)[-1]") == "(2,3,1):(12,4,1)+3");
+  CHECK(layout("arange(24).view(2,3,4).hsplit(3)[2]") == "(2,1,4):(12,4,1)+8");
+  CHECK(layout("arange(24).view(2,3,4).chunk(2, 1)[-1]") == "(2,1,4):(12,4,1)+8");
+  CHECK(layout("arange(24).view(2,3,4).view(torch.int32)") == "(2,3,8):(24,8,1)+0");
+  CHECK(layout("arange(24).view(2,3,4).view(dtype=torch.float64)") == "(2,3,4):(12,4,1)+0");
+  CHECK(layout("arange(24).view(2,3,4).swapaxes(0,2).moveaxis(0,1)") == "(3,4,2):(4,1,12)+0");
+  // The call and its index are one step, a view of the step before.
+  const std::vector<StepResult> r = evaluate(parse("arange(6).split(2)[1].t()"));
+  REQUIRE(r.size() == 3);
+  CHECK(r[1].text == "arange(6).split(2)[1]");
+  CHECK(r[1].relation == StepResult::Relation::View);
+  CHECK(error_of("arange(6).split(2)") ==
+        "11: split() returns a tuple of tensors: pick one with an integer index, as in "
+        "x.split(...)[0]");
+  CHECK(error_of("arange(6).split(2)[5]") == "11: tuple index out of range");
+  CHECK(error_of("arange(6).split(2)[0:1]").find("pick one with an integer index") !=
+        std::string::npos);
+}
+
 TEST_CASE("integer literals stay int64 from the text to the tensor") {
   // torch.tensor([2**63 - 1, -2**63, 2**53 + 1]) holds them exactly; through double, 2^63 - 1
   // became -2^63 and 2^53 + 1 became 2^53.

@@ -73,7 +73,7 @@ Shape as_ints(const Request& v, const std::string& where) {
 
 // A field of an op: an integer, a list of integers (an integer is accepted as a list of one), or
 // either ("int or list": movedim's source). Required fields must be present and not null.
-enum class FieldType { Int, Ints, IntOrInts };
+enum class FieldType { Int, Ints, IntOrInts, Dtype };
 struct FieldSpec {
   const char* name;
   FieldType type;
@@ -109,6 +109,27 @@ const std::map<std::string, std::vector<FieldSpec>>& op_specs() {
       {"mT", {}},
       {"clone", {}},
       {"flip", {{"dims", T::Ints, true}}},
+      // The rest of PyTorch's view ops. An op with several outputs takes "index", the output the
+      // chain continues with; tensor_split and h/v/dsplit take "sections" or "indices".
+      {"split", {{"split_size", T::IntOrInts, true}, {"dim", T::Int, false}, {"index", T::Int, true}}},
+      {"split_with_sizes", {{"sizes", T::Ints, true}, {"dim", T::Int, false}, {"index", T::Int, true}}},
+      {"chunk", {{"chunks", T::Int, true}, {"dim", T::Int, false}, {"index", T::Int, true}}},
+      {"unbind", {{"dim", T::Int, false}, {"index", T::Int, true}}},
+      {"tensor_split",
+       {{"sections", T::Int, false}, {"indices", T::Ints, false}, {"dim", T::Int, false},
+        {"index", T::Int, true}}},
+      {"hsplit", {{"sections", T::Int, false}, {"indices", T::Ints, false}, {"index", T::Int, true}}},
+      {"vsplit", {{"sections", T::Int, false}, {"indices", T::Ints, false}, {"index", T::Int, true}}},
+      {"dsplit", {{"sections", T::Int, false}, {"indices", T::Ints, false}, {"index", T::Int, true}}},
+      {"view_dtype", {{"dtype", T::Dtype, true}}},
+      {"swapaxes", {{"axis0", T::Int, true}, {"axis1", T::Int, true}}},
+      {"swapdims", {{"dim0", T::Int, true}, {"dim1", T::Int, true}}},
+      {"moveaxis", {{"source", T::IntOrInts, true}, {"destination", T::IntOrInts, true}}},
+      {"atleast_1d", {}},
+      {"atleast_2d", {}},
+      {"atleast_3d", {}},
+      {"detach", {}},
+      {"alias", {}},
   };
   return specs;
 }
@@ -272,6 +293,35 @@ Tensor start_tensor(const Request& shape, const Request* dtype_field,
   return arange_shaped(sizes, dtype, shape_name, m);
 }
 
+// view_dtype's "dtype": a name such as "int32" (or "torch.int32").
+DType op_dtype(const Request& v, const std::string& where) {
+  if (!v.is_string()) throw BadInput(where + " must be a string such as \"int32\"");
+  std::string text = v.get<std::string>();
+  if (text.rfind("torch.", 0) == 0) text = text.substr(6);
+  try {
+    return dtype_from_name(text);
+  } catch (const Error&) {
+    throw BadInput(where + ": unknown dtype \"" + v.get<std::string>() +
+                   "\" (known: bool, int32, int64, float16, bfloat16, float32, float64)");
+  }
+}
+
+// An op with several outputs, as bounded_pick takes it.
+MultiOutputCall multi_output_call(const std::string& name, const Request& op) {
+  MultiOutputCall c;
+  c.op = name;
+  c.dim = get_int(op, "dim", 0);
+  c.index = get_int(op, "index");
+  const char* list = name == "split" ? "split_size" : name == "split_with_sizes" ? "sizes" : "indices";
+  if (const Request* v = field(op, list); v && (v->is_array() || name == "split_with_sizes")) {
+    c.has_sizes = true;
+    c.sizes = get_ints(op, list);
+  } else {
+    c.n = get_int(op, name == "split" ? "split_size" : name == "chunk" ? "chunks" : "sections", 0);
+  }
+  return c;
+}
+
 void check_op(const Request& op) {
   const std::string name = op_name(op);
   const auto it = op_specs().find(name);
@@ -287,8 +337,12 @@ void check_op(const Request& op) {
       case FieldType::Int: as_int(*v, where); break;
       case FieldType::Ints:
       case FieldType::IntOrInts: as_ints(*v, where); break;
+      case FieldType::Dtype: op_dtype(*v, where); break;
     }
   }
+  if (name == "tensor_split" || name == "hsplit" || name == "vsplit" || name == "dsplit")
+    if (!field(op, "sections") == !field(op, "indices"))
+      throw BadInput(name + " needs one of \"sections\" and \"indices\"");
 }
 
 Tensor apply_op(const Tensor& t, const Request& op, Meter& m) {
@@ -334,6 +388,20 @@ Tensor apply_op(const Tensor& t, const Request& op, Meter& m) {
   if (name == "mT") return t.mT();
   if (name == "clone") return bounded_clone(t, m);
   if (name == "flip") return bounded_flip(t, get_ints(op, "dims"), m);
+  if (is_multi_output(name)) return bounded_pick(t, multi_output_call(name, op), m);
+  if (name == "view_dtype") return t.view(op_dtype(op.at("dtype"), "view_dtype.dtype"));
+  if (name == "swapaxes") return t.swapaxes(get_int(op, "axis0"), get_int(op, "axis1"));
+  if (name == "swapdims") return t.swapdims(get_int(op, "dim0"), get_int(op, "dim1"));
+  if (name == "moveaxis") {
+    if (op.at("source").is_number_integer() && op.at("destination").is_number_integer())
+      return t.moveaxis(get_int(op, "source"), get_int(op, "destination"));
+    return t.moveaxis(get_ints(op, "source"), get_ints(op, "destination"));
+  }
+  if (name == "atleast_1d") return atleast_1d(t);
+  if (name == "atleast_2d") return atleast_2d(t);
+  if (name == "atleast_3d") return atleast_3d(t);
+  if (name == "detach") return t.detach();
+  if (name == "alias") return t.alias();
   throw BadInput("unknown op \"" + name + "\"");  // check_op knows every name above
 }
 

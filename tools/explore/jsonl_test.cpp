@@ -102,6 +102,42 @@ TEST_CASE("every op of the protocol, with its defaults") {
   CHECK(layout(R"({"op":"clone"})") == "[2,3,4][12,4,1]+0");
 }
 
+TEST_CASE("the views with several outputs take \"index\"; view_dtype and the other spellings") {
+  // PyTorch 1.13's layouts for x = arange(24).view(2, 3, 4): x.split(2, -1)[1] and so on.
+  const auto layout = [](const std::string& ops) {
+    const Json a = ask(R"({"start":{"shape":[2,3,4],"dtype":"int64"},"ops":[)" + ops + "]}");
+    const Json& r = a.contains("results") ? a["results"].back() : a;
+    if (r.contains("error")) return "error: " + r["message"].get<std::string>();
+    return r["shape"].dump() + r["stride"].dump() + "+" + r["storage_offset"].dump();
+  };
+  CHECK(layout(R"({"op":"split","split_size":2,"dim":-1,"index":1})") == "[2,3,2][12,4,1]+2");
+  CHECK(layout(R"({"op":"split","split_size":[1,2],"dim":1,"index":1})") == "[2,2,4][12,4,1]+4");
+  CHECK(layout(R"({"op":"split_with_sizes","sizes":[1,3],"dim":2,"index":0})") ==
+        "[2,3,1][12,4,1]+0");
+  CHECK(layout(R"({"op":"chunk","chunks":3,"dim":0,"index":1})") == "[1,3,4][12,4,1]+12");
+  CHECK(layout(R"({"op":"unbind","dim":1,"index":2})") == "[2,4][12,1]+8");
+  CHECK(layout(R"({"op":"tensor_split","sections":3,"dim":2,"index":0})") == "[2,3,2][12,4,1]+0");
+  CHECK(layout(R"({"op":"tensor_split","indices":[1,4],"dim":2,"index":1})") ==
+        "[2,3,3][12,4,1]+1");
+  CHECK(layout(R"({"op":"hsplit","sections":3,"index":1})") == "[2,1,4][12,4,1]+4");
+  CHECK(layout(R"({"op":"vsplit","indices":[1],"index":1})") == "[1,3,4][12,4,1]+12");
+  CHECK(layout(R"({"op":"dsplit","sections":2,"index":-1})") == "[2,3,2][12,4,1]+2");
+  CHECK(layout(R"({"op":"view_dtype","dtype":"int32"})") == "[2,3,8][24,8,1]+0");
+  CHECK(layout(R"({"op":"swapaxes","axis0":0,"axis1":1})") == "[3,2,4][4,12,1]+0");
+  CHECK(layout(R"({"op":"swapdims","dim0":0,"dim1":2})") == "[4,3,2][1,4,12]+0");
+  CHECK(layout(R"({"op":"moveaxis","source":[0,1],"destination":[2,0]})") == "[3,4,2][4,1,12]+0");
+  CHECK(layout(R"({"op":"select","dim":0,"index":0},{"op":"atleast_3d"})") == "[3,4,1][4,1,1]+0");
+  CHECK(layout(R"({"op":"detach"},{"op":"alias"})") == "[2,3,4][12,4,1]+0");
+  CHECK(layout(R"({"op":"unbind","index":3})") == "error: tuple index out of range");
+  CHECK(layout(R"({"op":"tensor_split","dim":0,"index":0})") ==
+        "error: bad input: tensor_split needs one of \"sections\" and \"indices\"");
+  CHECK(layout(R"({"op":"split","split_size":2})") == "error: bad input: split needs \"index\"");
+  CHECK(layout(R"({"op":"view_dtype","dtype":"int8"})").find("unknown dtype") != std::string::npos);
+  // An empty dim split into 2^40 chunks is refused by the work budget before any is made.
+  CHECK(layout(R"({"op":"slice","dim":0,"stop":0},{"op":"chunk","chunks":1099511627776,"index":0})")
+            .find("budget") != std::string::npos);
+}
+
 TEST_CASE("what PyTorch refuses ends the chain with an error entry") {
   const Json a = ask(
       R"({"start":{"shape":[2,3]},"ops":[{"op":"t"},{"op":"view","shape":[6]},{"op":"t"}]})");

@@ -46,6 +46,10 @@ Factories (torch.arange and arange are the same; dtype=torch.float32 or dtype='f
 Methods (as torch.Tensor's; sizes as view(2, 3) or view((2, 3))):
   view reshape permute expand broadcast_to flip transpose t unsqueeze squeeze flatten
   unflatten unfold diagonal narrow select movedim as_strided contiguous clone to
+  swapaxes swapdims moveaxis detach; view(torch.int32) reads the same bytes as another dtype
+  With several outputs, one picked by an integer index: split(2)[1], split((1, 3), 1)[0],
+  split_with_sizes split_sizes, chunk(3)[2], unbind(0)[1], tensor_split(3)[0],
+  tensor_split([1, 4])[1], hsplit vsplit dsplit (sections or a list of indices)
 Properties: .mT .T
 Indexing: integers, slices start:stop:step (step > 0), None, one ..., lists of integers
   (advanced indexing: a copy), e.g. x[0], x[1:, ::2], x[..., None], x[[0, 2]]
@@ -69,6 +73,12 @@ in order, flushing each:
         contiguous{} t{} narrow{dim,start,length} as_strided{size,stride,storage_offset}
         (no offset: keep the current one) unfold{dimension,size,step}
         and also movedim{source,destination} unflatten{dim,sizes} mT{} clone{} flip{dims}
+        view_dtype{dtype} swapaxes{axis0,axis1} swapdims{dim0,dim1}
+        moveaxis{source,destination} atleast_1d{} atleast_2d{} atleast_3d{} detach{} alias{}
+        With several outputs, "index" names the one the chain continues with:
+        split{split_size (an int or a list),dim,index} split_with_sizes{sizes,dim,index}
+        chunk{chunks,dim,index} unbind{dim,index} tensor_split{sections or indices,dim,index}
+        hsplit{sections or indices,index} (and vsplit, dsplit)
       Answer: {"results":[...]} with one entry per op applied:
         {"shape","stride","storage_offset","is_contiguous","shares_storage" (with the start
          tensor),"shares_prev" (with the previous step's tensor),"numel","values" (row-major,

@@ -1,0 +1,206 @@
+// Chapter 2's catalogue of views: one row per view op of PyTorch's "Tensor Views" list (the complex
+// ones aside), each with its rule for sizes, strides and offset, computed here from the operand's
+// metadata alone, and the op as the library runs it. The chapter checks each row as a claim
+// (VW-19.<row>) against the library and against PyTorch's recorded answer for the row's
+// expression (chapters/02_views.py, group "catalogue"), and lays the rows out as a table.
+#pragma once
+
+#include <algorithm>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "strided/layout.h"
+#include "strided/strided.h"
+
+namespace catalogue {
+
+using namespace strided;
+using L = ViewGeometry;  // sizes, strides and storage offset
+
+// ---- the rules' steps, on metadata alone ---------------------------------------------------------
+inline L of(const Tensor& t) { return {t.sizes(), t.strides(), t.storage_offset()}; }
+inline L narrow(L g, int64_t d, int64_t start, int64_t length) {  // size[d] ← length
+  g.storage_offset += start * g.strides[d];
+  g.sizes[d] = length;
+  return g;
+}
+inline L drop(L g, int64_t d, int64_t i) {  // select: dim d goes, the offset moves i strides
+  g.storage_offset += i * g.strides[d];
+  g.sizes.erase(g.sizes.begin() + d);
+  g.strides.erase(g.strides.begin() + d);
+  return g;
+}
+inline L permute(const L& g, const Shape& order) {
+  L out{{}, {}, g.storage_offset};
+  for (int64_t d : order) {
+    out.sizes.push_back(g.sizes[d]);
+    out.strides.push_back(g.strides[d]);
+  }
+  return out;
+}
+inline L swap(const L& g, int64_t a, int64_t b) {
+  Shape order(g.sizes.size());
+  for (size_t d = 0; d < order.size(); ++d) order[d] = static_cast<int64_t>(d);
+  std::swap(order[a], order[b]);
+  return permute(g, order);
+}
+inline L insert(L g, int64_t d, int64_t size, int64_t stride) {
+  g.sizes.insert(g.sizes.begin() + d, size);
+  g.strides.insert(g.strides.begin() + d, stride);
+  return g;
+}
+inline L dense(const L& g, const Shape& sizes) {  // a view of a contiguous operand
+  return {sizes, contiguous_strides(sizes), g.storage_offset};
+}
+
+inline L expanded(L g) {  // x[:, :1] expanded back to x's sizes: dim 1 grows with stride 0
+  g.strides[1] = 0;
+  return g;
+}
+
+struct Row {
+  const char* id;       // the claim is VW-19.<id>
+  const char* op;       // the op as PyTorch writes it, on x = torch.arange(24).view(2, 3, 4)
+  const char* rule;     // sizes, strides and offset of the result, in one line
+  std::function<Tensor(const Tensor&)> library;  // the op through the library, on x
+  std::function<L(const L&)> by_rule;            // the rule, on x's metadata
+};
+
+// x is arange(24).view(2, 3, 4): sizes (2, 3, 4), strides (12, 4, 1), offset 0.
+inline const std::vector<Row>& rows() {
+  static const std::vector<Row> table = {
+      {"select", "x.select(1, 2)", "drop dim d; offset + i·stride[d]",
+       [](const Tensor& x) { return x.select(1, 2); }, [](const L& g) { return drop(g, 1, 2); }},
+      {"unbind", "x.unbind(1)[2]", "output i is select(d, i), for i < size[d]",
+       [](const Tensor& x) { return x.unbind(1)[2]; }, [](const L& g) { return drop(g, 1, 2); }},
+      {"slice", "x[:, :, 1:4:2]",
+       "size[d] = ⌈(stop − start) / step⌉, stride[d]·step; offset + start·stride[d]",
+       [](const Tensor& x) { return x.slice(2, 1, 4, 2); },
+       [](const L& g) {
+         L s = narrow(g, 2, 1, 2);
+         s.strides[2] *= 2;
+         return s;
+       }},
+      {"narrow", "x.narrow(2, 1, 2)", "size[d] = length; offset + start·stride[d]",
+       [](const Tensor& x) { return x.narrow(2, 1, 2); },
+       [](const L& g) { return narrow(g, 2, 1, 2); }},
+      {"split", "x.split(3, 2)[1]", "output i is narrow(d, i·s, min(s, size[d] − i·s))",
+       [](const Tensor& x) { return x.split(3, 2)[1]; },
+       [](const L& g) { return narrow(g, 2, 3, 1); }},
+      {"split_with_sizes", "x.split_with_sizes([1, 2], 1)[1]",
+       "output i is narrow(d, s₀ + … + sᵢ₋₁, sᵢ); the sᵢ sum to size[d]",
+       [](const Tensor& x) { return x.split_with_sizes({1, 2}, 1)[1]; },
+       [](const L& g) { return narrow(g, 1, 1, 2); }},
+      {"chunk", "x.chunk(2, 1)[1]", "split(⌈size[d] / chunks⌉, d)",
+       [](const Tensor& x) { return x.chunk(2, 1)[1]; },
+       [](const L& g) { return narrow(g, 1, 2, 1); }},
+      {"tensor_split", "x.tensor_split(3, 2)[1]",
+       "n narrows of size[d] div n, the first size[d] mod n one longer",
+       [](const Tensor& x) { return x.tensor_split(3, 2)[1]; },
+       [](const L& g) { return narrow(g, 2, 2, 1); }},
+      {"tensor_split.indices", "x.tensor_split([1, 3], 2)[1]",
+       "output i is slice(d, indices[i − 1], indices[i])",
+       [](const Tensor& x) { return x.tensor_split({1, 3}, 2)[1]; },
+       [](const L& g) { return narrow(g, 2, 1, 2); }},
+      {"hsplit", "x.hsplit(3)[2]", "tensor_split on dim 1 (dim 0 of a 1-d tensor)",
+       [](const Tensor& x) { return x.hsplit(3)[2]; },
+       [](const L& g) { return narrow(g, 1, 2, 1); }},
+      {"vsplit", "x.vsplit([1])[1]", "tensor_split on dim 0",
+       [](const Tensor& x) { return x.vsplit({1})[1]; },
+       [](const L& g) { return narrow(g, 0, 1, 1); }},
+      {"dsplit", "x.dsplit(2)[1]", "tensor_split on dim 2",
+       [](const Tensor& x) { return x.dsplit(2)[1]; },
+       [](const L& g) { return narrow(g, 2, 2, 2); }},
+      {"permute", "x.permute(2, 0, 1)", "sizes[p], strides[p]; offset kept",
+       [](const Tensor& x) { return x.permute({2, 0, 1}); },
+       [](const L& g) { return permute(g, {2, 0, 1}); }},
+      {"transpose", "x.transpose(0, 2)", "swap dims d0 and d1",
+       [](const Tensor& x) { return x.transpose(0, 2); }, [](const L& g) { return swap(g, 0, 2); }},
+      {"swapaxes", "x.swapaxes(0, 2)", "transpose", [](const Tensor& x) { return x.swapaxes(0, 2); },
+       [](const L& g) { return swap(g, 0, 2); }},
+      {"swapdims", "x.swapdims(0, 2)", "transpose", [](const Tensor& x) { return x.swapdims(0, 2); },
+       [](const L& g) { return swap(g, 0, 2); }},
+      {"t", "x[0].t()", "transpose(0, 1), for at most 2 dims",
+       [](const Tensor& x) { return x.select(0, 0).t(); },
+       [](const L& g) { return swap(drop(g, 0, 0), 0, 1); }},
+      {"mT", "x.mT", "transpose(−2, −1); a 0-d tensor is itself",
+       [](const Tensor& x) { return x.mT(); }, [](const L& g) { return swap(g, 1, 2); }},
+      {"movedim", "x.movedim(0, 2)", "permute: dim s moves to d, the others keep their order",
+       [](const Tensor& x) { return x.movedim(0, 2); },
+       [](const L& g) { return permute(g, {1, 2, 0}); }},
+      {"moveaxis", "x.moveaxis(0, 2)", "movedim", [](const Tensor& x) { return x.moveaxis(0, 2); },
+       [](const L& g) { return permute(g, {1, 2, 0}); }},
+      {"diagonal", "x.diagonal(1, 1, 2)",
+       "drop d1, d2; append min(size[d1], size[d2] − k), stride[d1] + stride[d2]; offset + "
+       "k·stride[d2]",
+       [](const Tensor& x) { return x.diagonal(1, 1, 2); },
+       [](const L& g) {
+         return L{{g.sizes[0], std::min(g.sizes[1], g.sizes[2] - 1)},
+                  {g.strides[0], g.strides[1] + g.strides[2]}, g.storage_offset + g.strides[2]};
+       }},
+      {"expand", "x[:, :1].expand(2, 3, 4)", "a size-1 dim grows to n with stride 0",
+       [](const Tensor& x) { return x.slice(1, 0, 1).expand({2, 3, 4}); },
+       [](const L& g) { return expanded(g); }},
+      {"broadcast_to", "x[:, :1].broadcast_to((2, 3, 4))", "expand",
+       [](const Tensor& x) { return x.slice(1, 0, 1).broadcast_to({2, 3, 4}); },
+       [](const L& g) { return expanded(g); }},
+      {"expand_as", "x[:, :1].expand_as(x)", "expand(y.size())",
+       [](const Tensor& x) { return x.slice(1, 0, 1).expand_as(x); },
+       [](const L& g) { return expanded(g); }},
+      {"unsqueeze", "x.unsqueeze(1)", "insert size 1 at d, stride size[d]·stride[d]",
+       [](const Tensor& x) { return x.unsqueeze(1); },
+       [](const L& g) { return insert(g, 1, 1, g.sizes[1] * g.strides[1]); }},
+      {"squeeze", "x[:, :1].squeeze(1)", "drop dim d of size 1",
+       [](const Tensor& x) { return x.slice(1, 0, 1).squeeze(1); },
+       [](const L& g) { return drop(g, 1, 0); }},
+      {"atleast_1d", "torch.atleast_1d(x[0, 0, 0])", "a 0-d tensor becomes size [1], stride [1]",
+       [](const Tensor& x) { return atleast_1d(x.select(0, 0).select(0, 0).select(0, 0)); },
+       [](const L&) { return L{{1}, {1}, 0}; }},
+      {"atleast_2d", "torch.atleast_2d(x[0, 0])", "[n] becomes unsqueeze(0): [1, n]",
+       [](const Tensor& x) { return atleast_2d(x.select(0, 0).select(0, 0)); },
+       [](const L& g) {
+         const L v = drop(drop(g, 0, 0), 0, 0);
+         return insert(v, 0, 1, v.sizes[0] * v.strides[0]);
+       }},
+      {"atleast_3d", "torch.atleast_3d(x[0])", "[m, n] becomes unsqueeze(−1): [m, n, 1]",
+       [](const Tensor& x) { return atleast_3d(x.select(0, 0)); },
+       [](const L& g) { return insert(drop(g, 0, 0), 2, 1, 1); }},
+      {"view", "x.view(4, 6)", "strides from computeStride; row-major for a contiguous x",
+       [](const Tensor& x) { return x.view({4, 6}); }, [](const L& g) { return dense(g, {4, 6}); }},
+      {"view_as", "x.view_as(torch.zeros(4, 6))", "view(y.size())",
+       [](const Tensor& x) { return x.view_as(zeros({4, 6})); },
+       [](const L& g) { return dense(g, {4, 6}); }},
+      {"reshape", "x.reshape(6, 4)", "view when computeStride allows, else a copy",
+       [](const Tensor& x) { return x.reshape({6, 4}); }, [](const L& g) { return dense(g, {6, 4}); }},
+      {"reshape_as", "x.reshape_as(torch.zeros(6, 4))", "reshape(y.size())",
+       [](const Tensor& x) { return x.reshape_as(zeros({6, 4})); },
+       [](const L& g) { return dense(g, {6, 4}); }},
+      {"flatten", "x.flatten(1)", "reshape with dims s … e merged",
+       [](const Tensor& x) { return x.flatten(1); }, [](const L& g) { return dense(g, {2, 12}); }},
+      {"unflatten", "x.unflatten(2, (2, 2))", "view with dim d split into sizes",
+       [](const Tensor& x) { return x.unflatten(2, {2, 2}); },
+       [](const L& g) { return dense(g, {2, 3, 2, 2}); }},
+      {"unfold", "x.unfold(2, 2, 1)",
+       "size[d] = (size[d] − n) / step + 1, stride[d]·step; append n, stride[d]",
+       [](const Tensor& x) { return x.unfold(2, 2, 1); },
+       [](const L& g) { return insert(narrow(g, 2, 0, (g.sizes[2] - 2) / 1 + 1), 3, 2, g.strides[2]); }},
+      {"as_strided", "x.as_strided((3, 3), (1, 3), 2)", "the sizes, strides and offset given",
+       [](const Tensor& x) { return x.as_strided({3, 3}, {1, 3}, 2); },
+       [](const L&) { return L{{3, 3}, {1, 3}, 2}; }},
+      {"view_dtype", "x.view(torch.int32)",
+       "r = 8 / 4: size[−1]·r, the other strides·r, offset·r",
+       [](const Tensor& x) { return x.view(DType::Int32); },
+       [](const L& g) {
+         return L{{g.sizes[0], g.sizes[1], g.sizes[2] * 2}, {g.strides[0] * 2, g.strides[1] * 2, 1},
+                  g.storage_offset * 2};
+       }},
+      {"detach", "x.detach()", "the same sizes, strides and offset",
+       [](const Tensor& x) { return x.detach(); }, [](const L& g) { return g; }},
+      {"alias", "torch.ops.aten.alias(x)", "the same sizes, strides and offset",
+       [](const Tensor& x) { return x.alias(); }, [](const L& g) { return g; }},
+  };
+  return table;
+}
+
+}  // namespace catalogue

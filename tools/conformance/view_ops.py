@@ -1,0 +1,279 @@
+#!/usr/bin/python3
+"""Conformance cases for the view ops beyond the first protocol, answered by real PyTorch.
+
+Run by a maintainer, never by the build:
+
+    /usr/bin/python3 tools/conformance/view_ops.py > tests/conformance/view_cases.jsonl
+
+Deterministic (its own seed; the cases of generate.py are untouched). Two parts, in the form of
+generate.py's chains ({"id", "request", "expected"}), run by tests/conformance/check.cpp:
+
+- every pair of the library's dtypes through view_dtype, on layouts chosen to pass and to meet
+  each of PyTorch's refusals (the last dim's size, the offset, the last stride, another stride,
+  a 0-d tensor);
+- random chains of 1 to 3 ops mixing the new ops (split with a size or a list, split_with_sizes,
+  chunk, unbind, tensor_split with sections or indices, hsplit, vsplit, dsplit, each with an
+  "index"; view_dtype, swapaxes, swapdims, moveaxis, atleast_1d/2d/3d, detach, alias, mT) with
+  the layout-changing ops of the first protocol (transpose, slice, select, expand, unsqueeze),
+  valid and invalid arguments alike.
+
+Values are compared too: view_dtype's reinterpreted bits include NaN and infinities, written as
+the strings "NaN", "Infinity" and "-Infinity".
+"""
+
+import json
+import random
+import sys
+
+import torch
+
+import generate as g
+
+SEED = 20240612
+RANDOM_CASES = 1500
+rng = random.Random(SEED)
+DTYPES = ["bool", "int32", "int64", "float16", "bfloat16", "float32", "float64"]
+
+
+def chance(p):
+    return rng.random() < p
+
+
+def storage_id(t):
+    return t.storage()._cdata
+
+
+def answer_step(t, start, prev):
+    r = {"shape": list(t.shape), "stride": list(t.stride()), "storage_offset": t.storage_offset(),
+         "is_contiguous": t.is_contiguous(), "shares_storage": storage_id(t) == storage_id(start),
+         "shares_prev": storage_id(t) == storage_id(prev), "numel": t.numel()}
+    if t.numel() <= g.MAX_VALUES:
+        r["values"] = g.json_values(t)
+    return r
+
+
+def error(e):
+    return {"error": True, "message": str(e).split("\n")[0]}
+
+
+def run(shape, dname, ops_and_calls):
+    """The request and torch's answer for a chain of (op, call) pairs on arange(shape)."""
+    start = torch.arange(g.numel_of(shape)).to(g.TORCH_DTYPE[dname]).reshape(shape)
+    results, x = [], start
+    for _, call in ops_and_calls:
+        try:
+            y = call(x)
+        except g.TORCH_ERRORS as e:
+            results.append(error(e))
+            break
+        results.append(answer_step(y, start, x))
+        x = y
+    request = {"start": {"shape": shape, "dtype": dname}, "ops": [op for op, _ in ops_and_calls]}
+    return request, {"results": results}
+
+
+# ---- every dtype pair through view_dtype ------------------------------------------------------
+
+def slice_op(dim, start, stop, step):
+    return ({"op": "slice", "dim": dim, "start": start, "stop": stop, "step": step},
+            lambda t: torch.ops.aten.slice(t, dim, start, stop, step))
+
+
+def view_dtype_op(dname):
+    return {"op": "view_dtype", "dtype": dname}, lambda t: t.view(g.TORCH_DTYPE[dname])
+
+
+# Each layout: a start shape and the ops that make it. Together they pass for every pair and
+# meet each refusal: size(-1) not divisible, the offset not divisible, stride(-1) != 1, another
+# stride not divisible, and a 0-d tensor.
+PAIR_LAYOUTS = [
+    ([2, 8], []),
+    ([3, 16], [slice_op(1, 8, 16, 1)]),
+    ([2, 3], []),
+    ([2, 9], [slice_op(1, 1, 9, 1)]),
+    ([2, 16], [slice_op(1, 0, None, 2)]),
+    ([3, 10], [slice_op(1, 0, 8, 1)]),
+    ([5, 8], [({"op": "transpose", "dim0": 0, "dim1": 1}, lambda t: t.transpose(0, 1))]),
+    ([], []),
+]
+
+
+def pair_cases():
+    for a in DTYPES:
+        for b in DTYPES:
+            for shape, prep in PAIR_LAYOUTS:
+                yield run(shape, a, prep + [view_dtype_op(b)])
+
+
+# ---- random chains ----------------------------------------------------------------------------
+
+def pick_index(op, count_of):
+    """op gets "index": a valid one mostly, from the outputs torch makes; sometimes past them."""
+    n = count_of()
+    if n is None or chance(0.08):
+        op["index"] = rng.choice([n or 0, -(n or 0) - 1, 5])
+    else:
+        op["index"] = rng.randint(-n, n - 1) if n else 0
+    return op
+
+
+def multi(x, name, args, dim_key=None, dim=None):
+    """An op with several outputs: its JSON (with "index") and the torch call picking it."""
+    fn = {"split": lambda t: t.split(*args),
+          "split_with_sizes": lambda t: t.split_with_sizes(*args),
+          "chunk": lambda t: t.chunk(*args), "unbind": lambda t: t.unbind(*args),
+          "tensor_split": lambda t: t.tensor_split(*args), "hsplit": lambda t: t.hsplit(*args),
+          "vsplit": lambda t: t.vsplit(*args), "dsplit": lambda t: t.dsplit(*args)}[name]
+
+    def count():
+        try:
+            return len(fn(x))
+        except g.TORCH_ERRORS:
+            return None
+    op = {"op": name}
+    if name == "split":
+        op["split_size"] = args[0]
+    elif name == "split_with_sizes":
+        op["sizes"] = args[0]
+    elif name == "chunk":
+        op["chunks"] = args[0]
+    elif name in ("tensor_split", "hsplit", "vsplit", "dsplit"):
+        op["indices" if isinstance(args[0], list) else "sections"] = args[0]
+    if name in ("split", "split_with_sizes", "chunk", "tensor_split"):
+        op["dim"] = args[1]
+    elif name == "unbind":
+        op["dim"] = args[0]
+    pick_index(op, count)
+    index = op["index"]
+    return op, lambda t: fn(t)[index]
+
+
+def sizes_summing(total, valid):
+    parts = []
+    rest = total
+    for _ in range(rng.randint(0, 3)):
+        p = rng.randint(0, rest)
+        parts.append(p)
+        rest -= p
+    parts.append(rest)
+    rng.shuffle(parts)
+    if not valid:
+        if chance(0.5) or not parts:
+            parts.append(rng.choice([1, 2]))
+        else:
+            parts[rng.randrange(len(parts))] = -1
+    return parts
+
+
+def indices_for(size):
+    return sorted(rng.randint(-size - 1, size + 2) for _ in range(rng.randint(0, 3))) \
+        if chance(0.7) else [rng.randint(-size - 1, size + 2) for _ in range(rng.randint(1, 3))]
+
+
+def make_op(x):
+    n = x.dim()
+    valid = chance(0.8)
+    dim = g.dim_arg(n, valid)
+    size = x.shape[dim] if -n <= dim < n and n else 1
+    name = rng.choice(["split", "split", "split_with_sizes", "chunk", "unbind", "tensor_split",
+                       "tensor_split", "hsplit", "vsplit", "dsplit", "view_dtype", "view_dtype",
+                       "swapaxes", "swapdims", "moveaxis", "atleast_1d", "atleast_2d",
+                       "atleast_3d", "detach", "alias", "mT", "transpose", "slice", "select",
+                       "expand", "unsqueeze"])
+    if name == "split":
+        if chance(0.3):
+            return multi(x, "split", (sizes_summing(size, valid), dim))
+        s = rng.randint(1, size + 2) if valid else rng.choice([0, -1])
+        return multi(x, "split", (s, dim))
+    if name == "split_with_sizes":
+        return multi(x, name, (sizes_summing(size, valid), dim))
+    if name == "chunk":
+        return multi(x, name, (rng.randint(1, size + 2) if valid else rng.choice([0, -2]), dim))
+    if name == "unbind":
+        return multi(x, name, (dim,))
+    if name == "tensor_split":
+        if chance(0.5):
+            return multi(x, name, (indices_for(size), dim))
+        return multi(x, name, (rng.randint(1, size + 2) if valid else rng.choice([0, -1]), dim))
+    if name in ("hsplit", "vsplit", "dsplit"):
+        hdim = {"hsplit": 0 if n == 1 else 1, "vsplit": 0, "dsplit": 2}[name]
+        hsize = x.shape[hdim] if hdim < n else 1
+        if chance(0.4):
+            return multi(x, name, (indices_for(hsize),))
+        divisors = [d for d in range(1, hsize + 1) if hsize % d == 0] or [1]
+        return multi(x, name, (rng.choice(divisors) if valid else rng.choice([0, -1, 4, 7]),))
+    if name == "view_dtype":
+        return view_dtype_op(rng.choice(DTYPES))
+    if name in ("swapaxes", "swapdims"):
+        d1 = g.dim_arg(n, True)
+        keys = ("axis0", "axis1") if name == "swapaxes" else ("dim0", "dim1")
+        call = (lambda t: t.swapaxes(dim, d1)) if name == "swapaxes" else \
+            (lambda t: t.swapdims(dim, d1))
+        return {"op": name, keys[0]: dim, keys[1]: d1}, call
+    if name == "moveaxis":
+        if chance(0.5) or n < 2:
+            d1 = g.dim_arg(n, True)
+            return {"op": name, "source": dim, "destination": d1}, lambda t: t.moveaxis(dim, d1)
+        k = rng.randint(1, n)
+        src = rng.sample(range(n), k)
+        dst = rng.sample(range(n), k)
+        if not valid:
+            dst[0] = dst[-1] if k > 1 else n
+        return {"op": name, "source": src, "destination": dst}, lambda t: t.moveaxis(src, dst)
+    if name.startswith("atleast"):
+        fn = getattr(torch, name)
+        return {"op": name}, fn
+    if name == "detach":
+        return {"op": "detach"}, lambda t: t.detach()
+    if name == "alias":
+        return {"op": "alias"}, lambda t: torch.ops.aten.alias(t)
+    if name == "mT":
+        return {"op": "mT"}, lambda t: t.mT
+    if name == "transpose":
+        d1 = g.dim_arg(n, True)
+        return {"op": "transpose", "dim0": dim, "dim1": d1}, lambda t: t.transpose(dim, d1)
+    if name == "slice":
+        start, stop = g.size_or_none(size), g.size_or_none(size)
+        step = rng.choice([1, 1, 2, 3])
+        return slice_op(dim, start, stop, step)
+    if name == "select":
+        index = rng.randint(-size, size - 1) if valid and size > 0 else size
+        return {"op": "select", "dim": dim, "index": index}, lambda t: t.select(dim, index)
+    if name == "expand":
+        target = [rng.choice([2, 3])] + [-1] * n
+        return {"op": "expand", "shape": target}, lambda t: t.expand(target)
+    d = g.dim_arg(n, valid, extra=1)
+    return {"op": "unsqueeze", "dim": d}, lambda t: t.unsqueeze(d)
+
+
+def random_case():
+    shape = g.start_shape()
+    dname = rng.choice(DTYPES + ["float32", "int64"])
+    start = torch.arange(g.numel_of(shape)).to(g.TORCH_DTYPE[dname]).reshape(shape)
+    pairs, x = [], start
+    for _ in range(rng.randint(1, 3)):
+        op, call = make_op(x)
+        pairs.append((op, call))
+        try:
+            x = call(x)
+        except g.TORCH_ERRORS:
+            break
+    return run(shape, dname, pairs)
+
+
+def main():
+    g.rng = rng  # generate.py's helpers (dim_arg, start_shape, ...) draw from this seed
+    out = sys.stdout
+    cases = list(pair_cases())
+    while len(cases) < len(PAIR_LAYOUTS) * len(DTYPES) ** 2 + RANDOM_CASES:
+        request, expected = random_case()
+        if any(s < 0 for r in expected["results"] for s in r.get("shape", [])):
+            continue
+        cases.append((request, expected))
+    for case_id, (request, expected) in enumerate(cases):
+        out.write(json.dumps({"id": case_id, "request": request, "expected": expected},
+                             separators=(",", ":"), allow_nan=False) + "\n")
+
+
+if __name__ == "__main__":
+    main()
