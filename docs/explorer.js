@@ -56,11 +56,28 @@
     return document.importNode(svg, true);
   }
 
-  // Shows one answer: the report, or the error with its caret; and, when asked, the picture.
+  // Shows one answer: the report, or the error with its caret; and, when asked, the picture. The
+  // last step is marked, so that an output box that scrolls (a Try it editor's) can show it first:
+  // it is the step the reader just changed.
   function show(answer, out, figure) {
     var failed = answer.status !== 0;
-    out.textContent = (failed ? answer.stderr : answer.stdout).replace(/\n$/, '');
+    var text = (failed ? answer.stderr : answer.stdout).replace(/\n$/, '');
+    var last = failed ? -1 : text.lastIndexOf('\nstep ');
+    var mark = null;
+    out.textContent = '';
+    if (last < 0) {
+      out.textContent = text;
+    } else {
+      mark = document.createElement('span');
+      mark.className = 'book-live-last';
+      mark.textContent = text.slice(last + 1);
+      out.appendChild(document.createTextNode(text.slice(0, last + 1)));
+      out.appendChild(mark);
+    }
     out.classList.toggle('book-live-error', failed);
+    if (out.classList.contains('book-live-scroll')) {
+      out.scrollTop = mark ? Math.max(0, mark.offsetTop - 8) : 0;
+    }
     if (!figure) return;
     figure.textContent = '';
     var svg = !failed && answer.svg ? picture(answer.svg) : null;
@@ -92,7 +109,7 @@
     return schedule;
   }
 
-  // ---- the Explorer page -------------------------------------------------------------------------
+  // ---- the Explorer page ------------------------------------------------------------------------
   function hashExpression() {
     var h = window.location.hash.replace(/^#/, '');
     if (!h) return null;
@@ -124,7 +141,7 @@
     run();
   }
 
-  // ---- live Try it blocks ------------------------------------------------------------------------
+  // ---- live Try it blocks -----------------------------------------------------------------------
   // The arguments of the shown command ("$ strided-explore 'x.t()' --strides"), split as a POSIX
   // shell splits them (tools/embed ran them through shlex).
   function shellWords(s) {
@@ -209,7 +226,7 @@
         link.className = 'book-live-open';
         link.textContent = 'open in the Explorer';
         var out = document.createElement('pre');
-        out.className = 'book-output book-live-output';
+        out.className = 'book-output book-live-output book-live-scroll';
         out.setAttribute('aria-live', 'polite');
         var row = document.createElement('div');
         row.className = 'book-live-row';

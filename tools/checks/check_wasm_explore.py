@@ -153,8 +153,8 @@ def main(argv=None):
 
     for p in problems:
         print(f"check_wasm_explore: {p}")
-    print(f"check_wasm_explore: {len(reqs)} conformance requests and {len(bad_lines())} other lines "
-          f"through --jsonl, {len(expressions)} expressions; {len(problems)} problem(s)")
+    print(f"check_wasm_explore: {len(reqs)} conformance requests and {len(bad_lines())} other "
+          f"lines through --jsonl, {len(expressions)} expressions; {len(problems)} problem(s)")
     return 1 if problems else 0
 
 
