@@ -183,10 +183,13 @@
     var shown = block.querySelector('.book-prompt, figcaption code');
     var text = shown ? shown.textContent : '';
     if (text.indexOf(PROMPT) !== 0) return null;
-    var words = shellWords(text.slice(PROMPT.length)).filter(function (w) {
-      return w.slice(0, 2) !== '--';
-    });
-    return words.length ? words[0] : null;
+    // The expression is the one argument that is neither an option nor --svg's file.
+    var words = shellWords(text.slice(PROMPT.length));
+    for (var i = 0; i < words.length; i++) {
+      if (words[i] === '--svg') i++;
+      else if (words[i].slice(0, 2) !== '--') return words[i];
+    }
+    return null;
   }
 
   var editors = 0;

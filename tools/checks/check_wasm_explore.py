@@ -81,9 +81,11 @@ def tryit_expressions(root):
     for path in sorted(glob.glob(os.path.join(root, "docs", "*.md"))):
         with open(path, encoding="utf-8") as f:
             for command in TRYIT_RE.findall(f.read()):
-                words = [w for w in shlex.split(command) if not w.startswith("--")]
-                if words:
-                    out.append(words[0])
+                words = shlex.split(command)
+                for i, w in enumerate(words):
+                    if not w.startswith("--") and (i == 0 or words[i - 1] != "--svg"):
+                        out.append(w)
+                        break
     return out
 
 
