@@ -3,7 +3,9 @@
 // the ones PyTorch gives: dot, mv, mm, a batch folded into mm/mv, or bmm over broadcast batches.
 #include "strided/matmul.h"
 
+#ifndef STRIDED_NO_BLAS
 #include <cblas.h>
+#endif
 
 #include <algorithm>
 #include <cstring>
@@ -118,6 +120,7 @@ void blocked_kernel(const T* a, int64_t as0, int64_t as1, const T* b, int64_t bs
   });
 }
 
+#ifndef STRIDED_NO_BLAS
 void gemm(const float* a, BlasOperand oa, const float* b, BlasOperand ob, float* c, int64_t n,
           int64_t m, int64_t k) {
   cblas_sgemm(CblasRowMajor, oa.transpose ? CblasTrans : CblasNoTrans,
@@ -134,6 +137,32 @@ void gemm(const double* a, BlasOperand oa, const double* b, BlasOperand ob, doub
               static_cast<blasint>(oa.ld), b, static_cast<blasint>(ob.ld), 0.0, c,
               static_cast<blasint>(std::max<int64_t>(1, m)));
 }
+#else
+// A build without BLAS (the wasm one, lib/CMakeLists.txt): the product cblas_?gemm computes,
+// C = op(A) op(B) row-major with C's leading dimension max(1, m), over the same operands, each op
+// given by its transpose flag and leading dimension, as a plain loop.
+template <class T>
+void gemm_loop(const T* a, BlasOperand oa, const T* b, BlasOperand ob, T* c, int64_t n, int64_t m,
+               int64_t k) {
+  for (int64_t i = 0; i < n; ++i) {
+    T* crow = c + i * m;
+    std::fill(crow, crow + m, T(0));
+    for (int64_t p = 0; p < k; ++p) {
+      const T av = oa.transpose ? a[p * oa.ld + i] : a[i * oa.ld + p];
+      for (int64_t j = 0; j < m; ++j)
+        crow[j] += av * (ob.transpose ? b[j * ob.ld + p] : b[p * ob.ld + j]);
+    }
+  }
+}
+void gemm(const float* a, BlasOperand oa, const float* b, BlasOperand ob, float* c, int64_t n,
+          int64_t m, int64_t k) {
+  gemm_loop(a, oa, b, ob, c, n, m, k);
+}
+void gemm(const double* a, BlasOperand oa, const double* b, BlasOperand ob, double* c, int64_t n,
+          int64_t m, int64_t k) {
+  gemm_loop(a, oa, b, ob, c, n, m, k);
+}
+#endif
 
 template <class T>
 void blas_kernel(const Tensor& a_in, const Tensor& b_in, Tensor& out) {
@@ -303,11 +332,15 @@ const char* to_string(MatmulKernel kernel) {
 int64_t matmul_block_size() { return kBlock; }
 
 std::string blas_description() {
+#ifdef STRIDED_NO_BLAS
+  return "none (a build without BLAS: matmul's own loop)";
+#else
   // OpenBLAS's own answers (cblas.h of libopenblas-dev): its build configuration, and the kernel
   // set its DYNAMIC_ARCH dispatch chose for this CPU (OPENBLAS_CORETYPE can force another).
   const char* config = openblas_get_config();
   const char* core = openblas_get_corename();
   return std::string(config ? config : "OpenBLAS") + "; core " + (core ? core : "unknown");
+#endif
 }
 
 BlasOperand blas_operand(const Tensor& t) {

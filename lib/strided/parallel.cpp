@@ -1,6 +1,8 @@
 #include "strided/parallel.h"
 
+#ifndef STRIDED_NO_BLAS
 #include <cblas.h>
+#endif
 
 #include <algorithm>
 #include <atomic>
@@ -19,6 +21,9 @@ namespace {
 thread_local bool t_in_parallel = false;
 
 int default_threads() {
+#ifdef STRIDED_ONE_THREAD
+  return 1;  // a build without threads (the wasm one): every parallel_for runs on the caller
+#endif
   const unsigned hw = std::thread::hardware_concurrency();
   return hw == 0 ? 1 : static_cast<int>(hw);
 }
@@ -137,8 +142,13 @@ int get_num_threads() { return Pool::get().threads(); }
 
 void set_num_threads(int n) {
   STRIDED_CHECK(n >= 1, "set_num_threads: Expected positive number of threads, but got ", n);
+#ifdef STRIDED_ONE_THREAD
+  n = 1;  // this build starts no thread, so the pool stays on the caller
+#endif
   Pool::get().set_threads(n);
+#ifndef STRIDED_NO_BLAS
   openblas_set_num_threads(n);
+#endif
 }
 
 bool in_parallel_region() { return t_in_parallel; }

@@ -1,0 +1,202 @@
+#!/usr/bin/env python3
+"""Check the explorer in the page (docs/explorer.js) in headless Chromium, as a reader meets it.
+
+At each width (1400 and 420 px by default):
+  - the Explorer page opened from file:// with an expression in its address's hash shows, in the
+    page, exactly what the native strided-explore prints for it, and the picture --svg draws;
+  - typing another expression into its field answers it as the native program does, and keeps it in
+    the hash; an expression PyTorch refuses shows the native program's error, caret and all;
+  - on every chapter page, every Try it block has an Edit button; on one page, Edit opens an editor
+    below the block, whose frozen output stays, and an expression typed there is answered as the
+    native program answers it;
+  - no request leaves the site, and no console error or uncaught exception occurs.
+Screenshots: DIR/explorer-WIDTH.png and DIR/explorer-tryit-WIDTH.png, for a person to look at.
+Uses the Browser of check_browser.py. Standard library only.
+"""
+
+import glob
+import json
+import os
+import subprocess
+import sys
+import urllib.parse
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from check_browser import (Browser, browser_arguments, find_chromium, report,  # noqa: E402
+                           problems_in_events)
+from check_navigation import screenshot  # noqa: E402
+
+FIRST = "arange(24).view(4,6)[:, ::2].t()"
+TYPED = "arange(24).reshape(2, 3, 4).permute(2, 0, 1)[1:, ::2]"
+REFUSED = "arange(24).view(5, 6)"
+EDITED = "arange(12).view(3, 4)[1:, ::3]"
+
+
+def native(program, expression, svg=None):
+    """What the native program writes: (standard output, standard error) as text, and the SVG."""
+    args = [program, expression] + (["--svg", svg] if svg else [])
+    p = subprocess.run(args, capture_output=True, text=True, timeout=60)
+    picture = None
+    if svg and os.path.exists(svg):
+        with open(svg, encoding="utf-8") as f:
+            picture = f.read()
+        os.remove(svg)
+    return p.stdout, p.stderr, picture
+
+
+# Waits until EXPRESSION (JavaScript, evaluated again every 50 ms) is truthy; its value, or null.
+def until(js, timeout_ms=15000):
+    return (f"new Promise((resolve) => {{ const t0 = Date.now(); (function poll() {{"
+            f" let v = null; try {{ v = ({js}); }} catch (e) {{}}"
+            f" if (v || Date.now() - t0 > {timeout_ms}) resolve(v || null);"
+            f" else setTimeout(poll, 50); }})(); }})")
+
+
+def type_into(browser, selector, text):
+    """Selects what the field holds and types TEXT over it, as a reader's keyboard would."""
+    browser.evaluate(f"(() => {{ const f = document.querySelector({json.dumps(selector)});"
+                     f" f.focus(); f.select(); return 0; }})()")
+    browser.send("Input.insertText", {"text": text})
+
+
+def shown(browser, selector, expected, timeout):
+    """The text of SELECTOR once it equals EXPECTED (or what it shows after the wait)."""
+    sel = json.dumps(selector)
+    got = browser.evaluate(until(f"document.querySelector({sel}).textContent === "
+                                 f"{json.dumps(expected)}"), timeout=timeout)
+    if got:
+        return expected
+    return browser.evaluate(f"document.querySelector({sel}).textContent")
+
+
+def desc_of(svg_text):
+    start, end = svg_text.find("<desc>"), svg_text.find("</desc>")
+    return svg_text[start + 6:end] if start >= 0 else None
+
+
+def check_explorer(browser, site, program, shots, tmp, timeout):
+    problems = []
+    path = os.path.abspath(os.path.join(site, "explorer.html"))
+    url = "file://" + urllib.parse.quote(path) + "#" + urllib.parse.quote(FIRST, safe="()[],:")
+    browser.events.clear()
+    browser.send("Page.navigate", {"url": url})
+    browser.wait_event("Page.loadEventFired", timeout)
+    out, _, svg = native(program, FIRST, os.path.join(tmp, "first.svg"))
+    got = shown(browser, "#book-explorer-output", out.rstrip("\n"), timeout)
+    if got != out.rstrip("\n"):
+        problems.append(f"explorer.html#{FIRST} shows {got[:300]!r}, not the native answer "
+                        f"{out[:300]!r}")
+    if browser.evaluate("document.getElementById('book-explorer-input').value") != FIRST:
+        problems.append("the field does not hold the hash's expression")
+    pic = browser.evaluate("(() => { const d = document.querySelector('#book-explorer-picture "
+                           "svg desc'); return d ? d.textContent : null; })()")
+    html_desc = desc_of(svg or "")
+    unescaped = (html_desc or "").replace("&lt;", "<").replace("&gt;", ">").replace(
+        "&quot;", '"').replace("&#39;", "'").replace("&amp;", "&")
+    if pic != unescaped:
+        problems.append(f"the picture describes {pic!r}, the native --svg {unescaped!r}")
+    if shots:
+        screenshot(browser, os.path.join(shots, f"explorer-{browser.width}.png"))
+
+    type_into(browser, "#book-explorer-input", TYPED)
+    out, _, _ = native(program, TYPED)
+    got = shown(browser, "#book-explorer-output", out.rstrip("\n"), timeout)
+    if got != out.rstrip("\n"):
+        problems.append(f"typed {TYPED!r}: the page shows {got[:300]!r}, not the native answer")
+    h = browser.evaluate("decodeURIComponent(location.hash.slice(1))")
+    if h != TYPED:
+        problems.append(f"typed {TYPED!r}: the hash holds {h!r}")
+
+    type_into(browser, "#book-explorer-input", REFUSED)
+    _, err, _ = native(program, REFUSED)
+    got = shown(browser, "#book-explorer-output", err.rstrip("\n"), timeout)
+    if got != err.rstrip("\n") or "^" not in got:
+        problems.append(f"typed {REFUSED!r}: the page shows {got[:300]!r}, not the native "
+                        f"error {err[:300]!r}")
+    if browser.evaluate("document.querySelector('#book-explorer-picture').hidden") is not True:
+        problems.append(f"typed {REFUSED!r}: a picture is still shown")
+    problems += problems_in_events(browser.events, url)
+    return problems
+
+
+def check_tryits(browser, site, program, shots, timeout):
+    """Every chapter page: an Edit button per Try it block; on the first with one, edit it."""
+    problems = []
+    edited = False
+    pages = sorted(os.path.basename(p) for p in glob.glob(os.path.join(site, "ch[0-9]*.html")))
+    blocks_in_all = 0
+    for page in pages:
+        path = os.path.abspath(os.path.join(site, page))
+        url = "file://" + urllib.parse.quote(path)
+        browser.events.clear()
+        browser.send("Page.navigate", {"url": url})
+        browser.wait_event("Page.loadEventFired", timeout)
+        counts = json.loads(browser.evaluate(
+            "JSON.stringify([document.querySelectorAll('.book-tryit').length,"
+            " document.querySelectorAll('.book-tryit button.book-tryit-edit').length])"))
+        blocks_in_all += counts[0]
+        if counts[0] != counts[1]:
+            problems.append(f"{page}: {counts[0]} Try it blocks, {counts[1]} Edit buttons")
+        if counts[0] and not edited:
+            edited = True
+            frozen = browser.evaluate("document.querySelector('.book-tryit pre').textContent")
+            browser.evaluate("(() => { const b = document.querySelector('button.book-tryit-edit');"
+                             " b.scrollIntoView({block: 'center'}); b.click(); return 0; })()")
+            type_into(browser, ".book-live-input", EDITED)
+            out, _, _ = native(program, EDITED)
+            got = shown(browser, ".book-live-output", out.rstrip("\n"), timeout)
+            if got != out.rstrip("\n"):
+                problems.append(f"{page}: Try it edited to {EDITED!r} shows {got[:300]!r}, not "
+                                "the native answer")
+            if browser.evaluate("document.querySelector('.book-tryit pre').textContent") != frozen:
+                problems.append(f"{page}: editing a Try it block changed its frozen output")
+            if shots:
+                browser.evaluate("document.querySelector('.book-live').scrollIntoView(); 0")
+                screenshot(browser, os.path.join(shots, f"explorer-tryit-{browser.width}.png"))
+        problems += [f"{page}: {p}" for p in problems_in_events(browser.events, url)]
+    if not blocks_in_all:
+        problems.append("no chapter page has a Try it block")
+    if not edited:
+        problems.append("no Try it block was edited")
+    return problems
+
+
+def main(argv=None):
+    ap = browser_arguments(__doc__.split("\n")[0], "save the explorer-*.png screenshots here")
+    ap.add_argument("--explore", required=True, help="the native strided-explore")
+    ap.add_argument("--widths", type=int, nargs="+", default=[1400, 420])
+    ap.add_argument("--height", type=int, default=900)
+    ap.add_argument("--tmp", default=None, help="a folder for the native program's pictures")
+    args = ap.parse_args(argv)
+
+    chromium = find_chromium(args.chromium, "check_explorer")
+    if not chromium:
+        return 1
+    tmp = args.tmp or os.path.join(args.site, "..", "explorer-check")
+    os.makedirs(tmp, exist_ok=True)
+    if args.screenshots:
+        os.makedirs(args.screenshots, exist_ok=True)
+    failures = []
+    browser = Browser(chromium, args.widths[0], args.height)
+    try:
+        browser.open_session()
+        for width in args.widths:
+            browser.resize(width, args.height)
+            for name, check in (("explorer.html", lambda: check_explorer(
+                    browser, args.site, args.explore, args.screenshots, tmp, args.timeout)),
+                                ("Try it blocks", lambda: check_tryits(
+                    browser, args.site, args.explore, args.screenshots, args.timeout))):
+                try:
+                    problems = check()
+                except (TimeoutError, RuntimeError) as e:
+                    problems = [str(e)]
+                print(f"check_explorer: {name} at {width} px: {'ok' if not problems else 'FAILED'}")
+                failures += [f"{name} at {width} px: {p}" for p in problems]
+    finally:
+        browser.close()
+    return report("check_explorer", failures, f"the Explorer and the Try it blocks at "
+                  f"{len(args.widths)} widths", args.screenshots)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
