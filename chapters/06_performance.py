@@ -317,7 +317,7 @@ def page_faults():
 # output comes from posix_memalign and goes back to free, so each x.add(3) maps
 # its pages afresh. Its CUDA caching allocator is the one that keeps blocks.
 y = x.add(3)
-del y                      # the block goes back to the system
+del y  # the block goes back to the system
 before = page_faults()
 y = x.add(3)
 fresh = page_faults() - before
@@ -328,9 +328,9 @@ answers.of("0.9 * pages <= fresh <= 1.1 * pages")
 
 answers.group("first_touch_timing")
 # [first_touch_timing]
-out = x.add(3)                          # allocated once, written by every call
+out = x.add(3)  # allocated once, written by every call
 reused = lambda: torch.add(x, 3, out=out)
-fresh = lambda: x.add(3)                # a new output, freed at once
+fresh = lambda: x.add(3)  # a new output, freed at once
 # [first_touch_timing]
 answers.of("torch.add(x, 3, out=out).data_ptr() == out.data_ptr()")
 
