@@ -1,4 +1,4 @@
-// Chapter 6, Performance: how the engine walks memory, and what the walk costs. Claims PF-01…PF-20
+// Chapter 6, Performance: how the engine walks memory, and what the walk costs. Claims PF-01…PF-22
 // and the errata the catalogue gives this chapter. Every timing claim is a ratio of two
 // measurements taken in this run (book/timing.h) and stands beside a model claim that counts what
 // the same walk asks of memory (strided/models.h), so a noisy machine can make a timing
@@ -372,5 +372,6 @@ int main(int argc, char** argv) {
   performance::reductions(ch);  // 06_performance/reductions.cpp
   performance::binary(ch);      // 06_performance/binary.cpp: binary ops, the output's layout,
                                 // and when a copy pays
+  performance::first_touch(ch);  // 06_performance/first_touch.cpp: what a fresh output costs
   return ch.main(argc, argv);
 }

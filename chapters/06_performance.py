@@ -10,6 +10,7 @@ it. Timings are never recorded: they belong to the machine that ran them.
 import collections
 import itertools
 import os
+import resource
 import sys
 
 import torch
@@ -301,6 +302,37 @@ def copy_first():
         mul_into(x, packed)
 # [copy_pays]
 answers.of("yt.contiguous()", base="y", values=False)
+
+# ---- First touch --------------------------------------------------------------------------------
+answers.group("first_touch")
+torch.manual_seed(21)
+x = torch.rand(2**24)  # 64 MiB of float32
+pages = x.numel() * x.element_size() // resource.getpagesize()
+def page_faults():
+    """Minor and major page faults of the whole process so far (getrusage)."""
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_minflt + usage.ru_majflt
+# [first_touch]
+# PyTorch 1.13's CPU allocator keeps no cache (c10/core/CPUAllocator.cpp): every
+# output comes from posix_memalign and goes back to free, so each x.add(3) maps
+# its pages afresh. Its CUDA caching allocator is the one that keeps blocks.
+y = x.add(3)
+del y  # the block goes back to the system
+before = page_faults()
+y = x.add(3)
+fresh = page_faults() - before
+del y
+# [first_touch]
+answers.of("pages")
+answers.of("0.9 * pages <= fresh <= 1.1 * pages")
+
+answers.group("first_touch_timing")
+# [first_touch_timing]
+out = x.add(3)  # allocated once, written by every call
+reused = lambda: torch.add(x, 3, out=out)
+fresh = lambda: x.add(3)  # a new output, freed at once
+# [first_touch_timing]
+answers.of("torch.add(x, 3, out=out).data_ptr() == out.data_ptr()")
 
 # ---- Try it -------------------------------------------------------------------------------------
 answers.tryit("arange(6).unfold(0, 3, 1)", "torch.arange(6).unfold(0, 3, 1)")

@@ -240,6 +240,11 @@ answers.of("patches[6]", base="image")
 answers.of("out")
 answers.of("torch.nn.functional.conv2d(image[None, None], kernel[None, None])[0, 0]")
 
+answers.group("blas_info")
+# The BLAS PyTorch's build was configured with (BLAS_INFO in its build settings): Debian's
+# 1.13 calls the generic BLAS interface, the libblas.so.3 the system selects.
+answers.of('torch.__config__.show().split("BLAS_INFO=")[1].split(",")[0]')
+
 # ---- Try it -------------------------------------------------------------------------------------
 answers.tryit("arange(8).unfold(0, 3, 1)", "torch.arange(8).unfold(0, 3, 1)")
 

@@ -15,5 +15,6 @@ inline const book::PytorchRecord& pytorch() {
 void unary(book::Chapter& ch);       // Unary ops: layouts at the same cost, and one that is not
 void reductions(book::Chapter& ch);  // Reductions
 void binary(book::Chapter& ch);      // Binary ops, the layout of the output, when a copy pays
+void first_touch(book::Chapter& ch); // First touch: what a fresh output costs
 
 }  // namespace performance

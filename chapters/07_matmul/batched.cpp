@@ -339,5 +339,17 @@ void matmul_chapter::batched(book::Chapter& ch) {
     // A recorded run of tools/bench/run: shown as recorded, with its machine and commit, never as
     // this build's measurement.
     book::show_recorded_bench(e, "bench_recorded", "bench_goals");
+    // The BLAS each library calls: this one's from OpenBLAS's own answer (the run's provenance
+    // holds the same), PyTorch's from its recorded build settings.
+    // blas_description() is OpenBLAS's configuration ("OpenBLAS 0.3.21 DYNAMIC_ARCH ...; core
+    // Haswell"): the page quotes its name and version, and the core.
+    const std::string blas = blas_description();
+    const size_t core = blas.find("; core ");
+    const size_t version_end = blas.find(' ', blas.find(' ') + 1);
+    e.value("blas_name", blas.substr(0, std::min(version_end, core)));
+    e.value("blas_core", core == std::string::npos ? "unknown" : blas.substr(core + 7));
+    const nlohmann::json* info = pytorch().find(
+        "blas_info", "torch.__config__.show().split(\"BLAS_INFO=\")[1].split(\",\")[0]");
+    e.value("pytorch_blas_info", info ? (*info)["value"].get<std::string>() : "not recorded");
   });
 }
