@@ -274,8 +274,8 @@ answers.of("v3.grad_fn.name()")
 
 # ---- Try it -------------------------------------------------------------------------------------
 answers.tryit("tensor([[1., 2.]]).expand(2, 2)", "torch.tensor([[1., 2.]]).expand(2, 2)")
-answers.tryit("arange(5.).as_strided((3, 3), (1, 1))",
-              "torch.arange(5.).as_strided((3, 3), (1, 1))")
+answers.tryit("arange(5).as_strided((3, 3), (1, 1))",
+              "torch.arange(5).as_strided((3, 3), (1, 1))")
 
 if __name__ == "__main__":
     answers.main()
