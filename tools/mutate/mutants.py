@@ -216,6 +216,11 @@ MUTANTS = [
          rule="matmul never folds a batch into one mm (runs bmm over the batch instead)",
          find="  if (!(dim1 >= 3 && (other_dim == 1 || other_dim == 2))) return false;",
          replace="  if (true) return false;"),
+    # ---- autograd --------------------------------------------------------------------------------
+    dict(id="grad-expand-first-only", file="lib/strided/autograd/detail.cpp",
+         rule="a broadcast gradient keeps the first element of each stride-0 dim instead of summing it",
+         find="      g = sum(g, static_cast<int64_t>(i), /*keepdim=*/true);",
+         replace="      g = g.narrow(static_cast<int64_t>(i), 0, 1);"),
 ]
 
 
