@@ -4,9 +4,9 @@
 // thread count, so the two can be compared line by line.
 //
 // The thread count is the environment's STRIDED_BENCH_THREADS when set (tools/bench/run sets it),
-// else the library's default, the hardware's concurrency (strided/parallel.h); set_num_threads
+// else the library's default, the hardware's concurrency (strided/engine/parallel.h); set_num_threads
 // sets OpenBLAS's too. It is written into the JSON's context as "threads", and whether the caching
-// allocator is on (STRIDED_CACHING_ALLOCATOR=0 turns it off, strided/allocator.h) as
+// allocator is on (STRIDED_CACHING_ALLOCATOR=0 turns it off, strided/tensor/allocator.h) as
 // "caching_allocator".
 //
 // Every experiment that makes a fresh output calls its op once before the timed loop: with the
@@ -20,12 +20,12 @@
 #include <string>
 #include <vector>
 
-#include "strided/allocator.h"
-#include "strided/dispatch.h"
-#include "strided/matmul.h"
-#include "strided/ops.h"
-#include "strided/parallel.h"
-#include "strided/reduce.h"
+#include "strided/tensor/allocator.h"
+#include "strided/engine/dispatch.h"
+#include "strided/engine/matmul.h"
+#include "strided/engine/ops.h"
+#include "strided/engine/parallel.h"
+#include "strided/engine/reduce.h"
 #include "strided/strided.h"
 
 using namespace strided;

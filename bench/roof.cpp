@@ -19,7 +19,7 @@
 #include <cstring>
 #include <vector>
 
-#include "strided/parallel.h"
+#include "strided/engine/parallel.h"
 
 using namespace strided;
 

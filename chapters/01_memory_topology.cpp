@@ -9,8 +9,8 @@
 #include "book/book.h"
 #include "book/plumbing.h"
 #include "book/pytorch_record.h"
-#include "strided/memory.h"
-#include "strided/picture.h"
+#include "strided/memory/memory.h"
+#include "strided/pictures/picture.h"
 #include "strided/strided.h"
 
 using namespace strided;

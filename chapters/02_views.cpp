@@ -18,10 +18,10 @@
 #include "book/plumbing.h"
 #include "book/pytorch_record.h"
 #include "02_views_catalogue.h"
-#include "strided/layout.h"
-#include "strided/memory.h"
-#include "strided/ops.h"
-#include "strided/picture.h"
+#include "strided/layout/layout.h"
+#include "strided/memory/memory.h"
+#include "strided/engine/ops.h"
+#include "strided/pictures/picture.h"
 #include "strided/strided.h"
 
 using namespace strided;

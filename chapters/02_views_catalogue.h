@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "strided/layout.h"
+#include "strided/layout/layout.h"
 #include "strided/strided.h"
 
 namespace catalogue {

@@ -14,10 +14,10 @@
 #include "book/book.h"
 #include "book/plumbing.h"
 #include "book/pytorch_record.h"
-#include "strided/layout.h"
-#include "strided/memory.h"
-#include "strided/models.h"
-#include "strided/picture.h"
+#include "strided/layout/layout.h"
+#include "strided/memory/memory.h"
+#include "strided/models/models.h"
+#include "strided/pictures/picture.h"
 #include "strided/strided.h"
 
 using namespace strided;

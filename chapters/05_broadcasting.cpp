@@ -13,11 +13,11 @@
 #include "book/book.h"
 #include "book/plumbing.h"
 #include "book/pytorch_record.h"
-#include "strided/memory.h"
-#include "strided/models.h"
-#include "strided/ops.h"
-#include "strided/picture.h"
-#include "strided/promotion.h"
+#include "strided/memory/memory.h"
+#include "strided/models/models.h"
+#include "strided/engine/ops.h"
+#include "strided/pictures/picture.h"
+#include "strided/tensor/promotion.h"
 #include "strided/strided.h"
 
 using namespace strided;

@@ -1,7 +1,7 @@
 // Chapter 6, Performance: how the engine walks memory, and what the walk costs. Claims PF-01…PF-22
 // and the errata the catalogue gives this chapter. Every timing claim is a ratio of two
 // measurements taken in this run (book/timing.h) and stands beside a model claim that counts what
-// the same walk asks of memory (strided/models.h), so a noisy machine can make a timing
+// the same walk asks of memory (strided/models/models.h), so a noisy machine can make a timing
 // inconclusive but never leaves a claim without its count. GPU timings go through strided::cuda and
 // are not run where no CUDA device is. The code between //! [name] markers is shown on the page
 // (docs/06_performance.md).
@@ -16,9 +16,9 @@
 
 #include "06_performance/performance.h"
 #include "book/book.h"
-#include "strided/iterator.h"
-#include "strided/models.h"
-#include "strided/ops.h"
+#include "strided/engine/iterator.h"
+#include "strided/models/models.h"
+#include "strided/engine/ops.h"
 #include "strided/strided.h"
 
 using namespace strided;

@@ -15,10 +15,10 @@
 
 #include "07_matmul/matmul.h"
 #include "book/book.h"
-#include "strided/matmul.h"
-#include "strided/models.h"
-#include "strided/parallel.h"
-#include "strided/picture.h"
+#include "strided/engine/matmul.h"
+#include "strided/models/models.h"
+#include "strided/engine/parallel.h"
+#include "strided/pictures/picture.h"
 #include "strided/strided.h"
 
 #if __has_include("strided/cuda/cuda.h")

@@ -11,10 +11,10 @@
 #include "08_gradients/gradients.h"
 #include "book/book.h"
 #include "strided/autograd/autograd.h"
-#include "strided/error_of.h"
-#include "strided/matmul.h"
-#include "strided/ops.h"
-#include "strided/reduce.h"
+#include "strided/core/error_of.h"
+#include "strided/engine/matmul.h"
+#include "strided/engine/ops.h"
+#include "strided/engine/reduce.h"
 #include "strided/strided.h"
 
 using namespace strided;

@@ -20,8 +20,8 @@
 #include "evaluate.h"
 #include "expression.h"
 #include "report.h"
-#include "strided/layout.h"
-#include "strided/storage.h"
+#include "strided/layout/layout.h"
+#include "strided/tensor/storage.h"
 
 namespace {
 

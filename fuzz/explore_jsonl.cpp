@@ -16,7 +16,7 @@
 
 #include "budget.h"
 #include "jsonl.h"
-#include "strided/storage.h"
+#include "strided/tensor/storage.h"
 
 namespace {
 

@@ -21,9 +21,9 @@
 #include <vector>
 
 #include "reference.h"
-#include "strided/layout.h"
-#include "strided/memory.h"
-#include "strided/tensor.h"
+#include "strided/layout/layout.h"
+#include "strided/memory/memory.h"
+#include "strided/tensor/tensor.h"
 
 namespace strided::fuzz {
 namespace {

@@ -1,7 +1,7 @@
 // Chapter 6, section "First touch": what a fresh output costs before the kernel writes a byte. The
 // kernel maps a fresh allocation's pages when they are first written, one page fault per page;
 // PF-21 counts them around one out-of-place add with the caching allocator off and on
-// (strided/allocator.h), and PF-22 times a fresh output, a cached one and a reused one.
+// (strided/tensor/allocator.h), and PF-22 times a fresh output, a cached one and a reused one.
 #include <unistd.h>
 
 #include <fstream>
@@ -11,8 +11,8 @@
 
 #include "06_performance/performance.h"
 #include "book/book.h"
-#include "strided/allocator.h"
-#include "strided/ops.h"
+#include "strided/tensor/allocator.h"
+#include "strided/engine/ops.h"
 #include "strided/strided.h"
 
 using namespace strided;

@@ -7,11 +7,11 @@
 
 #include "06_performance/performance.h"
 #include "book/book.h"
-#include "strided/iterator.h"
-#include "strided/models.h"
-#include "strided/ops.h"
-#include "strided/parallel.h"
-#include "strided/reduce.h"
+#include "strided/engine/iterator.h"
+#include "strided/models/models.h"
+#include "strided/engine/ops.h"
+#include "strided/engine/parallel.h"
+#include "strided/engine/reduce.h"
 #include "strided/strided.h"
 
 #if __has_include("strided/cuda/cuda.h")

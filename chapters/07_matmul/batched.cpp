@@ -11,9 +11,9 @@
 
 #include "07_matmul/matmul.h"
 #include "book/book.h"
-#include "strided/matmul.h"
-#include "strided/memory.h"
-#include "strided/picture.h"
+#include "strided/engine/matmul.h"
+#include "strided/memory/memory.h"
+#include "strided/pictures/picture.h"
 #include "strided/strided.h"
 
 using namespace strided;

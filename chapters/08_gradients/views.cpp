@@ -3,10 +3,10 @@
 // stride-0 dims, permute applies the inverse permutation, a slice and a diagonal write into zeros
 // of the base's shape, as_strided adds through the storage where its windows overlap.
 #include "08_gradients/gradients.h"
-#include "strided/matmul.h"
-#include "strided/ops.h"
-#include "strided/reduce.h"
-#include "strided/picture.h"
+#include "strided/engine/matmul.h"
+#include "strided/engine/ops.h"
+#include "strided/engine/reduce.h"
+#include "strided/pictures/picture.h"
 
 using namespace strided;
 using namespace strided::autograd;

@@ -5,9 +5,9 @@
 #include <cstdint>
 #include <vector>
 
-#include "strided/shape.h"
-#include "strided/storage.h"
-#include "strided/tensor.h"
+#include "strided/core/shape.h"
+#include "strided/tensor/storage.h"
+#include "strided/tensor/tensor.h"
 
 namespace book {
 

@@ -12,8 +12,8 @@
 #include <sys/utsname.h>
 
 #include "book/gpu.h"
-#include "strided/dispatch.h"
-#include "strided/matmul.h"
+#include "strided/engine/dispatch.h"
+#include "strided/engine/matmul.h"
 
 // Set by chapters/CMakeLists.txt; the fallbacks keep the runtime compilable anywhere.
 #ifndef BOOK_CXX_FLAGS

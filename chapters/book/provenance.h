@@ -17,7 +17,7 @@ struct Provenance {
   std::string os;        // "Debian GNU/Linux 12 (bookworm), Linux 6.1.0"
   std::string cuda_runtime;  // "none" without CUDA
   std::string blas;      // strided::blas_description(): the BLAS and its core type for this CPU
-  std::string cpu_capability;  // the CPU kernels that ran (strided/dispatch.h): "avx512", ...
+  std::string cpu_capability;  // the CPU kernels that ran (strided/engine/dispatch.h): "avx512", ...
   std::string commit;    // short hash, "+modified" when the work tree differs; "unknown" outside
                          // git; "not read" for a one-claim run
   std::string date;      // UTC, ISO 8601

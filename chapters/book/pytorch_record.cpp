@@ -12,7 +12,7 @@
 
 #include "book/provenance.h"
 #include "book/show.h"
-#include "strided/dtype.h"
+#include "strided/core/dtype.h"
 
 namespace book {
 

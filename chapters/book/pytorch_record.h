@@ -18,7 +18,7 @@
 #include <vector>
 
 #include "book/check.h"
-#include "strided/tensor.h"
+#include "strided/tensor/tensor.h"
 
 namespace book {
 

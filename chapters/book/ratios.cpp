@@ -4,7 +4,7 @@
 
 #include "book/plot.h"
 #include "book/show.h"
-#include "strided/parallel.h"
+#include "strided/engine/parallel.h"
 
 namespace book {
 

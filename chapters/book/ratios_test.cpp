@@ -3,7 +3,7 @@
 #include <doctest/doctest.h>
 
 #include "book/plot.h"
-#include "strided/parallel.h"
+#include "strided/engine/parallel.h"
 
 TEST_CASE("a timing table gives each row's times, its ratio with the spread, the seed's and the model's") {
   book::Timed t;

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <limits>
 
-#include "strided/ops.h"
+#include "strided/engine/ops.h"
 
 namespace book {
 

@@ -1,5 +1,5 @@
 // What a chapter's checks count of a walk, besides what its pages show: the lines and sectors of
-// the plans the engine builds for an op (strided/iterator.h, strided/models.h), and a walk's first
+// the plans the engine builds for an op (strided/engine/iterator.h, strided/models/models.h), and a walk's first
 // addresses as the record and the prose quote them. A page shows the models' own calls
 // (distinct_lines, warp_sectors, lru_misses); these put them together for one op.
 #pragma once
@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "strided/iterator.h"
-#include "strided/models.h"
-#include "strided/tensor.h"
+#include "strided/engine/iterator.h"
+#include "strided/models/models.h"
+#include "strided/tensor/tensor.h"
 
 namespace book {
 

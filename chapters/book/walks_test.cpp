@@ -2,7 +2,7 @@
 
 #include <doctest/doctest.h>
 
-#include "strided/ops.h"
+#include "strided/engine/ops.h"
 #include "strided/strided.h"
 
 using namespace strided;

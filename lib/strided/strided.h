@@ -3,10 +3,10 @@
 // pictures (picture.h) and the access models (models.h) are included where they are used.
 #pragma once
 
-#include "strided/device.h"
-#include "strided/dtype.h"
-#include "strided/error.h"
-#include "strided/layout.h"
-#include "strided/shape.h"
-#include "strided/storage.h"
-#include "strided/tensor.h"
+#include "strided/core/device.h"
+#include "strided/core/dtype.h"
+#include "strided/core/error.h"
+#include "strided/layout/layout.h"
+#include "strided/core/shape.h"
+#include "strided/tensor/storage.h"
+#include "strided/tensor/tensor.h"

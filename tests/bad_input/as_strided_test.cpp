@@ -1,7 +1,7 @@
 // Bad input, part 4: as_strided outside its storage, and its other argument checks. The storage of
 // arange(24, float32) has 96 bytes.
 #include "expect_error.h"
-#include "strided/tensor.h"
+#include "strided/tensor/tensor.h"
 
 using namespace strided;
 

@@ -1,7 +1,7 @@
 // Bad input, part 2: dims and indices out of range, on every op that takes one. PyTorch 1.13's
 // wording is quoted where it raises the same error; the checked pieces name our op and the values.
 #include "expect_error.h"
-#include "strided/tensor.h"
+#include "strided/tensor/tensor.h"
 
 using namespace strided;
 using indexing::Slice;

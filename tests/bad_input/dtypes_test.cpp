@@ -2,8 +2,8 @@
 #include <cmath>
 
 #include "expect_error.h"
-#include "strided/ops.h"
-#include "strided/tensor.h"
+#include "strided/engine/ops.h"
+#include "strided/tensor/tensor.h"
 
 using namespace strided;
 

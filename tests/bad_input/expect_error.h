@@ -7,7 +7,7 @@
 
 #include <string>
 
-#include "strided/error_of.h"
+#include "strided/core/error_of.h"
 
 #define CHECK_ERROR(statement, ...)                                                 \
   do {                                                                              \

@@ -1,8 +1,8 @@
 // Bad input, part 3: steps, view and reshape, expand and broadcasting.
 #include "expect_error.h"
-#include "strided/layout.h"
-#include "strided/ops.h"
-#include "strided/tensor.h"
+#include "strided/layout/layout.h"
+#include "strided/engine/ops.h"
+#include "strided/tensor/tensor.h"
 
 using namespace strided;
 using indexing::Slice;

@@ -3,8 +3,8 @@
 #include <cstdint>
 
 #include "expect_error.h"
-#include "strided/layout.h"
-#include "strided/tensor.h"
+#include "strided/layout/layout.h"
+#include "strided/tensor/tensor.h"
 
 using namespace strided;
 

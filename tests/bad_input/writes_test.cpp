@@ -3,8 +3,8 @@
 // the result would depend on the order of the writes. The engine's messages name an in-place op
 // by its function ("add: ..." for add_), as PyTorch's name neither.
 #include "expect_error.h"
-#include "strided/ops.h"
-#include "strided/tensor.h"
+#include "strided/engine/ops.h"
+#include "strided/tensor/tensor.h"
 
 using namespace strided;
 

@@ -2,7 +2,7 @@
 """PyTorch 1.13's answers for the unit tests of the views with several outputs and of view(dtype).
 
 Run by a maintainer: /usr/bin/python3 tools/conformance/views_expected.py prints the C++ checks
-that lib/strided/views_test.cpp holds between its "generated" markers (the layouts and values of
+that lib/strided/tensor/views_test.cpp holds between its "generated" markers (the layouts and values of
 each output, or PyTorch's error), so no expected number there is typed by hand.
 """
 import math

@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <climits>
 
-#include "strided/layout.h"
-#include "strided/matmul.h"
+#include "strided/layout/layout.h"
+#include "strided/engine/matmul.h"
 
 namespace strided::explore {
 

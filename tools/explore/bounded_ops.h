@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "budget.h"
-#include "strided/tensor.h"
+#include "strided/tensor/tensor.h"
 
 namespace strided::explore {
 

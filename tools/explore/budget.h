@@ -15,8 +15,8 @@
 #include <string>
 #include <vector>
 
-#include "strided/matmul.h"
-#include "strided/tensor.h"
+#include "strided/engine/matmul.h"
+#include "strided/tensor/tensor.h"
 
 namespace strided::explore {
 

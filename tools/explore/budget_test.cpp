@@ -11,7 +11,7 @@
 #include "expression.h"
 #include "jsonl.h"
 #include "report.h"
-#include "strided/storage.h"
+#include "strided/tensor/storage.h"
 
 using namespace strided;
 using namespace strided::explore;

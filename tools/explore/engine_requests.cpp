@@ -4,10 +4,10 @@
 #include <string>
 
 #include "bounded_ops.h"
-#include "strided/layout.h"
-#include "strided/matmul.h"
-#include "strided/ops.h"
-#include "strided/promotion.h"
+#include "strided/layout/layout.h"
+#include "strided/engine/matmul.h"
+#include "strided/engine/ops.h"
+#include "strided/tensor/promotion.h"
 
 namespace strided::explore {
 

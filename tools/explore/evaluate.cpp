@@ -5,7 +5,7 @@
 #include <map>
 
 #include "bounded_ops.h"
-#include "strided/layout.h"
+#include "strided/layout/layout.h"
 
 namespace strided::explore {
 

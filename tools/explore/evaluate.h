@@ -7,7 +7,7 @@
 
 #include "budget.h"
 #include "expression.h"
-#include "strided/tensor.h"
+#include "strided/tensor/tensor.h"
 
 namespace strided::explore {
 

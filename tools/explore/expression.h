@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "strided/error.h"
+#include "strided/core/error.h"
 
 namespace strided::explore {
 

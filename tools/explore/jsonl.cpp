@@ -10,7 +10,7 @@
 
 #include "bounded_ops.h"
 #include "engine_requests.h"
-#include "strided/layout.h"
+#include "strided/layout/layout.h"
 
 namespace strided::explore {
 

@@ -25,7 +25,7 @@
 #include <nlohmann/json.hpp>
 
 #include "budget.h"
-#include "strided/tensor.h"
+#include "strided/tensor/tensor.h"
 
 namespace strided::explore {
 

@@ -13,7 +13,7 @@
 #include "expression.h"
 #include "jsonl.h"
 #include "report.h"
-#include "strided/picture.h"
+#include "strided/pictures/picture.h"
 
 namespace {
 

@@ -4,7 +4,7 @@
 #include <sstream>
 
 #include "budget.h"
-#include "strided/picture.h"
+#include "strided/pictures/picture.h"
 
 namespace strided::explore {
 

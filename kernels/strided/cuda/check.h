@@ -10,7 +10,7 @@
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
 
-#include "strided/error.h"
+#include "strided/core/error.h"
 
 namespace strided::cuda::detail {
 

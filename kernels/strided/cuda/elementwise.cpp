@@ -9,7 +9,7 @@
 #include "strided/cuda/offset_calculator.h"
 #include "strided/cuda/plan.h"
 #include "strided/cuda/runtime.h"
-#include "strided/layout.h"
+#include "strided/layout/layout.h"
 
 namespace strided::cuda {
 

@@ -19,7 +19,7 @@
 
 #include <cstdint>
 
-#include "strided/tensor.h"
+#include "strided/tensor/tensor.h"
 
 namespace strided::cuda {
 

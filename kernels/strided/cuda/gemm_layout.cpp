@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <limits>
 
-#include "strided/error.h"
+#include "strided/core/error.h"
 
 namespace strided::cuda {
 

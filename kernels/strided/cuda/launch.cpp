@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "strided/error.h"
+#include "strided/core/error.h"
 
 namespace strided::cuda {
 

@@ -3,7 +3,7 @@
 // operations reach only after require_available() has thrown, refuses with the same reason.
 #include "strided/cuda/backend.h"
 #include "strided/cuda/runtime.h"
-#include "strided/error.h"
+#include "strided/core/error.h"
 
 namespace strided::cuda {
 

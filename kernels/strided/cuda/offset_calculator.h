@@ -18,8 +18,8 @@
 #include <limits>
 #include <type_traits>
 
-#include "strided/error.h"
-#include "strided/shape.h"
+#include "strided/core/error.h"
+#include "strided/core/shape.h"
 
 #if defined(__CUDACC__)
 #define STRIDED_HOST_DEVICE __host__ __device__

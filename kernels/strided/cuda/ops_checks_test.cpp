@@ -16,7 +16,7 @@
 #include "strided/cuda/runtime.h"
 #include "strided/cuda/to_device.h"
 #include "strided/cuda/transpose.h"
-#include "strided/storage.h"
+#include "strided/tensor/storage.h"
 
 using namespace strided;
 

@@ -1,6 +1,6 @@
 #include "strided/cuda/out_checks.h"
 
-#include "strided/memory.h"
+#include "strided/memory/memory.h"
 
 namespace strided::cuda {
 

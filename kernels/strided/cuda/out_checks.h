@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "strided/tensor.h"
+#include "strided/tensor/tensor.h"
 
 namespace strided::cuda {
 

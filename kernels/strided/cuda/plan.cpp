@@ -1,6 +1,6 @@
 #include "strided/cuda/plan.h"
 
-#include "strided/error.h"
+#include "strided/core/error.h"
 
 namespace strided::cuda {
 

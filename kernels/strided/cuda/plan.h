@@ -1,6 +1,6 @@
 // The element-wise iteration plan as the CUDA kernels consume it, and where it comes from.
 //
-// The kernels derive nothing: the plan is the CPU engine's TensorIterator (lib/strided/iterator.h),
+// The kernels derive nothing: the plan is the CPU engine's TensorIterator (lib/strided/engine/iterator.h),
 // built with the very configuration the CPU op uses (ops.h: binary_config, copy_config), under the
 // CUDA op's name. TensorIterator broadcasts, orders the dims by stride with PyTorch's tie-breaks,
 // allocates a missing output in that order (it calls empty_strided on the operands' device) and
@@ -15,9 +15,9 @@
 #include <cstdint>
 #include <vector>
 
-#include "strided/iterator.h"
-#include "strided/ops.h"
-#include "strided/shape.h"
+#include "strided/engine/iterator.h"
+#include "strided/engine/ops.h"
+#include "strided/core/shape.h"
 
 namespace strided::cuda {
 

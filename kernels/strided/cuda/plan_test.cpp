@@ -11,8 +11,8 @@
 #include <array>
 
 #include "strided/cuda/offset_calculator.h"
-#include "strided/layout.h"
-#include "strided/models.h"
+#include "strided/layout/layout.h"
+#include "strided/models/models.h"
 
 using namespace strided;
 using namespace strided::cuda;

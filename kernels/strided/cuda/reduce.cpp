@@ -3,7 +3,7 @@
 #include "strided/cuda/backend.h"
 #include "strided/cuda/elementwise.h"
 #include "strided/cuda/runtime.h"
-#include "strided/layout.h"
+#include "strided/layout/layout.h"
 #include "strided/cuda/out_checks.h"
 
 namespace strided::cuda {

@@ -5,7 +5,7 @@
 #include <limits>
 #include <sstream>
 
-#include "strided/layout.h"
+#include "strided/layout/layout.h"
 
 namespace strided::cuda {
 

@@ -15,7 +15,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "strided/tensor.h"
+#include "strided/tensor/tensor.h"
 
 namespace strided::cuda {
 

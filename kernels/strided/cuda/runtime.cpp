@@ -7,7 +7,7 @@
 
 #include "strided/cuda/backend.h"
 #include "strided/cuda/check.h"
-#include "strided/storage.h"
+#include "strided/tensor/storage.h"
 
 namespace strided::cuda {
 

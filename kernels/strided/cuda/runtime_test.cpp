@@ -6,8 +6,8 @@
 
 #include <regex>
 
-#include "strided/error.h"
-#include "strided/storage.h"
+#include "strided/core/error.h"
+#include "strided/tensor/storage.h"
 
 using namespace strided;
 

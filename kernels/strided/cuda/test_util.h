@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "strided/cuda/to_device.h"
-#include "strided/tensor.h"
+#include "strided/tensor/tensor.h"
 
 namespace strided::cuda::testing {
 

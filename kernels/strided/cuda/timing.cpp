@@ -4,7 +4,7 @@
 
 #include "strided/cuda/backend.h"
 #include "strided/cuda/runtime.h"
-#include "strided/error.h"
+#include "strided/core/error.h"
 
 namespace strided::cuda {
 

@@ -4,7 +4,7 @@
 #include <doctest/doctest.h>
 
 #include "strided/cuda/runtime.h"
-#include "strided/error.h"
+#include "strided/core/error.h"
 
 using namespace strided;
 using namespace strided::cuda;

@@ -1,7 +1,7 @@
 // Moving tensors between the CPU and CUDA devices, as torch.Tensor.to(device).
 #pragma once
 
-#include "strided/tensor.h"
+#include "strided/tensor/tensor.h"
 
 namespace strided::cuda {
 

@@ -17,7 +17,7 @@
 
 #include <cstdint>
 
-#include "strided/tensor.h"
+#include "strided/tensor/tensor.h"
 
 namespace strided::cuda {
 

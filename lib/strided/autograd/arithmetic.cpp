@@ -5,7 +5,7 @@
 
 #include "strided/autograd/detail.h"
 #include "strided/autograd/ops.h"
-#include "strided/ops.h"
+#include "strided/engine/ops.h"
 
 namespace strided::autograd {
 

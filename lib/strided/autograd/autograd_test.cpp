@@ -3,8 +3,8 @@
 
 #include "strided/autograd/autograd.h"
 #include "strided/autograd/node.h"
-#include "strided/error_of.h"
-#include "strided/ops.h"
+#include "strided/core/error_of.h"
+#include "strided/engine/ops.h"
 
 using namespace strided;
 using namespace strided::autograd;

@@ -1,8 +1,8 @@
 #include <cmath>
 
 #include "strided/autograd/detail.h"
-#include "strided/layout.h"
-#include "strided/reduce.h"
+#include "strided/layout/layout.h"
+#include "strided/engine/reduce.h"
 
 namespace strided::autograd::detail {
 

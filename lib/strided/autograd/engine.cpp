@@ -6,7 +6,7 @@
 
 #include "strided/autograd/detail.h"
 #include "strided/autograd/node.h"
-#include "strided/ops.h"
+#include "strided/engine/ops.h"
 
 namespace strided::autograd {
 

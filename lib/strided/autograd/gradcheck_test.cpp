@@ -8,7 +8,7 @@
 #include <string>
 
 #include "strided/autograd/autograd.h"
-#include "strided/ops.h"
+#include "strided/engine/ops.h"
 
 using namespace strided;
 using namespace strided::autograd;

@@ -11,7 +11,7 @@
 // (Variable::grad_fn).
 #include "strided/autograd/detail.h"
 #include "strided/autograd/ops.h"
-#include "strided/ops.h"
+#include "strided/engine/ops.h"
 
 namespace strided::autograd {
 

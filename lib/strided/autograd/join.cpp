@@ -2,8 +2,8 @@
 // inputs' sizes, split's is concatenated back, with zeros for a piece that received none.
 #include "strided/autograd/detail.h"
 #include "strided/autograd/ops.h"
-#include "strided/layout.h"
-#include "strided/promotion.h"
+#include "strided/layout/layout.h"
+#include "strided/tensor/promotion.h"
 
 namespace strided::autograd {
 

@@ -5,8 +5,8 @@
 // least 2-D, its result summed back over broadcast batch dims.
 #include "strided/autograd/detail.h"
 #include "strided/autograd/ops.h"
-#include "strided/matmul.h"
-#include "strided/ops.h"
+#include "strided/engine/matmul.h"
+#include "strided/engine/ops.h"
 
 namespace strided::autograd {
 

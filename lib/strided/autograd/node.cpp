@@ -3,7 +3,7 @@
 #include <atomic>
 #include <sstream>
 
-#include "strided/ops.h"
+#include "strided/engine/ops.h"
 
 namespace strided::autograd {
 

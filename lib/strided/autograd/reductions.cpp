@@ -5,9 +5,9 @@
 
 #include "strided/autograd/node.h"
 #include "strided/autograd/ops.h"
-#include "strided/layout.h"
-#include "strided/ops.h"
-#include "strided/reduce.h"
+#include "strided/layout/layout.h"
+#include "strided/engine/ops.h"
+#include "strided/engine/reduce.h"
 
 namespace strided::autograd {
 

@@ -24,7 +24,7 @@
 #include <optional>
 #include <vector>
 
-#include "strided/tensor.h"
+#include "strided/tensor/tensor.h"
 
 namespace strided::autograd {
 

@@ -13,8 +13,8 @@
 
 #include "strided/autograd/detail.h"
 #include "strided/autograd/ops.h"
-#include "strided/layout.h"
-#include "strided/ops.h"
+#include "strided/layout/layout.h"
+#include "strided/engine/ops.h"
 
 namespace strided::autograd {
 

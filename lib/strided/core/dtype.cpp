@@ -1,0 +1,127 @@
+#include "strided/core/dtype.h"
+
+#include <bit>
+#include <cmath>
+#include <cstdio>
+
+#include "strided/core/error.h"
+
+namespace strided {
+
+int64_t itemsize(DType t) {
+  return dispatch(t, [](auto v) { return static_cast<int64_t>(sizeof(v)); });
+}
+
+std::string_view name(DType t) {
+  switch (t) {
+    case DType::Bool: return "bool";
+    case DType::Int32: return "int32";
+    case DType::Int64: return "int64";
+    case DType::Float16: return "float16";
+    case DType::BFloat16: return "bfloat16";
+    case DType::Float32: return "float32";
+    case DType::Float64: return "float64";
+  }
+  return "unknown";
+}
+
+DType dtype_from_name(std::string_view n) {
+  if (n.starts_with("torch.")) n.remove_prefix(6);
+  if (n == "bool") return DType::Bool;
+  if (n == "int32" || n == "int") return DType::Int32;
+  if (n == "int64" || n == "long") return DType::Int64;
+  if (n == "float16" || n == "half") return DType::Float16;
+  if (n == "bfloat16") return DType::BFloat16;
+  if (n == "float32" || n == "float") return DType::Float32;
+  if (n == "float64" || n == "double") return DType::Float64;
+  throw Error(detail::concat("dtype: unknown dtype '", n,
+                             "' (expected bool, int32, int64, float16, bfloat16, float32 or "
+                             "float64)"));
+}
+
+bool is_floating_point(DType t) {
+  return t == DType::Float16 || t == DType::BFloat16 || t == DType::Float32 ||
+         t == DType::Float64;
+}
+bool is_integral(DType t) { return t == DType::Int32 || t == DType::Int64; }
+
+// binary16: 1 sign, 5 exponent (bias 15), 10 mantissa bits.
+float half_to_float(Half h) {
+  const uint32_t sign = (h.bits & 0x8000u) << 16;
+  const uint32_t exp = (h.bits >> 10) & 0x1f;
+  const uint32_t man = h.bits & 0x3ffu;
+  if (exp == 0) {  // zero or subnormal: man * 2^-24
+    float v = std::ldexp(static_cast<float>(man), -24);
+    return sign ? -v : v;
+  }
+  if (exp == 31) return std::bit_cast<float>(sign | 0x7f800000u | (man << 13));
+  return std::bit_cast<float>(sign | ((exp + 112) << 23) | (man << 13));
+}
+
+Half float_to_half(float f) {
+  const uint32_t x = std::bit_cast<uint32_t>(f);
+  const uint16_t sign = static_cast<uint16_t>((x >> 16) & 0x8000u);
+  const uint32_t absx = x & 0x7fffffffu;
+  if (absx >= 0x7f800000u)  // inf or nan
+    return {static_cast<uint16_t>(sign | 0x7c00u | (absx > 0x7f800000u ? 0x200u : 0))};
+  if (absx >= 0x477ff000u) return {static_cast<uint16_t>(sign | 0x7c00u)};  // rounds to inf
+  if (absx < 0x38800000u) {  // below the smallest normal: subnormal in half
+    // Scale to units of 2^-24 and round to nearest even.
+    const float a = std::bit_cast<float>(absx);
+    const float scaled = a * 16777216.0f;  // 2^24
+    const float r = std::nearbyint(scaled);
+    return {static_cast<uint16_t>(sign | static_cast<uint16_t>(r))};
+  }
+  const uint32_t exp = ((absx >> 23) - 112) << 10;
+  const uint32_t man = absx & 0x7fffffu;
+  uint32_t h = exp | (man >> 13);
+  const uint32_t rest = man & 0x1fffu;
+  if (rest > 0x1000u || (rest == 0x1000u && (h & 1u))) ++h;  // nearest even
+  return {static_cast<uint16_t>(sign | h)};
+}
+
+float bfloat16_to_float(BFloat16 b) { return std::bit_cast<float>(uint32_t{b.bits} << 16); }
+
+BFloat16 float_to_bfloat16(float f) {
+  uint32_t x = std::bit_cast<uint32_t>(f);
+  if ((x & 0x7fffffffu) > 0x7f800000u) return {static_cast<uint16_t>((x >> 16) | 0x40u)};
+  x += 0x7fffu + ((x >> 16) & 1u);  // round to nearest even
+  return {static_cast<uint16_t>(x >> 16)};
+}
+
+Scalar load_scalar(const void* p, DType t) {
+  return dispatch(t, [p](auto v) -> Scalar {
+    using T = decltype(v);
+    // A bool is read as its byte != 0, as c10::load<bool> does: the bytes of another dtype read
+    // as bool (view(torch.bool)) may hold any value, and a bool holding 2 is undefined in C++.
+    if constexpr (std::is_same_v<T, bool>) return Scalar(*static_cast<const uint8_t*>(p) != 0);
+    T x;
+    std::memcpy(&x, p, sizeof(T));
+    if constexpr (std::is_same_v<T, Half>) return Scalar(static_cast<double>(half_to_float(x)));
+    else if constexpr (std::is_same_v<T, BFloat16>)
+      return Scalar(static_cast<double>(bfloat16_to_float(x)));
+    else if constexpr (std::is_integral_v<T>) return Scalar(static_cast<int64_t>(x));
+    else return Scalar(static_cast<double>(x));
+  });
+}
+
+void store_scalar(void* p, DType t, const Scalar& v) {
+  dispatch(t, [p, &v](auto tag) {
+    using T = decltype(tag);
+    const T x = v.to<T>();
+    std::memcpy(p, &x, sizeof(T));
+  });
+}
+
+std::string Scalar::to_string() const {
+  switch (kind_) {
+    case Kind::Bool: return i_ ? "True" : "False";
+    case Kind::Int: return std::to_string(i_);
+    case Kind::Float: break;
+  }
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.9g", d_);
+  return buf;
+}
+
+}  // namespace strided

@@ -1,7 +1,0 @@
-// The CPU kernels for CPUs with AVX2 (dispatch.h): 32-byte vectors. No FMA: the loops never fuse
-// a multiply and an add, so their results are the baseline's bits.
-#define STRIDED_CPU_NS avx2
-#define STRIDED_CPU_NAME "avx2"
-#define STRIDED_VEC_BYTES 32
-#define STRIDED_CPU_TARGET "avx2"
-#include "strided/cpu_kernels_body.h"

@@ -1,6 +1,0 @@
-// The CPU kernels for CPUs with AVX-512 F, BW, VL and DQ (dispatch.h): 64-byte vectors.
-#define STRIDED_CPU_NS avx512
-#define STRIDED_CPU_NAME "avx512"
-#define STRIDED_VEC_BYTES 64
-#define STRIDED_CPU_TARGET "avx512f,avx512bw,avx512vl,avx512dq"
-#include "strided/cpu_kernels_body.h"

@@ -1,0 +1,349 @@
+// Copies: the ops that make new memory (contiguous, clone, to, repeat, flip) and the
+// two that write into existing memory (copy_, fill_). All run on the CPU through one strided loop;
+// the compute engine (iterator.h) will later take over the fast path.
+// References: aten/src/ATen/native/Copy.cpp, TensorFactories.cpp (empty_like, clone),
+// TensorProperties.cpp (contiguous), TensorConversions.cpp (to), TensorShape.cpp (repeat),
+// MemoryOverlap.cpp, TensorTransformations.cpp (flip),
+// c10/util/TypeCast.h.
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <type_traits>
+
+#include "strided/engine/cpu_kernels.h"
+#include "strided/engine/dispatch.h"
+#include "strided/engine/iterator.h"
+#include "strided/layout/layout.h"
+#include "strided/memory/memory.h"
+#include "strided/layout/memory_format.h"
+#include "strided/engine/ops.h"
+#include "strided/tensor/tensor.h"
+
+namespace strided {
+
+namespace {
+
+void check_cpu(const Tensor& t, const char* op) {
+  STRIDED_CHECK(t.defined(), op, ": the tensor is undefined (default-constructed)");
+  STRIDED_CHECK(t.device().is_cpu(), op, ": only CPU tensors are supported here, got a tensor on ",
+                t.device().str(), "; copy it to the CPU first");
+}
+
+
+// ---- the strided loop -------------------------------------------------------------------------
+// flip's alone: it reads its source through negative strides, which no plan of the engine holds
+// (every other copy runs on copy_plan/run_copy, fill_ on the engine's plan too).
+// Sizes and the two operands' strides, in elements. Adjacent dims that are one run of memory for
+// both operands merge, and size-1 dims drop, so the inner loop is as long as it can be.
+struct Plan {
+  Shape sizes, dst_strides, src_strides;
+};
+
+Plan make_plan(IntList sizes, IntList dst_strides, IntList src_strides) {
+  Plan p;
+  for (size_t i = 0; i < sizes.size(); ++i) {
+    if (sizes[i] == 1) continue;
+    if (!p.sizes.empty() && p.dst_strides.back() == sizes[i] * dst_strides[i] &&
+        p.src_strides.back() == sizes[i] * src_strides[i]) {
+      p.sizes.back() *= sizes[i];
+      p.dst_strides.back() = dst_strides[i];
+      p.src_strides.back() = src_strides[i];
+      continue;
+    }
+    p.sizes.push_back(sizes[i]);
+    p.dst_strides.push_back(dst_strides[i]);
+    p.src_strides.push_back(src_strides[i]);
+  }
+  return p;
+}
+
+// dst[i] = convert(src[i]) over every index i of plan.sizes (numel > 0); offsets in elements from
+// each base pointer. The layout algebra's odometer walks the outer dims; the last dim is the tight
+// inner loop.
+template <class D, class S>
+void copy_loop(D* dst, int64_t dst_off, const S* src, int64_t src_off, const Plan& p) {
+  const size_t n = p.sizes.size();
+  if (n == 0) {
+    dst[dst_off] = convert_element<D>(src[src_off]);
+    return;
+  }
+  const int64_t inner = p.sizes[n - 1], ds = p.dst_strides[n - 1], ss = p.src_strides[n - 1];
+  const Shape dst_outer(p.dst_strides.begin(), p.dst_strides.end() - 1);
+  const Shape src_outer(p.src_strides.begin(), p.src_strides.end() - 1);
+  for_each_index(IntList(p.sizes.data(), n - 1), {dst_outer, src_outer}, [&](const int64_t* off) {
+    D* d = dst + (dst_off + off[0]);
+    const S* s = src + (src_off + off[1]);
+    for (int64_t i = 0; i < inner; ++i) d[i * ds] = convert_element<D>(s[i * ss]);
+  });
+}
+
+// Copies a source geometry (same sizes as dst; strides may be negative, as flip's) into dst,
+// converting dtypes. The caller has ruled out harmful overlap.
+void strided_copy(const Tensor& dst, const Tensor& src, IntList src_strides, int64_t src_offset) {
+  if (dst.numel() == 0) return;
+  const Plan p = make_plan(dst.sizes(), dst.strides(), src_strides);
+  dispatch(dst.dtype(), [&](auto d) {
+    using D = decltype(d);
+    dispatch(src.dtype(), [&](auto s) {
+      using S = decltype(s);
+      copy_loop(static_cast<D*>(dst.storage().data()), dst.storage_offset(),
+                static_cast<const S*>(src.storage().data()), src_offset, p);
+    });
+  });
+}
+
+// ---- overlap: PyTorch's tests (MemoryOverlap.cpp) are memory.h's; this one is copy_'s own
+// -------------------------------------------------
+// Whether two tensors' byte ranges [first element, last element] intersect: cheap and
+// conservative; used only to decide whether copy_ reads its source through a temporary.
+bool may_overlap(const Tensor& a, const Tensor& b) {
+  if (!a.storage().is_same(b.storage()) || a.numel() == 0 || b.numel() == 0) return false;
+  const Extent ea = extent(a.sizes(), a.strides(), a.storage_offset());
+  const Extent eb = extent(b.sizes(), b.strides(), b.storage_offset());
+  const int64_t a_lo = ea.min * a.element_size(), a_hi = (ea.max + 1) * a.element_size();
+  const int64_t b_lo = eb.min * b.element_size(), b_hi = (eb.max + 1) * b.element_size();
+  return a_lo < b_hi && b_lo < a_hi;
+}
+
+// The layout PyTorch gives a copy that preserves its source's layout (clone, to, flip:
+// MemoryFormat::Preserve): empty_like's, its errors named for op.
+Tensor empty_preserving(const Tensor& t, DType dtype, const char* op) {
+  return empty_like(t, {dtype, t.device()}, MemoryFormat::Preserve, op);
+}
+
+// c10/util/TypeCast.h checked_convert, for fill_: a Scalar that does not fit the dtype is an error
+// (infinities and NaN fit the floating types; bool takes anything).
+template <class T>
+void check_fits(const Scalar& v, DType dtype) {
+  if constexpr (std::is_same_v<T, bool>) {
+    return;
+  } else {
+    using W = wide_t<T>;
+    const double lowest = std::is_same_v<T, Half> ? -65504.0
+                          : std::is_same_v<T, BFloat16>
+                              ? -3.3895313892515355e38
+                              : static_cast<double>(std::numeric_limits<W>::lowest());
+    const double max = -lowest;
+    bool fits = true;
+    if (v.kind() == Scalar::Kind::Float) {
+      const double d = v.to_double();
+      if constexpr (std::is_floating_point_v<W>)
+        fits = std::isinf(d) || std::isnan(d) || (d >= lowest && d <= max);
+      else
+        fits = d >= lowest && d <= static_cast<double>(std::numeric_limits<W>::max());
+    } else if (v.kind() == Scalar::Kind::Int) {
+      const int64_t i = v.to_int();
+      if constexpr (std::is_integral_v<W>)
+        fits = i >= std::numeric_limits<W>::min() && i <= std::numeric_limits<W>::max();
+      else
+        fits = static_cast<double>(i) >= lowest && static_cast<double>(i) <= max;
+    }
+    STRIDED_CHECK(fits, "fill_(): value ", v.to_string(), " cannot be converted to type ",
+                  name(dtype), " without overflow");
+  }
+}
+
+}  // namespace
+
+// ---- copy_
+// ----------------------------------------------------------------------------------------
+
+Tensor& Tensor::copy_(const Tensor& src) {
+  // Copy.cpp, copy_impl, and TensorIterator's checks: src broadcasts to *this (never the other
+  // way), the destination may not write one address twice, and dense operands that partly overlap
+  // are refused as PyTorch refuses them.
+  check_cpu(*this, "copy_()");
+  check_cpu(src, "copy_()");
+  Shape shape;
+  try {
+    shape = broadcast_shapes(sizes_, src.sizes());
+  } catch (const Error& e) {
+    throw Error(detail::concat("copy_(): source of shape ", to_string(src.sizes()),
+                               " does not broadcast to the destination's shape ", to_string(sizes_),
+                               ": ", e.what()));
+  }
+  STRIDED_CHECK(shape == sizes_, "copy_(): output with shape ", to_string(sizes_),
+                " doesn't match the broadcast shape ", to_string(shape));
+  if (is_same_tensor(*this, src)) return *this;
+  STRIDED_CHECK(has_internal_overlap(sizes_, strides_) != MemOverlap::Yes,
+                "copy_(): unsupported operation: more than one element of the written-to tensor "
+                "refers to a single memory location. Please clone() the tensor before performing "
+                "the operation. (destination ",
+                layout(), ")");
+  STRIDED_CHECK(get_overlap_status(*this, src) != MemOverlapStatus::Partial,
+                "copy_(): unsupported operation: some elements of the input tensor and the "
+                "written-to tensor refer to a single memory location. Please clone() the tensor "
+                "before performing the operation. (destination ",
+                layout(), " at offset ", offset_, ", source ", src.layout(), " at offset ",
+                src.storage_offset(), ")");
+  if (numel() == 0) return *this;
+  // Layouts PyTorch cannot judge ("too hard") may still overlap; reading the source into a
+  // temporary first makes the result the one a reader expects: as if src were read first.
+  const Tensor source = may_overlap(*this, src) ? src.clone() : src;
+  // The engine's copy (ops.cpp, copy_plan/run_copy): walked in stride order, a contiguous run
+  // as memcpy, a transpose in tiles, src broadcast to this tensor's shape.
+  run_copy(copy_plan(*this, source));
+  return *this;
+}
+
+Tensor& Tensor::fill_(const Scalar& value) {
+  // No overlap check: writing one value is idempotent, so PyTorch fills an expanded tensor
+  // (aten/src/ATen/native/Fill.cpp, fill_out: set_check_mem_overlap(false)); torch 1.13's
+  // torch.ones(1, 3).expand(4, 3).fill_(2) succeeds.
+  check_cpu(*this, "fill_()");
+  dispatch(dtype_, [&](auto tag) { check_fits<decltype(tag)>(value, dtype_); });
+  if (numel() == 0) return *this;
+  dispatch(dtype_, [&](auto tag) {
+    using T = decltype(tag);
+    T x{};
+    switch (value.kind()) {
+      case Scalar::Kind::Bool:
+        x = convert_element<T>(value.to_bool());
+        break;
+      case Scalar::Kind::Int:
+        x = convert_element<T>(value.to_int());
+        break;
+      case Scalar::Kind::Float:
+        x = convert_element<T>(value.to_double());
+        break;
+    }
+    // One element is stored in place, with no plan: Fill.cpp, fill_out's scalar_fill for a
+    // one-element CPU tensor (so scalar_tensor, and each Scalar operand it wraps, walks nothing).
+    if (numel() == 1) {
+      std::memcpy(data_ptr(), &x, sizeof(T));
+      return;
+    }
+    // The engine's plan with the output alone (Fill.cpp, fill_out's TensorIterator): walked in
+    // stride order and split over the threads like every element-wise op. The value is converted
+    // once; filling allocates nothing.
+    const TensorIterator plan = TensorIteratorConfig()
+                                    .set_op_name("fill_")
+                                    .set_check_mem_overlap(false)
+                                    .check_all_same_dtype(false)
+                                    .add_output(*this)
+                                    .resize_outputs(false)
+                                    .build();
+    // An expanded output is written many times at one address: one thread does that alone.
+    cpu_kernels().fill(plan, &x, has_internal_overlap(sizes_, strides_) != MemOverlap::No);
+  });
+  return *this;
+}
+
+// ---- new memory
+// -------------------------------------------------------------------------------------
+
+Tensor Tensor::clone() const {
+  // TensorFactories.cpp, clone with MemoryFormat::Preserve.
+  check_cpu(*this, "clone()");
+  Tensor out = empty_preserving(*this, dtype_, "clone()");
+  run_copy(copy_plan(out, *this));
+  return out;
+}
+
+Tensor Tensor::clone(MemoryFormat memory_format) const {
+  // TensorFactories.cpp, clone: any other format lays the copy out as empty_like(memory_format).
+  check_cpu(*this, "clone()");
+  Tensor out = empty_like(*this, {dtype_, device()}, memory_format, "clone()");
+  run_copy(copy_plan(out, *this));
+  return out;
+}
+
+Tensor Tensor::contiguous() const {
+  // TensorProperties.cpp, contiguous: the tensor itself when already contiguous (claim CT-11).
+  if (is_contiguous()) return *this;
+  check_cpu(*this, "contiguous()");
+  Tensor out = empty(sizes_, {dtype_, device()});
+  run_copy(copy_plan(out, *this));
+  return out;
+}
+
+Tensor Tensor::contiguous(MemoryFormat memory_format) const {
+  // TensorProperties.cpp, contiguous: the tensor itself when is_contiguous(memory_format) holds,
+  // else clone(memory_format) (claim CT-11.channels). A C = 1 tensor is returned as it is
+  // for either format, being contiguous in both.
+  if (is_contiguous(memory_format)) return *this;
+  STRIDED_CHECK(memory_format != MemoryFormat::Preserve,
+                "contiguous(): preserve memory format is unsupported by the contiguous operator");
+  check_cpu(*this, "contiguous()");
+  Tensor out = empty_like(*this, {dtype_, device()}, memory_format, "contiguous()");
+  run_copy(copy_plan(out, *this));
+  return out;
+}
+
+Tensor Tensor::to(DType dtype, bool copy) const {
+  // TensorConversions.cpp, to → _to_copy with MemoryFormat::Preserve (claim DT-03).
+  if (dtype == dtype_ && !copy) return *this;
+  check_cpu(*this, "to()");
+  Tensor out = empty_preserving(*this, dtype, "to()");
+  run_copy(copy_plan(out, *this));
+  return out;
+}
+
+Tensor Tensor::to(MemoryFormat memory_format) const {
+  // TensorConversions.cpp, to_will_alias: the tensor itself for Preserve, or when the format asked
+  // for is the one its strides suggest (suggest_memory_format), whether or not it is dense; else
+  // _to_copy into empty(sizes, memory_format). So to() copies an NCHW-contiguous C = 1 tensor that
+  // contiguous(channels_last) returns as it is (claim CT-02.channels).
+  if (memory_format == MemoryFormat::Preserve ||
+      suggest_memory_format(sizes_, strides_) == memory_format)
+    return *this;
+  check_cpu(*this, "to()");
+  Tensor out = empty_like(*this, {dtype_, device()}, memory_format, "to()");
+  run_copy(copy_plan(out, *this));
+  return out;
+}
+
+Tensor Tensor::repeat(IntList repeats) const {
+  // TensorShape.cpp, repeat: sizes padded with leading 1s to repeats' length, each multiplied by
+  // its repeat, in a fresh contiguous tensor; every element is copied (claim BC-07.repeat).
+  check_cpu(*this, "repeat()");
+  STRIDED_CHECK(repeats.size() >= sizes_.size(),
+                "repeat(): Number of dimensions of repeat dims can not be smaller than number of "
+                "dimensions of tensor");
+  Shape padded(repeats.size() - sizes_.size(), 1);
+  padded.insert(padded.end(), sizes_.begin(), sizes_.end());
+  Shape target(repeats.size());
+  for (size_t i = 0; i < repeats.size(); ++i)
+    STRIDED_CHECK(!__builtin_mul_overflow(padded[i], repeats[i], &target[i]), "repeat(): size ",
+                  padded[i], " repeated ", repeats[i], " times at dimension ", i,
+                  " overflows int64");
+  // A negative repeat makes a negative size, which empty refuses in PyTorch's words.
+  checked_numel(target, "repeat()");
+  Tensor out = empty(target, {dtype_, device()});
+  if (out.numel() == 0) return out;  // PyTorch returns early only for a 0 repeat; same result
+  // The result seen as tiles: unfold splits dim i into (repeats[i], padded[i]), so that the
+  // source, expanded over the tile dims, is copied into every tile by one copy_.
+  Tensor tiles = out;
+  for (size_t i = 0; i < padded.size(); ++i)
+    tiles = tiles.unfold(static_cast<int64_t>(i), padded[i], std::max<int64_t>(padded[i], 1));
+  tiles.copy_(expand(padded).expand(tiles.sizes()));
+  return out;
+}
+
+Tensor Tensor::flip(IntList dims) const {
+  // TensorTransformations.cpp, flip: always a copy (strides are never negative here, claim
+  // MT-07), laid out as empty_like. The source is read through a reversed geometry: offset moved
+  // to the last element of each flipped dim and its stride negated.
+  check_cpu(*this, "flip()");
+  std::vector<bool> flipped(static_cast<size_t>(std::max<int64_t>(dim(), 1)), false);
+  for (int64_t d : dims) {
+    const int64_t w = wrap_dim(d, dim(), "flip()");
+    STRIDED_CHECK(!flipped[w], "flip(): dim ", w, " appears multiple times in the list of dims ",
+                  to_string(dims));
+    flipped[w] = true;
+  }
+  Tensor out = empty_preserving(*this, dtype_, "flip()");
+  if (numel() == 0) return out;
+  Shape strides = strides_;
+  int64_t offset = offset_;
+  for (int64_t d = 0; d < dim(); ++d) {
+    if (!flipped[d]) continue;
+    offset += (sizes_[d] - 1) * strides_[d];
+    strides[d] = -strides_[d];
+  }
+  strided_copy(out, *this, strides, offset);
+  return out;
+}
+
+}  // namespace strided

@@ -1,0 +1,432 @@
+// torch.matmul and the chapter-7 kernels. The dispatch follows PyTorch 1.13's _matmul_impl
+// (aten/src/ATen/native/LinearAlgebra.cpp) step by step, so that the shapes and the errors are
+// the ones PyTorch gives: dot, mv, mm, a batch folded into mm/mv, or bmm over broadcast batches.
+#include "strided/engine/matmul.h"
+
+#ifndef STRIDED_NO_BLAS
+#include <cblas.h>
+#endif
+
+#include <algorithm>
+#include <cstring>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "strided/layout/layout.h"
+#include "strided/engine/ops.h"
+#include "strided/engine/parallel.h"
+#include "strided/tensor/promotion.h"
+
+namespace strided {
+
+namespace {
+
+// The CPU kernels of dot, addmv, addmm and bmm in 1.13 are dispatched with
+// AT_DISPATCH_ALL_TYPES_AND(BFloat16): bool and half have no kernel.
+void check_kernel_dtype(DType t, const char* kernel) {
+  STRIDED_CHECK(t != DType::Bool && t != DType::Float16, "matmul: \"", kernel,
+                "\" not implemented for '", scalar_type_name(t), "'");
+}
+
+// addmm/addmv/bmm check that the second operand has the first's dtype (TORCH_CHECK in
+// the native kernels: "expected scalar type Float but found Double").
+void check_same_dtype(const Tensor& first, const Tensor& second) {
+  STRIDED_CHECK(first.dtype() == second.dtype(), "matmul: expected scalar type ",
+                scalar_type_name(first.dtype()), " but found ", scalar_type_name(second.dtype()));
+}
+
+// Rows of work per parallel chunk so that a chunk holds about kGrainSize multiply-adds.
+int64_t row_grain(int64_t m, int64_t k) {
+  const int64_t per_row = std::max<int64_t>(1, m * std::max<int64_t>(1, k));
+  return std::max<int64_t>(1, kGrainSize / per_row);
+}
+
+// Integer accumulation wraps modulo 2^bits as PyTorch's (two's complement); computing in the
+// unsigned type of the same width gives that result without signed-overflow UB.
+template <class T, bool = std::is_integral_v<T>>
+struct AccOf {
+  using type = T;
+};
+template <class T>
+struct AccOf<T, true> {
+  using type = std::make_unsigned_t<T>;
+};
+template <class T>
+using Acc = typename AccOf<T>::type;
+
+// c[i][j] = sum_p a[i][p] * b[p][j] over element strides; c is a contiguous (n,m) buffer.
+template <class T>
+void naive_kernel(const T* a, int64_t as0, int64_t as1, const T* b, int64_t bs0, int64_t bs1,
+                  T* c, int64_t n, int64_t m, int64_t k) {
+  parallel_for(0, n, row_grain(m, k), [&](int64_t i0, int64_t i1) {
+    for (int64_t i = i0; i < i1; ++i) {
+      for (int64_t j = 0; j < m; ++j) {
+        Acc<T> sum = 0;
+        const T* ap = a + i * as0;
+        const T* bp = b + j * bs1;
+        for (int64_t p = 0; p < k; ++p) {
+          sum += static_cast<Acc<T>>(ap[p * as1]) * static_cast<Acc<T>>(bp[p * bs0]);
+        }
+        c[i * m + j] = static_cast<T>(sum);
+      }
+    }
+  });
+}
+
+// Tile edge of the blocked kernel: three 64×64 float64 tiles are 96 KiB, within a typical L2,
+// and a 64-element row of a float32 tile is four 64-byte lines.
+constexpr int64_t kBlock = 64;
+
+// c[0..N) += a * t[0..N). A trip count known at compile time and unaliased pointers let GCC's
+// -O2 vectoriser (its "very cheap" cost model, which refuses loops needing a scalar epilogue or
+// an alias check) turn the loop into vector code.
+template <class T, int64_t N>
+inline void axpy_row(T* __restrict c, const T* __restrict t, T a) {
+  for (int64_t j = 0; j < N; ++j) c[j] += a * t[j];
+}
+
+// Blocked i-p-j: for each tile of b (copied into a contiguous buffer), every row of a's tile
+// updates a row of c's tile with a unit-stride inner loop the compiler vectorises.
+template <class T>
+void blocked_kernel(const T* a, int64_t as0, int64_t as1, const T* b, int64_t bs0, int64_t bs1,
+                    T* c, int64_t n, int64_t m, int64_t k) {
+  std::fill(c, c + n * m, T(0));
+  const int64_t row_blocks = (n + kBlock - 1) / kBlock;
+  parallel_for(0, row_blocks, 1, [&](int64_t rb0, int64_t rb1) {
+    std::vector<T> tile(static_cast<size_t>(kBlock * kBlock));
+    std::vector<T> arow(static_cast<size_t>(kBlock));
+    for (int64_t jj = 0; jj < m; jj += kBlock) {
+      const int64_t jb = std::min(kBlock, m - jj);
+      for (int64_t pp = 0; pp < k; pp += kBlock) {
+        const int64_t pb = std::min(kBlock, k - pp);
+        for (int64_t p = 0; p < pb; ++p)
+          for (int64_t j = 0; j < jb; ++j)
+            tile[p * kBlock + j] = b[(pp + p) * bs0 + (jj + j) * bs1];
+        for (int64_t i = rb0 * kBlock; i < std::min(n, rb1 * kBlock); ++i) {
+          for (int64_t p = 0; p < pb; ++p) arow[p] = a[i * as0 + (pp + p) * as1];
+          T* crow = c + i * m + jj;
+          for (int64_t p = 0; p < pb; ++p) {
+            const T* trow = tile.data() + p * kBlock;
+            if (jb == kBlock) {
+              axpy_row<T, kBlock>(crow, trow, arow[p]);
+            } else {
+              for (int64_t j = 0; j < jb; ++j) crow[j] += arow[p] * trow[j];
+            }
+          }
+        }
+      }
+    }
+  });
+}
+
+#ifndef STRIDED_NO_BLAS
+void gemm(const float* a, BlasOperand oa, const float* b, BlasOperand ob, float* c, int64_t n,
+          int64_t m, int64_t k) {
+  cblas_sgemm(CblasRowMajor, oa.transpose ? CblasTrans : CblasNoTrans,
+              ob.transpose ? CblasTrans : CblasNoTrans, static_cast<blasint>(n),
+              static_cast<blasint>(m), static_cast<blasint>(k), 1.0f, a,
+              static_cast<blasint>(oa.ld), b, static_cast<blasint>(ob.ld), 0.0f, c,
+              static_cast<blasint>(std::max<int64_t>(1, m)));
+}
+void gemm(const double* a, BlasOperand oa, const double* b, BlasOperand ob, double* c, int64_t n,
+          int64_t m, int64_t k) {
+  cblas_dgemm(CblasRowMajor, oa.transpose ? CblasTrans : CblasNoTrans,
+              ob.transpose ? CblasTrans : CblasNoTrans, static_cast<blasint>(n),
+              static_cast<blasint>(m), static_cast<blasint>(k), 1.0, a,
+              static_cast<blasint>(oa.ld), b, static_cast<blasint>(ob.ld), 0.0, c,
+              static_cast<blasint>(std::max<int64_t>(1, m)));
+}
+#else
+// A build without BLAS (the wasm one, lib/CMakeLists.txt): the product cblas_?gemm computes,
+// C = op(A) op(B) row-major with C's leading dimension max(1, m), over the same operands, each op
+// given by its transpose flag and leading dimension, as a plain loop.
+template <class T>
+void gemm_loop(const T* a, BlasOperand oa, const T* b, BlasOperand ob, T* c, int64_t n, int64_t m,
+               int64_t k) {
+  for (int64_t i = 0; i < n; ++i) {
+    T* crow = c + i * m;
+    std::fill(crow, crow + m, T(0));
+    for (int64_t p = 0; p < k; ++p) {
+      const T av = oa.transpose ? a[p * oa.ld + i] : a[i * oa.ld + p];
+      for (int64_t j = 0; j < m; ++j)
+        crow[j] += av * (ob.transpose ? b[j * ob.ld + p] : b[p * ob.ld + j]);
+    }
+  }
+}
+void gemm(const float* a, BlasOperand oa, const float* b, BlasOperand ob, float* c, int64_t n,
+          int64_t m, int64_t k) {
+  gemm_loop(a, oa, b, ob, c, n, m, k);
+}
+void gemm(const double* a, BlasOperand oa, const double* b, BlasOperand ob, double* c, int64_t n,
+          int64_t m, int64_t k) {
+  gemm_loop(a, oa, b, ob, c, n, m, k);
+}
+#endif
+
+template <class T>
+void blas_kernel(const Tensor& a_in, const Tensor& b_in, Tensor& out) {
+  BlasOperand oa = blas_operand(a_in);
+  BlasOperand ob = blas_operand(b_in);
+  const Tensor a = oa.copy ? a_in.contiguous() : a_in;
+  const Tensor b = ob.copy ? b_in.contiguous() : b_in;
+  if (oa.copy) oa = blas_operand(a);
+  if (ob.copy) ob = blas_operand(b);
+  STRIDED_CHECK(a.size(0) <= INT32_MAX && b.size(1) <= INT32_MAX && a.size(1) <= INT32_MAX &&
+                    oa.ld <= INT32_MAX && ob.ld <= INT32_MAX,
+                "matmul: BLAS takes 32-bit sizes, but got ", a.size(0), "x", a.size(1), " and ",
+                b.size(0), "x", b.size(1));
+  gemm(a.data<T>(), oa, b.data<T>(), ob, out.data<T>(), a.size(0), b.size(1), a.size(1));
+}
+
+// One 2-D product into a new contiguous (n,m) tensor; shapes and dtypes are already checked.
+template <class T>
+void run_kernel(MatmulKernel kernel, const Tensor& a, const Tensor& b, Tensor& out) {
+  const int64_t n = a.size(0), k = a.size(1), m = b.size(1);
+  if (kernel == MatmulKernel::Blas) {
+    if constexpr (std::is_floating_point_v<T>) {
+      blas_kernel<T>(a, b, out);
+      return;
+    }
+  }
+  const T* ap = a.data<T>();
+  const T* bp = b.data<T>();
+  T* cp = out.data<T>();
+  switch (kernel) {
+    case MatmulKernel::NaiveTransposed: {
+      // b^T copied to a contiguous (m,k) tensor: row j of it is column j of b, unit stride.
+      const Tensor bt = b.t().contiguous();
+      naive_kernel<T>(ap, a.stride(0), a.stride(1), bt.data<T>(), 1, k, cp, n, m, k);
+      return;
+    }
+    case MatmulKernel::Blocked:
+      blocked_kernel<T>(ap, a.stride(0), a.stride(1), bp, b.stride(0), b.stride(1), cp, n, m, k);
+      return;
+    default:
+      naive_kernel<T>(ap, a.stride(0), a.stride(1), bp, b.stride(0), b.stride(1), cp, n, m, k);
+      return;
+  }
+}
+
+// mm's body without its checks, written into out, a contiguous (n,m) tensor (a new one, or one
+// batch of bmm's result): float types through `kernel`, bfloat16 computed in float32 and rounded
+// once per element (as PyTorch's CPU gemm accumulates bfloat16 in float), integers through the
+// naive kernel.
+void mm_into(const Tensor& a, const Tensor& b, Tensor& out, MatmulKernel kernel) {
+  const int64_t n = a.size(0), k = a.size(1), m = b.size(1);
+  const DType dt = a.dtype();
+  if (n == 0 || m == 0) return;
+  if (k == 0) {  // an empty sum: zeros, and BLAS is never called with a zero leading dim
+    out.fill_(Scalar(int64_t{0}));
+    return;
+  }
+  switch (dt) {
+    case DType::Float32: run_kernel<float>(kernel, a, b, out); break;
+    case DType::Float64: run_kernel<double>(kernel, a, b, out); break;
+    case DType::Int32: run_kernel<int32_t>(MatmulKernel::Naive, a, b, out); break;
+    case DType::Int64: run_kernel<int64_t>(MatmulKernel::Naive, a, b, out); break;
+    case DType::BFloat16: {
+      Tensor wide = empty({n, m}, TensorOptions{DType::Float32});
+      mm_into(a.to(DType::Float32), b.to(DType::Float32), wide, kernel);
+      copy_(out, wide);
+      break;
+    }
+    default: STRIDED_INTERNAL_ASSERT(false);
+  }
+}
+
+Tensor mm_unchecked(const Tensor& a, const Tensor& b, MatmulKernel kernel) {
+  Tensor out = empty({a.size(0), b.size(1)}, TensorOptions{a.dtype()});
+  mm_into(a, b, out, kernel);
+  return out;
+}
+
+std::string dims_string(const Tensor& t) {
+  return std::to_string(t.size(0)) + "x" + std::to_string(t.size(1));
+}
+
+// at::mm: "mat1 and mat2 shapes cannot be multiplied (2x3 and 4x5)".
+Tensor mm(const Tensor& a, const Tensor& b) {
+  STRIDED_CHECK(a.size(1) == b.size(0), "matmul: mat1 and mat2 shapes cannot be multiplied (",
+                dims_string(a), " and ", dims_string(b), ")");
+  check_kernel_dtype(a.dtype(), "addmm_impl_cpu_");
+  check_same_dtype(a, b);
+  return mm_unchecked(a, b, MatmulKernel::Blas);
+}
+
+// at::mv: "size mismatch, got 2, 2x3,4" (addmv's check prints the output size, the matrix and
+// the vector's length).
+Tensor mv(const Tensor& a, const Tensor& v) {
+  STRIDED_CHECK(a.size(1) == v.size(0), "matmul: size mismatch, got ", a.size(0), ", ",
+                dims_string(a), ",", v.size(0));
+  check_kernel_dtype(a.dtype(), "addmv_impl_cpu");
+  check_same_dtype(a, v);
+  return mm_unchecked(a, v.unsqueeze(1), MatmulKernel::Blas).view({a.size(0)});
+}
+
+// at::dot checks the dtypes first, then the lengths.
+Tensor dot(const Tensor& a, const Tensor& b) {
+  STRIDED_CHECK(a.dtype() == b.dtype(),
+                "matmul: dot : expected both vectors to have same dtype, but found ",
+                scalar_type_name(a.dtype()), " and ", scalar_type_name(b.dtype()));
+  STRIDED_CHECK(a.numel() == b.numel(), "matmul: inconsistent tensor size, expected tensor [",
+                a.numel(), "] and src [", b.numel(),
+                "] to have the same number of elements, but got ", a.numel(), " and ", b.numel(),
+                " elements respectively");
+  check_kernel_dtype(a.dtype(), "dot");
+  return mm_unchecked(a.unsqueeze(0), b.unsqueeze(1), MatmulKernel::Blas).view(IntList{});
+}
+
+// at::bmm on (B,n,k)·(B,k,m).
+Tensor bmm(const Tensor& a, const Tensor& b) {
+  const int64_t batch = a.size(0), n = a.size(1), k = a.size(2), m = b.size(2);
+  STRIDED_CHECK(b.size(0) == batch && b.size(1) == k,
+                "matmul: Expected size for first two dimensions of batch2 tensor to be: [", batch,
+                ", ", k, "] but got: [", b.size(0), ", ", b.size(1), "].");
+  check_kernel_dtype(a.dtype(), "bmm");
+  check_same_dtype(a, b);
+  Tensor out = empty({batch, n, m}, TensorOptions{a.dtype()});
+  // bmm_out_or_baddbmm_: nothing to compute for an empty result (however many batches it has),
+  // and zeros for an empty sum; otherwise each batch's product is written into its slice.
+  if (out.numel() == 0) return out;
+  if (k == 0) {
+    out.fill_(Scalar(int64_t{0}));
+    return out;
+  }
+  for (int64_t i = 0; i < batch; ++i) {
+    Tensor slice = out.select(0, i);
+    mm_into(a.select(0, i), b.select(0, i), slice, MatmulKernel::Blas);
+  }
+  return out;
+}
+
+Shape prefix(const Tensor& t, int64_t drop) {
+  const Shape& s = t.sizes();
+  return Shape(s.begin(), s.end() - drop);
+}
+
+}  // namespace
+
+bool matmul_should_fold(IntList sizes, IntList strides, int64_t other_dim) {
+  // 1.13's should_fold(tensor1, dim_tensor2). The product of two sizes wraps as PyTorch's int64
+  // one does (it can overflow only for a tensor with no elements).
+  const int64_t dim1 = static_cast<int64_t>(sizes.size());
+  if (!(dim1 >= 3 && (other_dim == 1 || other_dim == 2))) return false;
+  if (dim1 == 3 && other_dim == 2 && strides[2] != 1 &&
+      strides[0] == wrapping_mul(sizes[1], sizes[2])) {
+    return false;
+  }
+  return true;
+}
+
+const char* to_string(MatmulKernel kernel) {
+  switch (kernel) {
+    case MatmulKernel::Naive: return "naive";
+    case MatmulKernel::NaiveTransposed: return "naive_transposed";
+    case MatmulKernel::Blocked: return "blocked";
+    case MatmulKernel::Blas: return "blas";
+  }
+  return "?";
+}
+
+int64_t matmul_block_size() { return kBlock; }
+
+std::string blas_description() {
+#ifdef STRIDED_NO_BLAS
+  return "none (a build without BLAS: matmul's own loop)";
+#else
+  // OpenBLAS's own answers (cblas.h of libopenblas-dev): its build configuration, and the kernel
+  // set its DYNAMIC_ARCH dispatch chose for this CPU (OPENBLAS_CORETYPE can force another).
+  const char* config = openblas_get_config();
+  const char* core = openblas_get_corename();
+  return std::string(config ? config : "OpenBLAS") + "; core " + (core ? core : "unknown");
+#endif
+}
+
+BlasOperand blas_operand(const Tensor& t) {
+  STRIDED_CHECK(t.dim() == 2, "blas_operand: expected a 2-D tensor, but got ", t.dim(), "-D");
+  return blas_operand(t.size(0), t.size(1), t.stride(0), t.stride(1));
+}
+
+BlasOperand blas_operand(int64_t rows, int64_t cols, int64_t s0, int64_t s1) {
+  // A dim of size 1 never moves, so its stride is free; BLAS only needs ld >= max(1, columns of
+  // the stored matrix). This is the test PyTorch's addmm_impl_cpu_ makes before calling gemm.
+  if ((s1 == 1 || cols == 1) && (rows == 1 || s0 >= std::max<int64_t>(1, cols))) {
+    return {false, rows == 1 ? std::max<int64_t>(1, cols) : s0, false};
+  }
+  if ((s0 == 1 || rows == 1) && (cols == 1 || s1 >= std::max<int64_t>(1, rows))) {
+    return {true, cols == 1 ? std::max<int64_t>(1, rows) : s1, false};
+  }
+  return {false, std::max<int64_t>(1, cols), true};
+}
+
+Tensor matmul_2d(const Tensor& a, const Tensor& b, MatmulKernel kernel) {
+  STRIDED_CHECK(a.dim() == 2 && b.dim() == 2, "matmul_2d: expected 2-D operands, but got ",
+                a.dim(), "-D and ", b.dim(), "-D");
+  STRIDED_CHECK(a.device().is_cpu() && b.device().is_cpu(),
+                "matmul_2d: expected CPU tensors");
+  STRIDED_CHECK(a.size(1) == b.size(0),
+                "matmul_2d: mat1 and mat2 shapes cannot be multiplied (", dims_string(a), " and ",
+                dims_string(b), ")");
+  STRIDED_CHECK(a.dtype() == b.dtype() &&
+                    (a.dtype() == DType::Float32 || a.dtype() == DType::Float64),
+                "matmul_2d: the ", to_string(kernel),
+                " kernel takes two float32 or two float64 operands, but got ", name(a.dtype()),
+                " and ", name(b.dtype()));
+  return mm_unchecked(a, b, kernel);
+}
+
+Tensor matmul(const Tensor& tensor1, const Tensor& tensor2) {
+  const int64_t dim1 = tensor1.dim(), dim2 = tensor2.dim();
+  STRIDED_CHECK(dim1 != 0 && dim2 != 0,
+                "matmul: both arguments to matmul need to be at least 1D, but they are ", dim1,
+                "D and ", dim2, "D");
+  STRIDED_CHECK(tensor1.device().is_cpu() && tensor2.device().is_cpu(),
+                "matmul: expected CPU tensors, but got ", tensor1.device().str(), " and ",
+                tensor2.device().str());
+
+  if (dim1 == 1 && dim2 == 1) return dot(tensor1, tensor2);
+  if (dim1 == 2 && dim2 == 1) return mv(tensor1, tensor2);
+  if (dim1 == 1 && dim2 == 2) return mm(tensor1.unsqueeze(0), tensor2).squeeze(0);
+  if (dim1 == 2 && dim2 == 2) return mm(tensor1, tensor2);
+
+  if (matmul_should_fold(tensor1.sizes(), tensor1.strides(), dim2) ||
+      matmul_should_fold(tensor2.sizes(), tensor2.strides(), dim1)) {
+    // Fold the batch of the larger operand into the rows of one mm (or mv). When the larger is
+    // tensor2, work on transposes: (a·b) = (bᵀ·aᵀ)ᵀ.
+    const bool transpose = dim2 > dim1;
+    const Tensor t1 = transpose ? tensor2.mT() : tensor1;
+    const Tensor t2 = !transpose ? tensor2 : (dim1 == 2 ? tensor1.t() : tensor1);
+    Shape output_shape = prefix(t1, 1);
+    const int64_t folded = checked_numel(output_shape, "matmul");
+    const Tensor t1_folded = t1.reshape({folded, t1.size(-1)});
+    if (t2.dim() == 2) {
+      output_shape.push_back(t2.size(1));
+      const Tensor out = mm(t1_folded, t2).view(output_shape);
+      return transpose ? out.mT().contiguous() : out;
+    }
+    return mv(t1_folded, t2).view(output_shape);
+  }
+
+  // bmm over the broadcast batch dims. Both operands are at least 2-D here (a 1-D operand with a
+  // batched other always folds above).
+  const int64_t n = tensor1.size(-2), k1 = tensor1.size(-1);
+  const int64_t k2 = tensor2.size(-2), m = tensor2.size(-1);
+  Shape batch;
+  try {
+    batch = broadcast_shapes(prefix(tensor1, 2), prefix(tensor2, 2));
+  } catch (const Error& e) {
+    throw Error(std::string("matmul: ") + e.what());
+  }
+  const int64_t batch_numel = checked_numel(batch, "matmul");
+  Shape size1 = batch, size2 = batch;
+  size1.insert(size1.end(), {n, k1});
+  size2.insert(size2.end(), {k2, m});
+  const Tensor a = tensor1.expand(size1).reshape({batch_numel, n, k1});
+  const Tensor b = tensor2.expand(size2).reshape({batch_numel, k2, m});
+  Shape output_shape = batch;
+  output_shape.insert(output_shape.end(), {n, m});
+  return bmm(a, b).view(output_shape);
+}
+
+}  // namespace strided

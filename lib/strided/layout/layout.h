@@ -1,0 +1,220 @@
+// The layout algebra: pure functions of sizes, strides and offsets, with no storage and no data.
+// Each rule follows PyTorch (c10/core/Contiguity.h, aten/src/ATen/TensorUtils.cpp,
+// aten/src/ATen/ExpandUtils.cpp, aten/src/ATen/native/TensorShape.cpp) and cites it where it lives.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "strided/core/shape.h"
+
+namespace strided {
+
+// A dim index in [-ndim, ndim) wrapped to [0, ndim); a 0-d tensor accepts -1 and 0 (c10's
+// maybe_wrap_dim with wrap_scalar). Error: "<op>: Dimension out of range (expected to be in range
+// of [-2, 1], but got 5)".
+// Arithmetic that wraps like two's-complement hardware, for strides and offsets: PyTorch forms
+// them without overflow checks, and they overflow only on dims of size 0 or 1, which never
+// address an element. Wrapping gives PyTorch's numbers there without undefined behaviour.
+int64_t wrapping_mul(int64_t a, int64_t b);
+int64_t wrapping_add(int64_t a, int64_t b);
+
+int64_t wrap_dim(int64_t dim, int64_t ndim, const char* op);
+
+// Row-major strides of a dense tensor: stride[i] = prod(sizes[i+1:]), with size-0 and size-1
+// dims counted as 1 (c10::contiguous_strides).
+Shape contiguous_strides(IntList sizes);
+
+// PyTorch's is_contiguous: size-1 dims are ignored and a tensor with no elements is contiguous
+// (c10/core/Contiguity.h, _compute_contiguous).
+bool is_contiguous(IntList sizes, IntList strides);
+// The seed notebook's stricter test: stride[-1] == 1 and stride[i] == size[i+1] * stride[i+1]
+// for every i, size-1 dims included (0-d and empty tensors count as contiguous).
+bool is_contiguous_strict(IntList sizes, IntList strides);
+// PyTorch's is_non_overlapping_and_dense: some permutation of the dims is contiguous.
+bool is_non_overlapping_and_dense(IntList sizes, IntList strides);
+// c10's is_contiguous(MemoryFormat::ChannelsLast) for 4-d layouts (c10/core/Contiguity.h,
+// _compute_channels_last_contiguous_2d): dense in the dim order C, W, H, N, size-1 dims ignored.
+bool is_channels_last_contiguous(IntList sizes, IntList strides);
+
+// Smallest and largest element offsets a layout reaches from offset (min == max+1 means empty).
+struct Extent {
+  int64_t min = 0;
+  int64_t max = -1;
+  bool empty() const { return max < min; }
+};
+Extent extent(IntList sizes, IntList strides, int64_t offset);
+
+// view's stride computation (aten/src/ATen/TensorUtils.cpp, computeStride): the strides a view
+// with new_sizes would have, or nullopt when no view is possible and reshape must copy.
+std::optional<Shape> compute_view_strides(IntList old_sizes, IntList old_strides,
+                                          IntList new_sizes);
+
+// Resolves one -1 in a requested shape against numel (aten/src/ATen/InferSize.h). Errors:
+// "only one dimension can be inferred", "invalid shape dimension -2",
+// "shape '[2, -1]' is invalid for input of size 7". op names the caller in the message.
+Shape infer_size(IntList shape, int64_t numel);
+Shape infer_size(IntList shape, int64_t numel, const char* op);
+
+// Broadcast two or more shapes (aten/src/ATen/ExpandUtils.cpp, infer_size). Error: "The size of
+// tensor a (3) must match the size of tensor b (4) at non-singleton dimension 1".
+Shape broadcast_shapes(IntList a, IntList b);
+Shape broadcast_shapes(const std::vector<Shape>& shapes);
+
+// expand's geometry (ExpandUtils.cpp, inferExpandGeometry): new leading dims and expanded
+// size-1 dims get stride 0. Errors name the sizes as PyTorch's do.
+struct Geometry {
+  Shape sizes;
+  Shape strides;
+};
+Geometry expand_geometry(IntList sizes, IntList strides, IntList new_sizes);
+
+// ---- the geometry of each view op (aten/src/ATen/native/TensorShape.cpp) -----------------------
+// A view is new sizes, strides and storage offset over the same storage; these functions compute
+// them and raise PyTorch's errors, and nothing else. Tensor's view methods wrap them.
+struct ViewGeometry {
+  Shape sizes;
+  Shape strides;
+  int64_t storage_offset = 0;
+};
+// select: drops dim, moves the offset by index * stride[dim]; the index wraps once.
+ViewGeometry select_geometry(IntList sizes, IntList strides, int64_t offset, int64_t dim,
+                             int64_t index);
+// slice: start and end default to 0 and the size, wrap once, then clamp to [0, size];
+// end < start gives size 0; size = ceil((end - start) / step), stride *= step (step > 0).
+ViewGeometry slice_geometry(IntList sizes, IntList strides, int64_t offset, int64_t dim,
+                            std::optional<int64_t> start, std::optional<int64_t> end,
+                            int64_t step);
+// diagonal: drops dim1 and dim2 and appends the diagonal as the last dim, of stride
+// stride[dim1] + stride[dim2]; a positive k starts k columns (dim2) in, a negative k |k| rows
+// (dim1) down. An empty diagonal keeps the offset (NumPy allows offsets "off the end").
+ViewGeometry diagonal_geometry(IntList sizes, IntList strides, int64_t offset, int64_t k,
+                               int64_t dim1, int64_t dim2);
+// permute: size'[i] = size[dims[i]], stride'[i] = stride[dims[i]].
+Geometry permute_geometry(IntList sizes, IntList strides, IntList dims);
+// unsqueeze: a size-1 dim at dim, of stride size*stride of the dim it lands before, or 1 at the
+// end (inferUnsqueezeGeometry).
+Geometry unsqueeze_geometry(IntList sizes, IntList strides, int64_t dim);
+// squeeze: drops every size-1 dim, or only dim when given and of size 1.
+Geometry squeeze_geometry(IntList sizes, IntList strides, std::optional<int64_t> dim);
+// unfold: dim becomes (size[dim] - size) / step + 1 windows of stride step * stride[dim], and a
+// new last dim of the window's size and stride[dim] (1 for a 0-d tensor).
+Geometry unfold_geometry(IntList sizes, IntList strides, int64_t dim, int64_t size, int64_t step);
+
+// Bytes a layout reaches from the storage's start: (1 + sum (size-1)*stride + offset) * itemsize,
+// or 0 when it has no elements (aten/src/ATen/EmptyTensor.cpp, computeStorageNbytes). Error on
+// int64 overflow, in PyTorch's words: "<op>: Storage size calculation overflowed with sizes=[...]
+// and strides=[...]".
+int64_t storage_nbytes_needed(IntList sizes, IntList strides, int64_t offset, int64_t itemsize,
+                              const char* op);
+// Bytes of a new contiguous tensor (EmptyTensor.cpp, computeStorageNbytesContiguous, which empty,
+// zeros, ones, full, rand and arange allocate through): prod(sizes) * itemsize, where PyTorch
+// 1.13 refuses an overflow of the product even when a later size is 0. Errors: "<op>: negative
+// dimension ...", "<op>: Storage size calculation overflowed with sizes=[...]".
+int64_t contiguous_nbytes_needed(IntList sizes, int64_t itemsize, const char* op);
+
+// The order in which a walk over `sizes` nests its dims, as PyTorch decides it for a
+// TensorIterator (TensorIterator.cpp, reorder_dimensions) and for empty_like of a non-dense
+// tensor (TensorUtils.cpp, infer_dense_strides). The result lists the dims innermost first.
+// Starting from (n-1, ..., 0), an insertion sort asks of each pair of dims every operand's
+// strides in turn (an empty one is skipped: an output not yet allocated):
+//   - an operand marked in `reduced_output` puts its stride-0 dims inside its other dims;
+//   - a stride 0 on either side decides nothing: the next operand is asked;
+//   - a smaller stride goes inside; for equal strides, the dim of larger size goes outside, and
+//     otherwise the next operand is asked.
+// When no operand decides, the pair keeps its order.
+// Post-condition: a permutation of 0..n-1; along it, the first operand that decides every pair
+// (for instance one with distinct non-zero strides) has non-decreasing strides, and a dim of
+// stride 0 in every operand keeps its place relative to its neighbours (tests in layout_test).
+Shape walk_order(IntList sizes, const std::vector<Shape>& strides,
+                 const std::vector<bool>& reduced_output = {});
+
+// Merges the adjacent dims of a walk that every operand steps over as one, as TensorIterator's
+// coalesce_dimensions does. Dims are listed innermost first, as walk_order gives them; dims d and
+// d+1 merge when one of them has size 1 or, for every operand, size[d] · stride[d] == stride[d+1];
+// the merged dim takes the outer one's strides (the inner one's when the outer has size 1).
+// sizes and every operand's strides are rewritten in place, to the same length.
+// Post-condition: the merged walk visits, for every operand, the same offsets in the same order
+// (a test sweeps random layouts), and no two adjacent dims left could merge.
+void coalesce_dims(Shape& sizes, std::vector<Shape>& strides);
+
+// The index odometer: visits the indices of `sizes` in row-major order (the last dim turning
+// fastest), from row-major position begin up to end, and calls f(offsets), or f(index, offsets),
+// at each: index and offsets are const int64_t*, the index's sizes.size() entries and, for each
+// stride set k, offsets[k] = Σ_d index[d] · strides[k][d], the offsets of several operands that
+// walk one index space (in elements or in bytes, as the strides are given). Every stride set has sizes.size() entries, and 0 <= begin <= end <= numel(sizes).
+// The offsets follow the index incrementally as it turns, wrapping as wrapping_add does; a caller
+// that needs them in range checks the layout first (memory.h's element_offsets does).
+// Post-condition: f is called end - begin times, the i-th time with the offsets of the index at
+// row-major position begin + i (layout_test compares them with the sums for many layouts).
+// The engine's plan walks with its own counter (TensorIterator::serial_for_each), in blocks of
+// rows rather than one call per element; this one serves the walks that go element by element.
+template <class F>
+void for_each_index(IntList sizes, const std::vector<Shape>& strides, int64_t begin, int64_t end,
+                    F&& f) {
+  if (begin >= end) return;
+  const size_t nd = sizes.size(), nk = strides.size();
+  auto add = [](int64_t a, int64_t b) {  // two's-complement wrap, without undefined behaviour
+    return static_cast<int64_t>(static_cast<uint64_t>(a) + static_cast<uint64_t>(b));
+  };
+  auto mul = [](int64_t a, int64_t b) {
+    return static_cast<int64_t>(static_cast<uint64_t>(a) * static_cast<uint64_t>(b));
+  };
+  Shape index(nd, 0), offsets(nk, 0);
+  int64_t rest = begin;
+  for (size_t d = nd; d-- > 0;) {
+    index[d] = rest % sizes[d];
+    rest /= sizes[d];
+    for (size_t k = 0; k < nk; ++k) offsets[k] = add(offsets[k], mul(index[d], strides[k][d]));
+  }
+  for (int64_t n = end - begin; n > 0; --n) {
+    if constexpr (std::is_invocable_v<F&, const int64_t*, const int64_t*>)
+      f(static_cast<const int64_t*>(index.data()), static_cast<const int64_t*>(offsets.data()));
+    else
+      f(static_cast<const int64_t*>(offsets.data()));
+    for (size_t d = nd; d-- > 0;) {
+      if (++index[d] < sizes[d]) {
+        for (size_t k = 0; k < nk; ++k) offsets[k] = add(offsets[k], strides[k][d]);
+        break;
+      }
+      for (size_t k = 0; k < nk; ++k)
+        offsets[k] = add(offsets[k], mul(-(sizes[d] - 1), strides[k][d]));
+      index[d] = 0;
+    }
+  }
+}
+// Every index of sizes: positions 0 to numel(sizes).
+template <class F>
+void for_each_index(IntList sizes, const std::vector<Shape>& strides, F&& f) {
+  for_each_index(sizes, strides, 0, checked_numel(sizes, "for_each_index"), std::forward<F>(f));
+}
+
+// Dense strides that follow a walk order: perm lists the dims innermost first (as walk_order gives
+// them); perm[0] gets stride 1 and each next dim the product of the sizes of the dims inside it.
+// PyTorch forms this product in two places that part on size-0 dims: TensorIterator's
+// compatible_stride (allocate_or_resize_outputs) multiplies the sizes as they are, so a size-0 dim
+// gives stride 0 to every dim outside it (harmless: there are no elements); empty_like's
+// infer_dense_strides multiplies max(size, 1). `zero` says which.
+// Post-condition: non-overlapping and dense, with strides non-decreasing along perm (layout_test).
+enum class ZeroSizes : uint8_t { AsIs, AsOne };
+Shape dense_strides_in_order(IntList sizes, IntList perm, ZeroSizes zero);
+
+// The strides TensorIterator allocates an output with once it has ordered the dims
+// (allocate_or_resize_outputs): row-major when the walk is the tensor's own order (perm is
+// n-1, ..., 0), else dense_strides_in_order(sizes, perm, AsIs). The two differ only on size-0 and
+// size-1 dims, where strides do not matter; PyTorch returns the row-major ones.
+Shape walk_output_strides(IntList sizes, IntList perm);
+
+// The strides PyTorch gives an output that should follow an input's layout
+// (TensorUtils.cpp/empty_like's infer_dense_strides): dense, in walk_order of the input.
+Shape infer_dense_strides(IntList sizes, IntList strides);
+
+// PyTorch's cheap self-overlap test (aten/src/ATen/MemoryOverlap.cpp, has_internal_overlap):
+// No when non-overlapping and dense, Yes when a dim of size > 1 has stride 0, else TooHard.
+enum class MemOverlap : uint8_t { No, Yes, TooHard };
+MemOverlap has_internal_overlap(IntList sizes, IntList strides);
+}  // namespace strided

@@ -1,0 +1,112 @@
+#include "strided/tensor/promotion.h"
+
+#include "strided/tensor/tensor.h"
+
+namespace strided {
+
+namespace {
+enum class Category : uint8_t { Bool, Integral, Floating };
+Category category(DType t) {
+  if (t == DType::Bool) return Category::Bool;
+  return is_floating_point(t) ? Category::Floating : Category::Integral;
+}
+// Position on the promotion lattice; float16 and bfloat16 share a rung and meet at float32.
+int rung(DType t) {
+  switch (t) {
+    case DType::Bool: return 0;
+    case DType::Int32: return 1;
+    case DType::Int64: return 2;
+    case DType::Float16:
+    case DType::BFloat16: return 3;
+    case DType::Float32: return 4;
+    case DType::Float64: return 5;
+  }
+  return 5;
+}
+
+std::optional<DType> promote(std::optional<DType> a, DType b) {
+  return a ? promote_types(*a, b) : b;
+}
+
+// TypeProperties.cpp, combine_categories: the lower-priority group's dtype only matters when its
+// category is higher.
+std::optional<DType> combine_categories(std::optional<DType> higher, std::optional<DType> lower) {
+  if (!higher) return lower;
+  if (!lower) return higher;
+  if (is_floating_point(*higher)) return higher;
+  if (*higher == DType::Bool || is_floating_point(*lower)) return promote_types(*higher, *lower);
+  return higher;
+}
+}  // namespace
+
+DType promote_types(DType a, DType b) {
+  if (a == b) return a;
+  if ((a == DType::Float16 && b == DType::BFloat16) ||
+      (a == DType::BFloat16 && b == DType::Float16))
+    return DType::Float32;
+  return rung(a) >= rung(b) ? a : b;
+}
+
+bool can_cast(DType from, DType to) {
+  // c10::canCast: "We disallow complex -> non complex, float -> integral, non-bool -> bool".
+  if (category(from) == Category::Floating && category(to) != Category::Floating) return false;
+  if (from != DType::Bool && to == DType::Bool) return false;
+  return true;
+}
+
+DType scalar_dtype(const Scalar& s) {
+  switch (s.kind()) {
+    case Scalar::Kind::Bool: return DType::Bool;
+    case Scalar::Kind::Int: return DType::Int64;
+    case Scalar::Kind::Float: break;
+  }
+  return DType::Float64;
+}
+
+ResultTypeState update_result_type_state(const Tensor& t, const ResultTypeState& in) {
+  ResultTypeState out = in;
+  if (!t.defined()) return out;
+  if (t.dim() > 0) {
+    out.dim_result = promote(in.dim_result, t.dtype());
+  } else {
+    out.zero_result = promote(in.zero_result, t.dtype());
+  }
+  return out;
+}
+
+ResultTypeState update_result_type_state(const Scalar& s, const ResultTypeState& in) {
+  ResultTypeState out = in;
+  // A floating wrapped number stands for the default dtype, float32 (update_result_type_state).
+  const DType t = s.is_floating_point() ? DType::Float32 : scalar_dtype(s);
+  out.wrapped_result = promote(in.wrapped_result, t);
+  return out;
+}
+
+DType result_type(const ResultTypeState& state) {
+  const std::optional<DType> r =
+      combine_categories(state.dim_result,
+                         combine_categories(state.zero_result, state.wrapped_result));
+  return r.value_or(DType::Float32);
+}
+
+DType result_type(const Tensor& a, const Tensor& b) {
+  return result_type(update_result_type_state(b, update_result_type_state(a, {})));
+}
+DType result_type(const Tensor& a, const Scalar& b) {
+  return result_type(update_result_type_state(b, update_result_type_state(a, {})));
+}
+
+std::string_view scalar_type_name(DType t) {
+  switch (t) {
+    case DType::Bool: return "Bool";
+    case DType::Int32: return "Int";
+    case DType::Int64: return "Long";
+    case DType::Float16: return "Half";
+    case DType::BFloat16: return "BFloat16";
+    case DType::Float32: return "Float";
+    case DType::Float64: return "Double";
+  }
+  return "Undefined";
+}
+
+}  // namespace strided

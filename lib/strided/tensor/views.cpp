@@ -1,0 +1,385 @@
+// View ops: each is a pure metadata change over the same storage. The geometry lives in layout.h
+// (pure functions, quoted by the chapters); these methods only check their arguments, wrap the
+// geometry and share the storage, so no view allocates (claims VW-02, MT-12).
+// Reference: aten/src/ATen/native/TensorShape.cpp (PyTorch 1.13).
+#include <algorithm>
+#include <numeric>
+
+#include "strided/layout/layout.h"
+#include "strided/tensor/promotion.h"
+#include "strided/tensor/tensor.h"
+
+namespace strided {
+
+namespace {
+void check_defined(const Tensor& t, const char* op) {
+  STRIDED_CHECK(t.defined(), op, ": the tensor is undefined (default-constructed)");
+}
+
+// Every view passes c10's numel check (checked_numel), as every PyTorch tensor does. Most view
+// ops of PyTorch 1.13 end in as_strided (TensorShape.cpp: select, slice, diagonal, expand,
+// permute, transpose, unsqueeze, squeeze, unfold), which refuses a negative stride: the strides
+// they form wrap as int64 (slice's stride * step, diagonal's sum, unsqueeze's size * stride) and
+// may come out negative on a dim that is never stepped. view, reshape and unflatten set their
+// strides directly and take them as computed.
+enum class Strides { Checked, AsComputed };
+Tensor make_view(const Tensor& base, Shape sizes, Shape strides, int64_t offset, const char* op,
+                 Strides check = Strides::Checked) {
+  if (check == Strides::Checked)
+    for (int64_t s : strides)
+      STRIDED_CHECK(s >= 0, op, ": Negative strides are not supported at the moment, got strides: ",
+                    to_string(strides));
+  checked_numel(sizes, op);
+  return Tensor(base.storage(), std::move(sizes), std::move(strides), offset, base.dtype());
+}
+
+// c10's maybe_wrap_dim with wrap_scalar = false: a 0-d tensor has no dim to name (unflatten).
+int64_t wrap_dim_no_scalar(int64_t dim, int64_t ndim, const char* op) {
+  STRIDED_CHECK(ndim > 0, op, ": Dimension specified as ", dim, " but tensor has no dimensions");
+  return wrap_dim(dim, ndim, op);
+}
+}  // namespace
+
+Tensor Tensor::select(int64_t dim, int64_t index) const {
+  check_defined(*this, "select()");
+  ViewGeometry g = select_geometry(sizes_, strides_, offset_, dim, index);
+  return make_view(*this, std::move(g.sizes), std::move(g.strides), g.storage_offset, "select()");
+}
+
+Tensor Tensor::slice(int64_t dim, std::optional<int64_t> start, std::optional<int64_t> end,
+                     int64_t step) const {
+  check_defined(*this, "slice()");
+  ViewGeometry g = slice_geometry(sizes_, strides_, offset_, dim, start, end, step);
+  return make_view(*this, std::move(g.sizes), std::move(g.strides), g.storage_offset, "slice()");
+}
+
+Tensor Tensor::narrow(int64_t dim, int64_t start, int64_t length) const {
+  // TensorShape.cpp, narrow: start wraps against the dim's size, except that start == size is
+  // allowed (an empty narrow at the end); then start + length must fit.
+  check_defined(*this, "narrow()");
+  STRIDED_CHECK(this->dim() > 0, "narrow(): cannot be applied to a 0-dim tensor.");
+  const int64_t d = wrap_dim(dim, this->dim(), "narrow()");
+  const int64_t cur_size = sizes_[d];
+  if (start != cur_size) start = wrap_dim(start, cur_size, "narrow() start");
+  STRIDED_CHECK(length >= 0 && start <= cur_size - length, "narrow(): start (", start,
+                ") + length (", length, ") exceeds dimension size (", cur_size, ").");
+  ViewGeometry g = slice_geometry(sizes_, strides_, offset_, d, start, start + length, 1);
+  return make_view(*this, std::move(g.sizes), std::move(g.strides), g.storage_offset, "narrow()");
+}
+
+Tensor Tensor::permute(IntList dims) const {
+  check_defined(*this, "permute()");
+  Geometry g = permute_geometry(sizes_, strides_, dims);
+  return make_view(*this, std::move(g.sizes), std::move(g.strides), offset_, "permute()");
+}
+
+Tensor Tensor::transpose(int64_t dim0, int64_t dim1) const {
+  check_defined(*this, "transpose()");
+  const int64_t d0 = wrap_dim(dim0, dim(), "transpose()");
+  const int64_t d1 = wrap_dim(dim1, dim(), "transpose()");
+  Shape sizes = sizes_, strides = strides_;
+  if (d0 != d1) {  // transposing a dim with itself (or a 0-d tensor) is an alias
+    std::swap(sizes[d0], sizes[d1]);
+    std::swap(strides[d0], strides[d1]);
+  }
+  return make_view(*this, std::move(sizes), std::move(strides), offset_, "transpose()");
+}
+
+Tensor Tensor::t() const {
+  STRIDED_CHECK(dim() <= 2, "t(): expects a tensor with <= 2 dimensions, but self is ", dim(),
+                "D (shape ", to_string(sizes_), "); use transpose(dim0, dim1) or mT");
+  return transpose(0, dim() < 2 ? 0 : 1);
+}
+
+Tensor Tensor::mT() const {
+  // TensorShape.cpp, _adjoint (mT and mH): only a 1-d tensor is refused; a 0-d one comes back
+  // as itself.
+  if (dim() == 0) return alias();
+  STRIDED_CHECK(dim() >= 2,
+                "mT: tensor.mT is only supported on matrices or batches of "
+                "matrices. Got ",
+                dim(), "-D tensor.");
+  return transpose(-2, -1);
+}
+
+Tensor Tensor::movedim(IntList source, IntList destination) const {
+  // TensorShape.cpp, movedim: the named dims go to their destinations; the others keep their
+  // relative order in the free positions.
+  check_defined(*this, "movedim()");
+  STRIDED_CHECK(source.size() == destination.size(),
+                "movedim(): Invalid source or destination "
+                "dims: source (",
+                to_string(source),
+                " dims) should contain the same number of "
+                "dims as destination (",
+                to_string(destination), " dims)");
+  const int64_t n = dim();
+  Shape src(source.size()), dst(destination.size());
+  for (size_t i = 0; i < source.size(); ++i) src[i] = wrap_dim(source[i], n, "movedim()");
+  for (size_t i = 0; i < destination.size(); ++i) dst[i] = wrap_dim(destination[i], n, "movedim()");
+  auto all_unique = [](Shape v) {
+    std::sort(v.begin(), v.end());
+    return std::adjacent_find(v.begin(), v.end()) == v.end();
+  };
+  STRIDED_CHECK(all_unique(src), "movedim(): repeated dim in `source` (", to_string(source), ")");
+  STRIDED_CHECK(all_unique(dst), "movedim(): repeated dim in `destination` (",
+                to_string(destination), ")");
+  if (n == 0) return make_view(*this, sizes_, strides_, offset_, "movedim()");
+  Shape order(n, -1);
+  std::vector<bool> src_used(n, false), dst_used(n, false);
+  for (size_t i = 0; i < src.size(); ++i) {
+    order[dst[i]] = src[i];
+    src_used[src[i]] = true;
+    dst_used[dst[i]] = true;
+  }
+  int64_t next_src = 0;
+  for (int64_t d = 0; d < n; ++d) {
+    if (dst_used[d]) continue;
+    while (src_used[next_src]) ++next_src;
+    order[d] = next_src++;
+  }
+  Geometry g = permute_geometry(sizes_, strides_, order);
+  return make_view(*this, std::move(g.sizes), std::move(g.strides), offset_, "movedim()");
+}
+
+Tensor Tensor::movedim(int64_t source, int64_t destination) const {
+  return movedim(IntList{source}, IntList{destination});
+}
+
+Tensor Tensor::diagonal(int64_t offset, int64_t dim1, int64_t dim2) const {
+  check_defined(*this, "diagonal()");
+  ViewGeometry g = diagonal_geometry(sizes_, strides_, offset_, offset, dim1, dim2);
+  return make_view(*this, std::move(g.sizes), std::move(g.strides), g.storage_offset, "diagonal()");
+}
+
+Tensor Tensor::expand(IntList sizes) const {
+  check_defined(*this, "expand()");
+  Geometry g = expand_geometry(sizes_, strides_, sizes);
+  return make_view(*this, std::move(g.sizes), std::move(g.strides), offset_, "expand()");
+}
+
+Tensor Tensor::broadcast_to(IntList sizes) const {
+  return expand(sizes);
+}
+
+Tensor Tensor::unsqueeze(int64_t dim) const {
+  check_defined(*this, "unsqueeze()");
+  Geometry g = unsqueeze_geometry(sizes_, strides_, dim);
+  return make_view(*this, std::move(g.sizes), std::move(g.strides), offset_, "unsqueeze()");
+}
+
+Tensor Tensor::squeeze() const {
+  check_defined(*this, "squeeze()");
+  Geometry g = squeeze_geometry(sizes_, strides_, std::nullopt);
+  return make_view(*this, std::move(g.sizes), std::move(g.strides), offset_, "squeeze()");
+}
+
+Tensor Tensor::squeeze(int64_t dim) const {
+  check_defined(*this, "squeeze()");
+  Geometry g = squeeze_geometry(sizes_, strides_, dim);
+  return make_view(*this, std::move(g.sizes), std::move(g.strides), offset_, "squeeze()");
+}
+
+Tensor Tensor::view(IntList sizes) const {
+  // TensorShape.cpp, view_impl: infer the -1, then ask computeStride for strides; no strides
+  // means the request splits a dim across two runs of memory, and only reshape can help (IX-06).
+  check_defined(*this, "view()");
+  Shape shape = infer_size(sizes, numel(), "view()");
+  std::optional<Shape> strides = compute_view_strides(sizes_, strides_, shape);
+  STRIDED_CHECK(strides.has_value(),
+                "view(): view size is not compatible with input tensor's size and stride (at "
+                "least one dimension spans across two contiguous subspaces). Use .reshape(...) "
+                "instead. (tensor ",
+                layout(), ", requested shape ", to_string(shape), ")");
+  return make_view(*this, std::move(shape), std::move(*strides), offset_, "view()",
+                   Strides::AsComputed);
+}
+
+Tensor Tensor::as_strided(IntList sizes, IntList strides,
+                          std::optional<int64_t> storage_offset) const {
+  // TensorShape.cpp, as_strided_tensorimpl → setStrided → checkInBoundsForStorage, in that
+  // order: lengths, non-negative strides, the bytes needed against the storage's bytes (skipped
+  // when the view has no elements), then a non-negative offset.
+  check_defined(*this, "as_strided()");
+  const int64_t offset = storage_offset.value_or(offset_);
+  STRIDED_CHECK(sizes.size() == strides.size(), "as_strided(): mismatch in length of strides (",
+                strides.size(), ") and shape (", sizes.size(), ")");
+  for (int64_t s : strides)
+    STRIDED_CHECK(s >= 0,
+                  "as_strided(): Negative strides are not supported at the moment, got "
+                  "strides: ",
+                  to_string(strides));
+  // PyTorch reports most negative sizes as a storage-size overflow; say what is wrong instead.
+  for (int64_t s : sizes)
+    STRIDED_CHECK(s >= 0, "as_strided(): negative size in sizes ", to_string(sizes));
+  const int64_t item = element_size();
+  const int64_t needed = storage_nbytes_needed(sizes, strides, 0, item, "as_strided()");
+  if (needed > 0) {
+    const Checked total = Checked(offset) * item + needed;
+    STRIDED_CHECK(!total.overflowed() && total.value() <= storage_.nbytes(),
+                  "as_strided(): setStorage: sizes ", to_string(sizes), ", strides ",
+                  to_string(strides), ", storage offset ", offset, ", and itemsize ", item,
+                  " requiring a storage size of ",
+                  total.overflowed() ? std::string("more than int64 holds")
+                                     : std::to_string(total.value()),
+                  " are out of bounds for storage of size ", storage_.nbytes());
+  }
+  STRIDED_CHECK(offset >= 0, "as_strided(): Tensor: invalid storage offset ", offset);
+  // The strides were checked above, in PyTorch's order; make_view need not check them again.
+  return make_view(*this, sizes.vec(), strides.vec(), offset, "as_strided()", Strides::AsComputed);
+}
+
+Tensor Tensor::unfold(int64_t dim, int64_t size, int64_t step) const {
+  check_defined(*this, "unfold()");
+  Geometry g = unfold_geometry(sizes_, strides_, dim, size, step);
+  return make_view(*this, std::move(g.sizes), std::move(g.strides), offset_, "unfold()");
+}
+
+Tensor Tensor::unflatten(int64_t dim, IntList sizes) const {
+  // TensorShape.cpp, unflatten: dim is replaced by sizes (one -1 allowed), through view.
+  check_defined(*this, "unflatten()");
+  const int64_t d = wrap_dim_no_scalar(dim, this->dim(), "unflatten()");
+  STRIDED_CHECK(!sizes.empty(), "unflatten(): sizes must be non-empty");
+  Shape inferred;
+  try {
+    inferred = infer_size(sizes, sizes_[d], "unflatten()");
+  } catch (const Error& e) {
+    // As PyTorch's handle_unflatten_exception: a product mismatch is said in unflatten's terms.
+    if (std::string(e.what()).find("is invalid for input of size") == std::string::npos) throw;
+    throw Error(detail::concat("unflatten(): Provided sizes ", to_string(sizes),
+                               " don't multiply up to the size of dim ", dim, " (", sizes_[d],
+                               ") in the input tensor"));
+  }
+  Shape shape = sizes_;
+  shape.erase(shape.begin() + d);
+  shape.insert(shape.begin() + d, inferred.begin(), inferred.end());
+  // Splitting one dim is always a view; computing it here rather than through view() lets the
+  // errors name unflatten (sizes [2^63-1, 3, 0] are refused as a numel overflow, as PyTorch does).
+  std::optional<Shape> strides = compute_view_strides(sizes_, strides_, shape);
+  STRIDED_INTERNAL_ASSERT(strides.has_value());
+  return make_view(*this, std::move(shape), std::move(*strides), offset_, "unflatten()",
+                   Strides::AsComputed);
+}
+
+Tensor Tensor::swapaxes(int64_t axis0, int64_t axis1) const { return transpose(axis0, axis1); }
+Tensor Tensor::swapdims(int64_t dim0, int64_t dim1) const { return transpose(dim0, dim1); }
+Tensor Tensor::moveaxis(IntList source, IntList destination) const {
+  return movedim(source, destination);
+}
+Tensor Tensor::moveaxis(int64_t source, int64_t destination) const {
+  return movedim(source, destination);
+}
+Tensor Tensor::detach() const {
+  check_defined(*this, "detach()");
+  return make_view(*this, sizes_, strides_, offset_, "detach()", Strides::AsComputed);
+}
+Tensor Tensor::alias() const {
+  check_defined(*this, "alias()");
+  return make_view(*this, sizes_, strides_, offset_, "alias()", Strides::AsComputed);
+}
+
+Tensor Tensor::view(DType dtype) const {
+  // TensorConversions.cpp, view_dtype. The same bytes, read as another dtype: with r the ratio of
+  // the element sizes, a smaller element multiplies the last dim's size, the other strides and
+  // the offset by r; a larger one divides them, and each must divide (the last dim, the offset,
+  // then the other strides, in that order), with the last dim of stride 1 in both cases.
+  check_defined(*this, "view()");
+  if (dtype == dtype_) return alias();
+  const int64_t old_size = element_size(), new_size = itemsize(dtype);
+  const std::string_view from = scalar_type_name(dtype_), to = scalar_type_name(dtype);
+  if (old_size == new_size) return Tensor(storage_, sizes_, strides_, offset_, dtype);
+  STRIDED_CHECK(dim() > 0, "view(): self.dim() cannot be 0 to view ", from, " as ", to,
+                " (different element sizes)");
+  Shape sizes = sizes_, strides = strides_;
+  int64_t offset = offset_;
+  const int64_t last = dim() - 1;
+  auto check_last_stride = [&] {
+    STRIDED_CHECK(strides_[last] == 1, "view(): self.stride(-1) must be 1 to view ", from, " as ",
+                  to, " (different element sizes), but got ", strides_[last]);
+  };
+  if (old_size > new_size) {
+    const int64_t ratio = old_size / new_size;
+    check_last_stride();
+    offset = wrapping_mul(offset_, ratio);
+    for (int64_t d = 0; d < last; ++d) strides[d] = wrapping_mul(strides[d], ratio);
+    sizes[last] = wrapping_mul(sizes[last], ratio);
+  } else {
+    const int64_t ratio = new_size / old_size;
+    STRIDED_CHECK(sizes_[last] % ratio == 0, "view(): self.size(-1) must be divisible by ", ratio,
+                  " to view ", from, " as ", to, " (different element sizes), but got ",
+                  sizes_[last]);
+    STRIDED_CHECK(offset_ % ratio == 0, "view(): self.storage_offset() must be divisible by ",
+                  ratio, " to view ", from, " as ", to, " (different element sizes), but got ",
+                  offset_);
+    check_last_stride();
+    for (int64_t d = 0; d < last; ++d) {
+      STRIDED_CHECK(strides_[d] % ratio == 0, "view(): self.stride(", d,
+                    ") must be divisible by ", ratio, " to view ", from, " as ", to,
+                    " (different element sizes), but got ", strides_[d]);
+      strides[d] /= ratio;
+    }
+    sizes[last] /= ratio;
+    offset /= ratio;
+  }
+  checked_numel(sizes, "view()");
+  return Tensor(storage_, std::move(sizes), std::move(strides), offset, dtype);
+}
+
+Tensor Tensor::view_as(const Tensor& other) const {
+  return view(other.sizes());
+}
+Tensor Tensor::expand_as(const Tensor& other) const {
+  return expand(other.sizes());
+}
+
+// ---- maybe a view, maybe a copy --------------------------------------------------------------
+
+Tensor Tensor::reshape(IntList sizes) const {
+  // TensorShape.cpp, reshape: a view exactly when view() would succeed; otherwise a contiguous
+  // copy, then a view of the copy (claim IX-07).
+  check_defined(*this, "reshape()");
+  Shape shape = infer_size(sizes, numel(), "reshape()");
+  if (std::optional<Shape> strides = compute_view_strides(sizes_, strides_, shape))
+    return make_view(*this, std::move(shape), std::move(*strides), offset_, "reshape()",
+                   Strides::AsComputed);
+  return contiguous().view(shape);
+}
+
+Tensor Tensor::reshape_as(const Tensor& other) const {
+  return reshape(other.sizes());
+}
+
+Tensor Tensor::flatten(int64_t start_dim, int64_t end_dim) const {
+  // TensorShape.cpp, flatten: a 0-d tensor becomes shape [1]; start == end returns the tensor
+  // itself; otherwise dims start..end merge through reshape (so a copy when they cannot merge).
+  check_defined(*this, "flatten()");
+  const int64_t s = wrap_dim(start_dim, dim(), "flatten()");
+  const int64_t e = wrap_dim(end_dim, dim(), "flatten()");
+  STRIDED_CHECK(s <= e,
+                "flatten(): flatten() has invalid args: start_dim cannot come after "
+                "end_dim (start_dim ",
+                start_dim, ", end_dim ", end_dim, ")");
+  if (dim() == 0) return reshape({1});
+  if (s == e) return *this;
+  Shape shape(sizes_.begin(), sizes_.begin() + s);
+  shape.push_back(
+      checked_numel(IntList(sizes_.data() + s, static_cast<size_t>(e - s + 1)), "flatten()"));
+  shape.insert(shape.end(), sizes_.begin() + e + 1, sizes_.end());
+  return reshape(shape);
+}
+
+Tensor atleast_1d(const Tensor& t) {
+  // TensorShape.cpp, atleast_1d/2d/3d: reshape for a 0-d tensor, unsqueeze otherwise.
+  return t.dim() == 0 ? t.reshape({1}) : t.alias();
+}
+Tensor atleast_2d(const Tensor& t) {
+  if (t.dim() == 0) return t.reshape({1, 1});
+  return t.dim() == 1 ? t.unsqueeze(0) : t.alias();
+}
+Tensor atleast_3d(const Tensor& t) {
+  if (t.dim() == 0) return t.reshape({1, 1, 1});
+  if (t.dim() == 1) return t.unsqueeze(0).unsqueeze(-1);
+  return t.dim() == 2 ? t.unsqueeze(-1) : t.alias();
+}
+
+}  // namespace strided
