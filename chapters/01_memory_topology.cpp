@@ -1,14 +1,14 @@
 // Chapter 1, Memory topology: a tensor is one flat storage and a layout that maps indices into it.
 // Claims MT-01…MT-15, DT-01, DT-02 and the errata the catalogue gives this chapter. The code between
-// //! [name] markers is shown on the chapter's page (docs/01_memory_topology.md).
+// //! [name] markers is shown on the chapter's page (docs/01_memory_topology.md). The section on
+// row-major and column-major order and strides in bytes is in 01_memory_topology/order.cpp.
 #include <cstddef>
 #include <cstring>
 #include <string>
 #include <vector>
 
+#include "01_memory_topology/memory_topology.h"
 #include "book/book.h"
-#include "book/plumbing.h"
-#include "book/pytorch_record.h"
 #include "strided/memory/memory.h"
 #include "strided/pictures/picture.h"
 #include "strided/strided.h"
@@ -16,19 +16,12 @@
 using namespace strided;
 using indexing::None;
 using indexing::Slice;
+using book::byte_runs;
+using memory_topology::pytorch;
 
 namespace {
 
 // ---- teaching helpers: shown on the page ------------------------------------------------------------
-
-//! [byte_strides]
-// NumPy's .strides: the same steps as PyTorch's stride(), counted in bytes.
-Shape byte_strides(const Tensor& t) {
-  Shape bytes;
-  for (int64_t s : t.strides()) bytes.push_back(s * t.element_size());
-  return bytes;
-}
-//! [byte_strides]
 
 //! [dump_storage]
 // The whole storage, read from its first byte: what a tensor's elements are taken from. It starts
@@ -69,40 +62,6 @@ struct Counted {
 };
 //! [counting]
 
-// ---- plumbing: not shown ------------------------------------------------------------------------------
-
-// "{4..7, 16..19}": a set of byte offsets as runs, as the catalogue writes them.
-std::string runs_text(const std::vector<int64_t>& set) {
-  std::string s = "{";
-  for (const Interval& r : to_intervals(set)) {
-    if (s.size() > 1) s += ", ";
-    s += std::to_string(r.begin) + ".." + std::to_string(r.end - 1);
-  }
-  return s + "}";
-}
-
-std::string join(const std::vector<double>& v) {
-  std::string s;
-  for (double x : v) s += (s.empty() ? "" : ", ") + book::show(static_cast<float>(x));
-  return s;
-}
-
-std::vector<std::string> layout_row(const std::string& name, const Tensor& t) {
-  return {name, book::show(t.sizes()), book::show(t.strides()), book::show(t.storage_offset()),
-          std::string(strided::name(t.dtype())), t.device().str(),
-          book::show(t.storage().nbytes())};
-}
-
-// PyTorch 1.13's answers for this chapter's expressions (chapters/01_memory_topology.py, recorded
-// by tools/book record-pytorch): the checks compare the library's answers with them.
-const book::PytorchRecord& pytorch() {
-  return book::PytorchRecord::of_chapter("01_memory_topology");
-}
-
-std::vector<int64_t> ints(const std::vector<double>& v) {
-  return {v.begin(), v.end()};
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -122,13 +81,13 @@ int main(int argc, char** argv) {
              Tensor s = t.index({1, Slice(), Slice(1, 3)});
              //! [anatomy]
              c.equal("allocations made by arange, view, permute, index",
-                     Storage::allocation_count() - before, int64_t{1});
+                     Storage::allocation_count() - before, int64_t{1}, "anatomy_allocations");
              c.equal("permute shares the storage", p.storage().is_same(t.storage()), true);
              c.equal("index shares the storage", s.storage().is_same(t.storage()), true);
              c.equal("storage base of p is t's", p.storage().data() == t.storage().data(), true);
              c.equal("sizes of p", p.sizes(), Shape{4, 2, 3});
-             c.equal("strides of p", p.strides(), Shape{1, 12, 4});
-             c.equal("offset of s", s.storage_offset(), int64_t{13});
+             c.equal("strides of p", p.strides(), Shape{1, 12, 4}, "anatomy_p_strides");
+             c.equal("offset of s", s.storage_offset(), int64_t{13}, "anatomy_s_offset");
              pytorch().compare(c, "anatomy", "t", t, {&t});
              pytorch().compare(c, "anatomy", "t.permute(2, 0, 1)", p, {&t});
              pytorch().compare(c, "anatomy", "t[1, :, 1:3]", s, {&t});
@@ -148,11 +107,8 @@ int main(int argc, char** argv) {
              c.value("anatomy_r_layout", r.layout());
              c.table("anatomy", {"tensor", "sizes", "strides", "storage offset", "dtype", "device",
                                  "storage bytes"},
-                     {layout_row("t", t), layout_row("t.permute(2, 0, 1)", p),
-                      layout_row("t[1, :, 1:3]", s)});
-             c.value("anatomy_allocations", Storage::allocation_count() - before);
-             c.value("anatomy_p_strides", p.strides());
-             c.value("anatomy_s_offset", s.storage_offset());
+                     {book::tensor_row("t", t), book::tensor_row("t.permute(2, 0, 1)", p),
+                      book::tensor_row("t[1, :, 1:3]", s)});
              c.figure("anatomy_views",
                       views_svg({{t, "t"}, {s, "t[1, :, 1:3]"}}),
                       "t and the view t[1, :, 1:3] over their one storage.");
@@ -197,13 +153,13 @@ int main(int argc, char** argv) {
                Tensor col = t.index({Slice(), 1});
                c.equal("t[:, 1] is contiguous", col.is_contiguous(), false);
                c.equal("t[:, 1] shares t's storage", col.storage().is_same(t.storage()), true);
-               c.equal("byte runs of t[:, 1]", runs_text(memory_set_bytes(col)),
+               c.equal("byte runs of t[:, 1]", byte_runs(memory_set_bytes(col)),
                        std::string("{4..7, 16..19}"));
                pytorch().compare(c, "column", "t[:, 1]", col, {&t});
                pytorch().compare_value(
                    c, "column",
                    "runs(v.data_ptr() - t.storage().data_ptr() + k for v in col for k in range(4))",
-                   runs_text(memory_set_bytes(col)));
+                   byte_runs(memory_set_bytes(col)));
              });
 
   ch.claim("MT-15",
@@ -217,12 +173,13 @@ int main(int argc, char** argv) {
              base = Tensor();  // the base is gone ...
              std::vector<double> still = view.to_vector();  // ... its elements are not
              //! [shared]
-             c.equal("owners while base and view live", owners_with_base, 2L);
-             c.equal("owners after the base is dropped", view.storage().use_count(), 1L);
+             c.equal("owners while base and view live", owners_with_base, 2L,
+                     "shared_owners_before");
+             c.equal("owners after the base is dropped", view.storage().use_count(), 1L,
+                     "shared_owners_after");
              c.equal("the view still reads", still, std::vector<double>{2, 3, 4});
-             pytorch().compare_value(c, "shared", "still", ints(still));
-             c.value("shared_owners_before", owners_with_base);
-             c.value("shared_owners_after", view.storage().use_count());
+             pytorch().compare_value(c, "shared", "still",
+                                     std::vector<int64_t>(still.begin(), still.end()));
            });
 
   // ---- Where an element lives ------------------------------------------------------------------------
@@ -352,9 +309,10 @@ int main(int argc, char** argv) {
              Tensor t = arange(24).reshape({1, 2, 3, 4});          // int64
              Tensor t2 = t.index({Slice(), Slice(), Slice(), 2});  // t[:, :, :, 2]
              //! [data_ptr]
-             c.equal("T[1, :] bytes past the base", past_base(row), std::ptrdiff_t{12});
-             c.equal("T[:, 1] bytes past the base", past_base(col), std::ptrdiff_t{4});
-             c.equal("t[:, :, :, 2] bytes past the base", past_base(t2), std::ptrdiff_t{16});
+             c.equal("T[1, :] bytes past the base", past_base(row), std::ptrdiff_t{12}, "ptr_row");
+             c.equal("T[:, 1] bytes past the base", past_base(col), std::ptrdiff_t{4}, "ptr_col");
+             c.equal("t[:, :, :, 2] bytes past the base", past_base(t2), std::ptrdiff_t{16},
+                     "ptr_t2");
              c.equal("T[:, 1] shares T's storage base", col.storage().data() == T.storage().data(),
                      true);
              pytorch().compare(c, "data_ptr", "T[1, :]", row, {&T});
@@ -372,9 +330,6 @@ int main(int argc, char** argv) {
              for (const Tensor* v : {&row, &col, &t2})
                c.equal("data_ptr − base == offset·itemsize", past_base(*v),
                        static_cast<std::ptrdiff_t>(v->storage_offset() * v->element_size()));
-             c.value("ptr_row", past_base(row));
-             c.value("ptr_col", past_base(col));
-             c.value("ptr_t2", past_base(t2));
              c.value("ptr_t2_offset", t2.storage_offset());
              c.figure("data_ptr_views", views_svg({{row, "T[1, :]"}, {col, "T[:, 1]"}}),
                       "T[1, :] and T[:, 1] over T's storage: one base, two data pointers.");
@@ -414,178 +369,7 @@ int main(int argc, char** argv) {
                c.value("torch_version", pytorch().torch());
              });
 
-  // ---- Row-major, column-major, and bytes ----------------------------------------------------------
-  ch.section("order", "Row-major, column-major, and strides in bytes");
-
-  ch.claim("MT-09",
-           "The 2×3 matrix [[0.2949, 0.9608, 0.0965], [0.5463, 0.4176, 0.8146]] is stored row by "
-           "row in row-major order and column by column in column-major order; A[i][j] = "
-           "row[i·ncols + j] = col[j·nrows + i], strides (3, 1) against (1, 2).",
-           [](book::Check& c) {
-             //! [row_col]
-             const std::vector<double> a = {0.2949, 0.9608, 0.0965, 0.5463, 0.4176, 0.8146};
-             Tensor A = from_values(a, {2, 3});        // row-major: strides (3, 1)
-             Tensor col_buffer = A.t().contiguous();   // the same matrix, column by column
-             Tensor A_col = col_buffer.t();            // read back as 2×3: strides (1, 2)
-             //! [row_col]
-             const auto* row = static_cast<const float*>(A.data_ptr());
-             const auto* col = static_cast<const float*>(col_buffer.data_ptr());
-             const int64_t nrows = 2, ncols = 3;
-             int64_t agree = 0;
-             for (int64_t i = 0; i < nrows; ++i)
-               for (int64_t j = 0; j < ncols; ++j)
-                 agree += row[i * ncols + j] == static_cast<float>(a[i * ncols + j]) &&
-                          col[j * nrows + i] == row[i * ncols + j] &&
-                          A_col.at({i, j}).to_double() == A.at({i, j}).to_double();
-             c.equal("(i, j) where A, row and col agree", agree, nrows * ncols);
-             c.equal("row-major strides", A.strides(), Shape{3, 1});
-             c.equal("column-major strides", A_col.strides(), Shape{1, 2});
-             const std::vector<double> row_order(row, row + 6), col_order(col, col + 6);
-             c.equal("row-major buffer", join(row_order),
-                     std::string("0.2949, 0.9608, 0.0965, 0.5463, 0.4176, 0.8146"));
-             c.equal("column-major buffer", join(col_order),
-                     std::string("0.2949, 0.5463, 0.9608, 0.4176, 0.0965, 0.8146"));
-             pytorch().compare(c, "row_col", "A", A);
-             pytorch().compare(c, "row_col", "col_buffer", col_buffer);
-             pytorch().compare(c, "row_col", "A_col", A_col, {&col_buffer});
-             pytorch().compare_value(c, "row_col", "A.storage().tolist()", row_order);
-             pytorch().compare_value(c, "row_col", "col_buffer.storage().tolist()", col_order);
-             c.value("rowmajor_buffer", join(row_order));
-             c.value("colmajor_buffer", join(col_order));
-             c.value("rowmajor_strides", A.strides());
-             c.value("colmajor_strides", A_col.strides());
-             c.figure("row_major", tensor_svg(A, "A (row-major)"), "Row-major: rows lie one after the other.");
-             c.figure("col_major", tensor_svg(A_col, "A (column-major)"),
-                      "Column-major: the same matrix, columns one after the other.");
-           });
-
-  ch.claim("MT-10",
-           "PyTorch creates row-major tensors by default: a fresh r×c matrix has offset 0 and "
-           "strides (c, 1).",
-           [](book::Check& c) {
-             //! [fresh]
-             Tensor z = zeros({2, 3});
-             Tensor e = empty({4, 5});
-             Tensor r = arange(6).view({2, 3});
-             //! [fresh]
-             c.equal("zeros(2, 3) strides", z.strides(), Shape{3, 1});
-             c.equal("empty(4, 5) strides", e.strides(), Shape{5, 1});
-             c.equal("arange(6).view(2, 3) strides", r.strides(), Shape{3, 1});
-             for (const Tensor* t : {&z, &e, &r}) c.equal("storage offset", t->storage_offset(), int64_t{0});
-             pytorch().compare(c, "fresh", "z", z);
-             pytorch().compare(c, "fresh", "e", e);  // empty: the layout, not the values
-             pytorch().compare(c, "fresh", "r", r);
-             c.value("fresh_strides", z.strides());
-             c.value("fresh_offset", z.storage_offset());
-             c.value("fresh_strides_45", e.strides());
-           });
-
-  ch.claim("DT-01", "Item sizes: float32 4 bytes, int32 4, int64 8, float16 2.",
-           [](book::Check& c) {
-             std::vector<std::vector<std::string>> rows;
-             const std::initializer_list<std::pair<DType, int64_t>> sizes = {
-                 {DType::Float32, 4}, {DType::Int32, 4}, {DType::Int64, 8}, {DType::Float16, 2}};
-             for (auto [dtype, bytes] : sizes) {
-               c.equal(std::string("itemsize of ") + std::string(name(dtype)), itemsize(dtype),
-                       bytes);
-               rows.push_back({std::string(name(dtype)), book::show(itemsize(dtype)),
-                               book::show(8 * itemsize(dtype))});
-               c.value(std::string("itemsize_") + std::string(name(dtype)), itemsize(dtype));
-               pytorch().compare_value(
-                   c, "itemsizes",
-                   "torch.empty(0, dtype=torch." + std::string(name(dtype)) + ").element_size()",
-                   itemsize(dtype));
-             }
-             c.table("itemsizes", {"dtype", "bytes", "bits"}, rows);
-           });
-
-  ch.claim("MT-06",
-           "A stride counts elements (PyTorch's stride()) or bytes (NumPy's .strides): bytes = "
-           "elements × itemsize, so a 2×3 int32 matrix has strides (3, 1) and byte strides (12, 4).",
-           [](book::Check& c) {
-             Tensor i32 = zeros({2, 3}, {DType::Int32});
-             Tensor f32 = zeros({2, 3});
-             Tensor i64 = zeros({2, 3}, {DType::Int64});
-             Tensor v32 = zeros({6}, {DType::Int32});
-             c.equal("int32 2×3 strides", i32.strides(), Shape{3, 1});
-             c.equal("int32 2×3 byte strides", byte_strides(i32), Shape{12, 4});
-             c.equal("float32 2×3 byte strides", byte_strides(f32), Shape{12, 4});
-             c.equal("int64 2×3 byte strides", byte_strides(i64), Shape{24, 8});
-             c.equal("int32 1-D byte strides", byte_strides(v32), Shape{4});
-             for (const auto& [name, t] : {std::pair{"i32", &i32}, std::pair{"f32", &f32},
-                                           std::pair{"i64", &i64}, std::pair{"v32", &v32}}) {
-               pytorch().compare_value(c, "byte_strides", std::string(name) + ".stride()",
-                                       t->strides());
-               pytorch().compare_value(c, "byte_strides", "byte_strides(" + std::string(name) + ")",
-                                       byte_strides(*t));
-               pytorch().compare_value(c, "byte_strides", std::string(name) + ".numpy().strides",
-                                       byte_strides(*t));  // NumPy's own byte strides
-             }
-             c.value("bytestrides_i32", byte_strides(i32));
-             c.value("bytestrides_i64", byte_strides(i64));
-             c.value("bytestrides_1d", byte_strides(v32));
-             c.value("strides_i32", i32.strides());
-           });
-
-  ch.erratum("ER-22",
-             "Byte strides of a 2×3 int32 matrix are \"[12, 4] bits\", and of a 1-D one \"[32] bits\" "
-             "(Notes on PyTorch Tensor Representation and Autograd).",
-             "They are (12, 4) bytes, i.e. (96, 32) bits; the 1-D byte stride is 4 bytes, and 32 is "
-             "the width of one element in bits.",
-             [](book::Check& c) {
-               Tensor m = zeros({2, 3}, {DType::Int32});
-               Tensor v = zeros({6}, {DType::Int32});
-               Shape bits;
-               for (int64_t b : byte_strides(m)) bits.push_back(8 * b);
-               c.equal("2×3 byte strides", byte_strides(m), Shape{12, 4});
-               c.equal("2×3 strides in bits", bits, Shape{96, 32});
-               c.equal("1-D byte stride", byte_strides(v), Shape{4});
-               c.equal("bits in one int32", 8 * v.element_size(), int64_t{32});
-               pytorch().compare_value(c, "byte_strides", "[8 * b for b in byte_strides(i32)]",
-                                       bits);
-               pytorch().compare_value(c, "byte_strides", "8 * v32.element_size()",
-                                       8 * v.element_size());
-               c.value("bitstrides_i32", bits);
-             });
-
-  ch.claim("DT-02",
-           "The seeds' examples use PyTorch's defaults: an integer arange is int64, "
-           "torch.Tensor([[1,2,3],[4,5,6]]) is float32, rand is float32.",
-           [](book::Check& c) {
-             //! [defaults]
-             Generator gen(2);                                    // the book's seeded generator
-             Tensor a = arange(24);                               // torch.arange(24)
-             Tensor T = from_values({1, 2, 3, 4, 5, 6}, {2, 3});  // torch.Tensor([[1,2,3],[4,5,6]])
-             Tensor r = rand({2, 2}, gen);                        // torch.rand(2, 2)
-             //! [defaults]
-             c.equal("arange dtype", std::string(name(a.dtype())), std::string("int64"));
-             c.equal("from_values dtype", std::string(name(T.dtype())), std::string("float32"));
-             c.equal("rand dtype", std::string(name(r.dtype())), std::string("float32"));
-             c.equal("storage bytes of arange(24)", a.storage().nbytes(), int64_t{192});
-             pytorch().compare(c, "defaults", "a", a);
-             pytorch().compare(c, "defaults", "T", T);
-             pytorch().compare(c, "defaults", "r", r);  // rand: the layout, not the values
-             pytorch().compare_value(c, "defaults", "a.storage().nbytes()", a.storage().nbytes());
-             c.value("arange_nbytes", a.storage().nbytes());
-           });
-
-  ch.erratum("ER-23",
-             "The text speaks of int32 elements, but its code torch.Tensor([[1,2,3],[4,5,6]]) makes "
-             "float32 (Notes on PyTorch Tensor Representation and Autograd).",
-             "The tensor is float32; the strides still match the text because float32 and int32 "
-             "are both 4 bytes wide.",
-             [](book::Check& c) {
-               Tensor T = from_values({1, 2, 3, 4, 5, 6}, {2, 3});
-               Tensor I = from_values({1, 2, 3, 4, 5, 6}, {2, 3}, {DType::Int32});
-               c.equal("dtype", std::string(name(T.dtype())), std::string("float32"));
-               c.equal("same width as int32", T.element_size(), I.element_size());
-               c.equal("same byte strides as int32", byte_strides(T), byte_strides(I));
-               pytorch().compare(c, "defaults", "T", T);
-               pytorch().compare_value(
-                   c, "defaults",
-                   "torch.tensor([[1, 2, 3], [4, 5, 6]], dtype=torch.int32).element_size()",
-                   I.element_size());
-             });
+  memory_topology::order(ch);  // 01_memory_topology/order.cpp: row-major, column-major, bytes
 
   // ---- The memory set ----------------------------------------------------------------------------------
   ch.section("memset", "The memory set");
@@ -604,21 +388,20 @@ int main(int argc, char** argv) {
              Tensor row = t.select(0, 0);
              std::vector<int64_t> expanded = memory_set_bytes(row.expand({4, 3}));
              //! [memset]
-             c.equal("memset(t)", runs_text(all), std::string("{0..23}"));
+             c.equal("memset(t)", byte_runs(all), std::string("{0..23}"), "memset_all");
              c.equal("memset(t.t()) == memset(t)", transposed == all, true);
-             c.equal("memset(t[:, 1])", runs_text(column), std::string("{4..7, 16..19}"));
+             c.equal("memset(t[:, 1])", byte_runs(column), std::string("{4..7, 16..19}"),
+                     "memset_col");
              c.equal("memset(t[0].expand(4, 3)) == memset(t[0])", expanded == memory_set_bytes(row), true);
-             pytorch().compare_value(c, "memset", "runs(all_bytes)", runs_text(all));
+             pytorch().compare_value(c, "memset", "runs(all_bytes)", byte_runs(all));
              pytorch().compare_value(c, "memset", "transposed == all_bytes", transposed == all);
-             pytorch().compare_value(c, "memset", "runs(column)", runs_text(column));
+             pytorch().compare_value(c, "memset", "runs(column)", byte_runs(column));
              pytorch().compare_value(c, "memset", "runs(memory_set_bytes(row))",
-                                     runs_text(memory_set_bytes(row)));
+                                     byte_runs(memory_set_bytes(row)));
              pytorch().compare_value(c, "memset", "expanded == memory_set_bytes(row)",
                                      expanded == memory_set_bytes(row));
              pytorch().compare(c, "memset", "row.expand(4, 3)", row.expand({4, 3}), {&t});
-             c.value("memset_all", runs_text(all));
-             c.value("memset_col", runs_text(column));
-             c.value("memset_row", runs_text(memory_set_bytes(row)));
+             c.value("memset_row", byte_runs(memory_set_bytes(row)));
              c.value("memset_numel", t.numel());
              c.figure("memset_col", storage_svg(t.index({Slice(), 1}), "t[:, 1]"),
                       "The storage cells t[:, 1] occupies: elements 1 and 4, bytes 4..7 and 16..19.");
@@ -635,13 +418,11 @@ int main(int argc, char** argv) {
                Tensor t = from_values({1, 2, 3, 4, 5, 6}, {2, 3});
                const std::vector<int64_t> bytes = memory_set_bytes(t);
                c.equal("size of the memory set", static_cast<int64_t>(bytes.size()),
-                       t.element_size() * t.numel());
-               c.equal("last byte", bytes.back(), t.element_size() * t.numel() - 1);
+                       t.element_size() * t.numel(), "memset_size");
+               c.equal("last byte", bytes.back(), t.element_size() * t.numel() - 1, "memset_last");
                pytorch().compare_value(c, "memset", "len(all_bytes)",
                                        static_cast<int64_t>(bytes.size()));
                pytorch().compare_value(c, "memset", "all_bytes[-1]", bytes.back());
-               c.value("memset_last", bytes.back());
-               c.value("memset_size", static_cast<int64_t>(bytes.size()));
              });
 
   // ---- Views leave the storage alone -----------------------------------------------------------------
@@ -689,8 +470,7 @@ int main(int argc, char** argv) {
              std::vector<int64_t> of_permuted = dump_storage(t.permute({1, 2, 3, 0}));
              std::vector<int64_t> of_broadcast = dump_storage(t.broadcast_to({2, 2, 3, 4}));
              //! [dump]
-             std::vector<int64_t> expected(24);
-             for (int64_t i = 0; i < 24; ++i) expected[i] = i;
+             const std::vector<int64_t> expected = book::count_up(24);
              c.equal("dump of t", of_t, expected);
              c.equal("dump of the permute", of_permuted, expected);
              c.equal("dump of the broadcast", of_broadcast, expected);
@@ -729,7 +509,7 @@ int main(int argc, char** argv) {
                    (seed_start + v.storage().nbytes()) - (base + v.storage().nbytes());
                c.equal("bytes read past the end", overrun,
                        static_cast<std::ptrdiff_t>(v.storage_offset() * v.element_size()));
-               c.equal("which is", overrun, std::ptrdiff_t{16});
+               c.equal("which is", overrun, std::ptrdiff_t{16}, "overrun_bytes");
                pytorch().compare_value(c, "overrun",
                                        "(v.data_ptr() + v.storage().nbytes()) - "
                                        "(v.storage().data_ptr() + v.storage().nbytes())",
@@ -740,7 +520,6 @@ int main(int argc, char** argv) {
                c.equal("dump from the base, first and last",
                        std::vector<int64_t>{dump_storage(v).front(), dump_storage(v).back()},
                        std::vector<int64_t>{0, 23});
-               c.value("overrun_bytes", overrun);
                c.value("overrun_elements", overrun / v.element_size());
              });
 
@@ -752,9 +531,8 @@ int main(int argc, char** argv) {
                //! [assigned]
                Tensor t = arange(0, 24).reshape({1, 2, 3, 4});
                //! [assigned]
-               c.equal("strides", t.strides(), Shape{24, 12, 4, 1});
+               c.equal("strides", t.strides(), Shape{24, 12, 4, 1}, "assigned_strides");
                pytorch().compare(c, "assigned", "t", t);
-               c.value("assigned_strides", t.strides());
              });
 
   // ---- Negative strides --------------------------------------------------------------------------------
@@ -814,14 +592,12 @@ int main(int argc, char** argv) {
              const int64_t flat_reads = reads - before;
              //! [nested]
              c.equal("the same element", a, b);
-             c.equal("reads to reach nested[1][2][1]", nested_reads, int64_t{3});
-             c.equal("reads to reach flat[1·12 + 2·4 + 1·1]", flat_reads, int64_t{1});
+             c.equal("reads to reach nested[1][2][1]", nested_reads, int64_t{3}, "nested_reads");
+             c.equal("reads to reach flat[1·12 + 2·4 + 1·1]", flat_reads, int64_t{1}, "flat_reads");
              pytorch().compare_value(c, "nested", "a == b", a == b);
              pytorch().compare_value(c, "nested", "nested_reads", nested_reads);
              pytorch().compare_value(c, "nested", "flat_reads", flat_reads);
              pytorch().compare_value(c, "nested", "strides", strides);
-             c.value("nested_reads", nested_reads);
-             c.value("flat_reads", flat_reads);
            });
 
   ch.erratum("ER-33",

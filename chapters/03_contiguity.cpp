@@ -1,19 +1,18 @@
 // Chapter 3, Contiguity: which layouts are "contiguous", by the notebook's definition and by
 // PyTorch's, what that buys, and PyTorch's second dense order, channels last. Claims CT-01…CT-12
 // and the errata the catalogue gives this chapter. The code between //! [name] markers is shown on
-// the chapter's page (docs/03_contiguity.md).
+// the chapter's page (docs/03_contiguity.md). Two sections are in files of their own:
+// chapters/03_contiguity/dense.cpp (dense layouts) and channels_last.cpp (channels last).
 #include <algorithm>
 #include <cstdint>
-#include <functional>
 #include <numeric>
 #include <random>
 #include <string>
 #include <tuple>
 #include <vector>
 
+#include "03_contiguity/contiguity.h"
 #include "book/book.h"
-#include "book/plumbing.h"
-#include "book/pytorch_record.h"
 #include "strided/layout/layout.h"
 #include "strided/memory/memory.h"
 #include "strided/models/models.h"
@@ -21,9 +20,11 @@
 #include "strided/strided.h"
 
 using namespace strided;
-using indexing::Ellipsis;
-using indexing::None;
 using indexing::Slice;
+using book::all_shapes;
+using book::layout_tensor;
+using book::RandomLayouts;
+using contiguity::pytorch;
 
 namespace {
 
@@ -60,66 +61,11 @@ bool pytorch_is_contiguous(const Tensor& t) {
 
 // ---- plumbing: not shown ------------------------------------------------------------------------------
 
-// A tensor with the given layout over a storage large enough for it (elements 0, 1, 2, ...).
-Tensor layout_tensor(const Shape& sizes, const Shape& strides, int64_t offset = 0) {
-  const Extent e = extent(sizes, strides, offset);
-  const int64_t need = e.empty() ? 1 : e.max + 1;
-  return arange(need).as_strided(sizes, strides, offset);
-}
-
-bool has_size_one(const Shape& sizes) {
-  return std::find(sizes.begin(), sizes.end(), int64_t{1}) != sizes.end();
-}
-
-bool non_increasing(const Shape& strides) {
-  return std::is_sorted(strides.begin(), strides.end(), std::greater<>());
-}
-
+// A row of the tables that set the two definitions side by side.
 std::vector<std::string> layout_row(const std::string& name, const Tensor& t) {
   return {name, book::show(t.sizes()), book::show(t.strides()),
           book::show(notebook_is_contiguous(t)), book::show(t.is_contiguous())};
 }
-
-// PyTorch 1.13's answers for this chapter's expressions (chapters/03_contiguity.py, recorded by
-// tools/book record-pytorch): the checks compare the library's answers with them.
-const book::PytorchRecord& pytorch() {
-  return book::PytorchRecord::of_chapter("03_contiguity");
-}
-
-bool same_layout(const Tensor& a, const Tensor& b) {
-  return a.storage().is_same(b.storage()) && a.sizes() == b.sizes() && a.strides() == b.strides() &&
-         a.storage_offset() == b.storage_offset() && a.dtype() == b.dtype();
-}
-
-// Every shape of 1 to max_dims dims with sizes 0…3, in the order of Python's itertools.product.
-std::vector<Shape> small_shapes(int64_t max_dims, const Shape& values) {
-  std::vector<Shape> out;
-  for (int64_t n = 1; n <= max_dims; ++n) {
-    Shape s(n, 0);
-    std::vector<size_t> at(n, 0);
-    while (true) {
-      for (int64_t d = 0; d < n; ++d) s[d] = values[at[d]];
-      out.push_back(s);
-      int64_t d = n - 1;
-      while (d >= 0 && ++at[d] == values.size()) at[d--] = 0;
-      if (d < 0) break;
-    }
-  }
-  return out;
-}
-
-// Random layouts: sizes 1..max_size in 1..max_dims dims; strides contiguous, then (when
-// scramble) a random stride on every size-1 dim, or a random permutation of the dims.
-struct Random {
-  Generator gen;
-  explicit Random(uint64_t seed) : gen(seed) {}
-  int64_t below(int64_t n) { return static_cast<int64_t>(gen.next_u64() % static_cast<uint64_t>(n)); }
-  Shape sizes(int64_t max_dims, int64_t max_size, int64_t min_size = 1) {
-    Shape s(1 + below(max_dims));
-    for (int64_t& x : s) x = min_size + below(max_size - min_size + 1);
-    return s;
-  }
-};
 
 }  // namespace
 
@@ -134,7 +80,7 @@ int main(int argc, char** argv) {
            "is gap-free and stride[−1] = 1, stride[−i−1] = size[−i]·stride[−i] for "
            "i = 1…ndim−1; its check_contiguous tests the strides.",
            [](book::Check& c) {
-             Random r(31);
+             RandomLayouts r(31);
              int64_t tried = 0, agree = 0, gap_free = 0, holds = 0;
              for (int k = 0; k < 400; ++k) {
                Shape sizes = r.sizes(4, 4, 0);
@@ -190,7 +136,7 @@ int main(int argc, char** argv) {
              }
              c.table("disagree", {"tensor", "sizes", "strides", "notebook", "PyTorch"}, rows);
              // pytorch_is_contiguous (shown on the page) is the library's rule, on random layouts.
-             Random r(32);
+             RandomLayouts r(32);
              int64_t tried = 0, agree = 0, empty_ones = 0;
              for (int k = 0; k < 600; ++k) {
                Shape sizes = r.sizes(4, 3, 0);
@@ -207,10 +153,9 @@ int main(int argc, char** argv) {
              // Every layout of 1 to 3 dims, sizes 0…3, strides from {0, 1, 2, 3, 6}, as PyTorch
              // answered for each.
              int64_t all = 0, all_contiguous = 0, all_agree = 0;
-             for (const Shape& sizes : small_shapes(3, {0, 1, 2, 3}))
-               for (const Shape& strides :
-                    small_shapes(static_cast<int64_t>(sizes.size()), {0, 1, 2, 3, 6})) {
-                 if (strides.size() != sizes.size()) continue;
+             for (const Shape& sizes : all_shapes(1, 3, {0, 1, 2, 3}))
+               for (const Shape& strides : all_shapes(sizes.size(), sizes.size(),
+                                                      {0, 1, 2, 3, 6})) {
                  Tensor t = layout_tensor(sizes, strides);
                  ++all;
                  all_contiguous += t.is_contiguous();
@@ -228,7 +173,7 @@ int main(int argc, char** argv) {
              "rand(4, 1).t() and martinlwx's permute result (12, 4, 1, 24) are contiguous for "
              "PyTorch, not for the notebook's check. The two disagree only when a size-1 dim exists.",
              [](book::Check& c) {
-               Random r(33);
+               RandomLayouts r(33);
                int64_t disagree = 0, disagree_without_ones = 0, tried = 0;
                for (int k = 0; k < 1000; ++k) {
                  Shape sizes = r.sizes(5, 4);
@@ -247,7 +192,7 @@ int main(int argc, char** argv) {
                  Tensor t = layout_tensor(sizes, strides);
                  const bool differ = notebook_is_contiguous(t) != t.is_contiguous();
                  disagree += differ;
-                 disagree_without_ones += differ && !has_size_one(sizes);
+                 disagree_without_ones += differ && !book::has_size_one(sizes);
                  ++tried;
                }
                c.equal("disagreements on layouts without a size-1 dim", disagree_without_ones,
@@ -299,7 +244,7 @@ int main(int argc, char** argv) {
              Tensor empty_t = rand({0, 1, 0}, gen);
              Tensor scalar = rand({}, gen);
              //! [examples]
-             c.equal("strides of t", t.strides(), Shape{60, 20, 5, 1});
+             c.equal("strides of t", t.strides(), Shape{60, 20, 5, 1}, "ex_strides");
              const std::vector<std::pair<std::string, const Tensor*>> cases = {
                  {"t", &t}, {"t.transpose(-1, -2)", &a}, {"t.transpose(0, -1)", &b},
                  {"rand(0, 1, 0)", &empty_t}, {"rand(())", &scalar}};
@@ -320,7 +265,6 @@ int main(int argc, char** argv) {
                                        "notebook_is_contiguous(" + std::string(name) + ")",
                                        notebook_is_contiguous(*x));
              }
-             c.value("ex_strides", t.strides());
            });
 
   ch.claim("CT-04", "Factories (empty, zeros, ones, full, arange, rand, randn) make contiguous tensors.",
@@ -364,18 +308,17 @@ int main(int argc, char** argv) {
              Tensor r = p.clone(MemoryFormat::Contiguous);  // asked for: row-major
              //! [like]
              c.equal("p.clone(memory_format=contiguous_format).stride()", r.strides(),
-                     Shape{6, 3, 1});
+                     Shape{6, 3, 1}, "like_r");
              c.equal("... the same values as p", r.to_vector(), p.to_vector());
              c.equal("... contiguous", r.is_contiguous(), true);
              pytorch().compare(c, "like", "r", r, {&p});
-             c.value("like_r", r.strides());
-             c.equal("empty_like(p).stride()", empty_like(p).strides(), Shape{1, 12, 4});
+             c.equal("empty_like(p).stride()", empty_like(p).strides(), Shape{1, 12, 4}, "like_p");
              c.equal("p.clone().stride()", p.clone().strides(), Shape{1, 12, 4});
              c.equal("p.clone() == p", p.clone().to_vector(), p.to_vector());
-             c.equal("s.stride()", s.strides(), Shape{24, 8, 2});
-             c.equal("empty_like(s).stride()", empty_like(s).strides(), Shape{12, 4, 1});
+             c.equal("s.stride()", s.strides(), Shape{24, 8, 2}, "like_s_in");
+             c.equal("empty_like(s).stride()", empty_like(s).strides(), Shape{12, 4, 1}, "like_s");
              c.equal("s.clone().stride()", s.clone().strides(), Shape{12, 4, 1});
-             c.equal("empty_like(o).stride()", empty_like(o).strides(), Shape{1, 2});
+             c.equal("empty_like(o).stride()", empty_like(o).strides(), Shape{1, 2}, "like_o");
              c.equal("o.clone().stride()", o.clone().strides(), Shape{1, 2});
              c.equal("empty_like(p) is contiguous", empty_like(p).is_contiguous(), false);
              for (const auto& [name, x] :
@@ -386,10 +329,6 @@ int main(int argc, char** argv) {
                                        empty_like(*x).strides());
                pytorch().compare(c, "like", std::string(name) + ".clone()", x->clone(), {x});
              }
-             c.value("like_p", empty_like(p).strides());
-             c.value("like_s_in", s.strides());
-             c.value("like_s", empty_like(s).strides());
-             c.value("like_o", empty_like(o).strides());
            });
 
   // ---- Contiguous strides ----------------------------------------------------------------------------------
@@ -410,7 +349,7 @@ int main(int argc, char** argv) {
                return strides;
              };
              //! [contiguous_strides]
-             Random r(34);
+             RandomLayouts r(34);
              int64_t tried = 0, agree = 0, with_zero = 0;
              for (int k = 0; k < 500; ++k) {
                const Shape sizes = r.sizes(5, 4, 0);
@@ -422,13 +361,14 @@ int main(int argc, char** argv) {
              c.equal("random shapes where the formula, contiguous_strides and empty() agree",
                      agree, tried);
              c.that("shapes with a zero size among them", with_zero > 0, book::show(with_zero));
-             c.equal("empty(3, 0, 2).strides()", empty({3, 0, 2}).strides(), Shape{2, 2, 1});
+             c.equal("empty(3, 0, 2).strides()", empty({3, 0, 2}).strides(), Shape{2, 2, 1},
+                     "zero_strides");
              // The formula describes contiguous layouts only: a transpose has other strides.
              Tensor t = zeros({3, 4}).t();
              c.equal("t.t(): strides equal to the formula's", t.strides() == row_major(t.sizes()),
                      false);
              int64_t shapes = 0, formula_agrees = 0;
-             for (const Shape& sizes : small_shapes(4, {0, 1, 2, 3})) {
+             for (const Shape& sizes : all_shapes(1, 4, {0, 1, 2, 3})) {
                ++shapes;
                formula_agrees += row_major(sizes) == strided::empty(sizes).strides();
              }
@@ -438,18 +378,16 @@ int main(int argc, char** argv) {
                                      empty({3, 0, 2}).strides());
              pytorch().compare_value(c, "contiguous_strides", "torch.zeros(3, 4).t().stride()",
                                      t.strides());
-             c.value("zero_strides", empty({3, 0, 2}).strides());
            });
 
   ch.claim("CT-06", "arange(0, 24).reshape(1, 2, 3, 4) has strides (2·3·4, 3·4, 4, 1) = (24, 12, 4, 1).",
            [](book::Check& c) {
              Tensor t = arange(0, 24).reshape({1, 2, 3, 4});
              c.equal("strides", t.strides(), Shape{2 * 3 * 4, 3 * 4, 4, 1});
-             c.equal("which are", t.strides(), Shape{24, 12, 4, 1});
+             c.equal("which are", t.strides(), Shape{24, 12, 4, 1}, "worked_strides");
              pytorch().compare_value(c, "contiguous_strides",
                                      "torch.arange(0, 24).reshape(1, 2, 3, 4).stride()",
                                      t.strides());
-             c.value("worked_strides", t.strides());
            });
 
   // ---- Addresses in index order ------------------------------------------------------------------------
@@ -461,14 +399,14 @@ int main(int argc, char** argv) {
            "address. For PyTorch-contiguous tensors the address part holds too, the stride part "
            "does not.",
            [](book::Check& c) {
-             Random r(35);
+             RandomLayouts r(35);
              int64_t nb_tensors = 0, nb_ok = 0, pt_tensors = 0, pt_addresses = 0, pt_strides = 0;
              for (int k = 0; k < 400; ++k) {
                const Shape sizes = r.sizes(5, 4);
                Shape strides = contiguous_strides(sizes);
                Tensor t = layout_tensor(sizes, strides);
                ++nb_tensors;
-               nb_ok += notebook_is_contiguous(t) && non_increasing(t.strides()) &&
+               nb_ok += notebook_is_contiguous(t) && book::non_increasing(t.strides()) &&
                         models::is_sorted(models::logical_trace(t), /*strict=*/true);
                // The same sizes with arbitrary strides on the size-1 dims: still PyTorch-contiguous.
                for (size_t d = 0; d < sizes.size(); ++d)
@@ -477,7 +415,7 @@ int main(int argc, char** argv) {
                if (!u.is_contiguous()) continue;
                ++pt_tensors;
                pt_addresses += models::is_sorted(models::logical_trace(u), /*strict=*/true);
-               pt_strides += non_increasing(u.strides());
+               pt_strides += book::non_increasing(u.strides());
              }
              c.equal("notebook-contiguous: non-increasing strides and increasing addresses", nb_ok,
                      nb_tensors);
@@ -496,16 +434,15 @@ int main(int argc, char** argv) {
              [](book::Check& c) {
                Tensor p = arange(24).reshape({1, 2, 3, 4}).permute({1, 2, 3, 0});
                c.equal("(12, 4, 1, 24) is contiguous", p.is_contiguous(), true);
-               c.equal("its strides are non-increasing", non_increasing(p.strides()), false);
+               c.equal("its strides are non-increasing", book::non_increasing(p.strides()), false);
                c.equal("empty(3, 0, 2).strides()", empty({3, 0, 2}).strides(), Shape{2, 2, 1});
                Tensor ties = zeros({2, 1, 3});
-               c.equal("zeros(2, 1, 3).strides()", ties.strides(), Shape{3, 3, 1});
+               c.equal("zeros(2, 1, 3).strides()", ties.strides(), Shape{3, 3, 1}, "ties_strides");
                pytorch().compare(c, "increasing", "p", p);
                pytorch().compare_value(c, "increasing", "torch.zeros(2, 1, 3).stride()",
                                        ties.strides());
                pytorch().compare_value(c, "contiguous_strides", "torch.empty(3, 0, 2).stride()",
                                        empty({3, 0, 2}).strides());
-               c.value("ties_strides", ties.strides());
                c.value("increasing_strides", p.strides());
              });
 
@@ -532,94 +469,12 @@ int main(int argc, char** argv) {
              pytorch().compare_value(c, "traces", "in_order", in_order.bytes);
              pytorch().compare_value(c, "traces", "permuted", permuted.bytes);
              pytorch().compare(c, "traces", "p", p, {&t});
-             std::string first;
-             for (int64_t i = 0; i < 8; ++i) first += book::show(permuted.bytes[i]) + ", ";
-             c.value("trace_p_first", first + "…");
-             std::string first_t;
-             for (int64_t i = 0; i < 4; ++i) first_t += book::show(in_order.bytes[i]) + ", ";
-             c.value("trace_t_first", first_t + "…");
+             c.value("trace_p_first", book::head(permuted, 8, 1));  // "0, 16, 32, …" in bytes
+             c.value("trace_t_first", book::head(in_order, 4, 1));
              c.value("trace_span", t.nbytes());
            });
 
-  // ---- Dense layouts ----------------------------------------------------------------------------------
-  ch.section("dense", "Dense layouts");
-
-  ch.claim("CT-09",
-           "If sorting the dims by decreasing stride gives the contiguous strides of the sorted "
-           "sizes, the memory set is gap-free (non-overlapping and dense): true for any "
-           "permutation of a contiguous tensor, false for the stride-5 slice "
-           "rand(…, 5)[..., 0] and the slice with holes rand(…, 32, …)[..., 0, :].",
-           [](book::Check& c) {
-             // The notebook's tensors, as layouts only: the algebra needs no storage.
-             const Shape big = {512, 512, 512};
-             const Shape perm_strides = permute_geometry(big, contiguous_strides(big), {2, 1, 0}).strides;
-             const Shape five = {512, 512, 512, 5};
-             const ViewGeometry stride5 = select_geometry(five, contiguous_strides(five), 0, 3, 0);
-             const Shape holes_src = {512, 512, 32, 512};
-             const ViewGeometry holes =
-                 select_geometry(holes_src, contiguous_strides(holes_src), 0, 2, 0);
-             c.equal("permute(2, 1, 0) of 512³: dense", is_non_overlapping_and_dense(big, perm_strides),
-                     true);
-             c.equal("rand(512, 512, 512, 5)[..., 0]: strides", stride5.strides,
-                     Shape{512 * 512 * 5, 512 * 5, 5});
-             c.equal("rand(512, 512, 512, 5)[..., 0]: dense",
-                     is_non_overlapping_and_dense(stride5.sizes, stride5.strides), false);
-             c.equal("rand(512, 512, 32, 512)[..., 0, :]: stride[−2]", holes.strides[1],
-                     int64_t{32 * 512});
-             c.equal("rand(512, 512, 32, 512)[..., 0, :]: dense",
-                     is_non_overlapping_and_dense(holes.sizes, holes.strides), false);
-             // Small versions with real memory: dense ⇔ the memory set is one run of numel cells.
-             //! [dense]
-             Tensor x = arange(24).view({2, 3, 4}).permute({2, 1, 0});
-             Tensor y = arange(30).view({2, 3, 5}).index({Ellipsis, 0});
-             Tensor z = arange(24).view({2, 4, 3}).index({Ellipsis, 0, Slice()});
-             //! [dense]
-             std::vector<std::vector<std::string>> rows;
-             for (const auto& [name, t] : {std::pair{"x = arange(24).view(2, 3, 4).permute(2, 1, 0)", x},
-                                           std::pair{"y = arange(30).view(2, 3, 5)[..., 0]", y},
-                                           std::pair{"z = arange(24).view(2, 4, 3)[..., 0, :]", z}}) {
-               const std::vector<Interval> runs = memory_intervals(t);
-               const bool one_run = runs.size() == 1 && runs[0].size() == t.numel();
-               c.equal(std::string(name) + ": dense ⇔ one run of numel cells",
-                       t.is_non_overlapping_and_dense(), one_run);
-               rows.push_back({name, book::show(t.sizes()), book::show(t.strides()),
-                               book::show(t.is_non_overlapping_and_dense()),
-                               book::show(t.is_contiguous()),
-                               book::show(static_cast<int64_t>(runs.size()))});
-             }
-             c.equal("x dense", x.is_non_overlapping_and_dense(), true);
-             c.equal("y dense", y.is_non_overlapping_and_dense(), false);
-             c.equal("z dense", z.is_non_overlapping_and_dense(), false);
-             pytorch().compare_value(c, "dense_big", "big.permute(2, 1, 0).stride()", perm_strides);
-             pytorch().compare_value(
-                 c, "dense_big", "torch.empty(512, 512, 512, 5, device='meta')[..., 0].stride()",
-                 stride5.strides);
-             pytorch().compare_value(
-                 c, "dense_big",
-                 "torch.empty(512, 512, 32, 512, device='meta')[..., 0, :].stride()",
-                 holes.strides);
-             for (const auto& [name, t] :
-                  {std::pair{"x", &x}, std::pair{"y", &y}, std::pair{"z", &z}}) {
-               pytorch().compare(c, "dense", name, *t);
-               pytorch().compare_value(c, "dense", "is_dense(" + std::string(name) + ")",
-                                       t->is_non_overlapping_and_dense());
-               pytorch().compare_value(c, "dense", "runs(" + std::string(name) + ")",
-                                       static_cast<int64_t>(memory_intervals(*t).size()));
-             }
-             c.table("dense", {"tensor", "sizes", "strides", "dense", "contiguous", "runs of cells"},
-                     rows);
-             c.value("dense_stride5", stride5.strides);
-             c.value("dense_step", stride5.strides.back());
-             c.value("dense_holes", holes.strides);
-             c.value("dense_perm", perm_strides);
-             PictureOptions opts;
-             opts.links = false;
-             c.figure("dense_x", storage_svg(x, "x"), "x: a permutation; every cell used once.");
-             c.figure("dense_y", storage_svg(y, "y"), "y: one cell in every " +
-                                                         book::show(y.stride(-1)) + ".");
-             c.figure("dense_z", storage_svg(z, "z"), "z: runs of " + book::show(z.size(-1)) +
-                                                         " cells with holes between them.");
-           });
+  contiguity::dense(ch);  // 03_contiguity/dense.cpp: dense layouts
 
   // ---- Reshape -------------------------------------------------------------------------------------------
   ch.section("reshape", "Reshaping a contiguous tensor");
@@ -636,10 +491,11 @@ int main(int argc, char** argv) {
              Tensor z = x.reshape({2, 3, 4});
              x.set({0}, 10.0);
              //! [reshape]
-             c.equal("allocations", Storage::allocation_count() - before, int64_t{0});
+             c.equal("allocations", Storage::allocation_count() - before, int64_t{0},
+                     "reshape_allocations");
              c.equal("y and z contiguous", y.is_contiguous() && z.is_contiguous(), true);
              c.equal("y[0, 0]", y.at({0, 0}).to_double(), 10.0);
-             c.equal("z[0, 0, 0]", z.at({0, 0, 0}).to_double(), 10.0);
+             c.equal("z[0, 0, 0]", z.at({0, 0, 0}).to_double(), 10.0, "reshape_read");
              // Every factorisation of 24 into up to three sizes.
              int64_t shapes = 0, views = 0;
              for (int64_t a = 1; a <= 24; ++a)
@@ -658,8 +514,6 @@ int main(int argc, char** argv) {
                                      z.at({0, 0, 0}).to_double());
              pytorch().compare_value(c, "reshape", "shapes", shapes);
              pytorch().compare_value(c, "reshape", "views", views);
-             c.value("reshape_read", z.at({0, 0, 0}).to_double());
-             c.value("reshape_allocations", Storage::allocation_count() - before);
            });
 
   // ---- .contiguous() -------------------------------------------------------------------------------------
@@ -682,14 +536,17 @@ int main(int argc, char** argv) {
              //! [contiguous]
              const auto* s = static_cast<const int64_t*>(compact.storage().data());
              const std::vector<int64_t> storage(s, s + compact.storage().nbytes() / compact.element_size());
-             c.equal("v's strides", v.strides(), Shape{8, 4});
-             c.equal("v's storage offset", v.storage_offset(), int64_t{2});
+             c.equal("v's strides", v.strides(), Shape{8, 4}, "v_strides");
+             c.equal("v's storage offset", v.storage_offset(), int64_t{2}, "v_offset");
              c.equal("v shares t's storage", v.storage().is_same(t.storage()), true);
-             c.equal("allocations by v.contiguous()", copy_allocations, int64_t{1});
-             c.equal("compact's storage", storage, std::vector<int64_t>{2, 6, 10, 14, 18, 22});
+             c.equal("allocations by v.contiguous()", copy_allocations, int64_t{1},
+                     "compact_copy_allocations");
+             c.equal("compact's storage", storage, std::vector<int64_t>{2, 6, 10, 14, 18, 22},
+                     "compact_storage");
              c.equal("compact's sizes", compact.sizes(), Shape{3, 2});
-             c.equal("compact's strides", compact.strides(), Shape{2, 1});
-             c.equal("allocations by compact.contiguous()", no_allocations, int64_t{0});
+             c.equal("compact's strides", compact.strides(), Shape{2, 1}, "compact_strides");
+             c.equal("allocations by compact.contiguous()", no_allocations, int64_t{0},
+                     "compact_same_allocations");
              c.equal("compact.contiguous() is compact", same.storage().is_same(compact.storage()) &&
                                                             same.strides() == compact.strides() &&
                                                             same.storage_offset() == compact.storage_offset(),
@@ -698,13 +555,7 @@ int main(int argc, char** argv) {
              pytorch().compare(c, "contiguous", "compact", compact, {&t});
              pytorch().compare_value(c, "contiguous", "compact.storage().tolist()", storage);
              pytorch().compare_value(c, "contiguous", "same is compact",
-                                     same_layout(same, compact));
-             c.value("v_strides", v.strides());
-             c.value("v_offset", v.storage_offset());
-             c.value("compact_storage", storage);
-             c.value("compact_strides", compact.strides());
-             c.value("compact_copy_allocations", copy_allocations);
-             c.value("compact_same_allocations", no_allocations);
+                                     book::same_layout(same, compact));
              c.figure("before_contiguous", views_svg({{t, "t"}, {v, "v = t[:, :, :, 2].reshape(3, 2)"}}),
                       "v reads every fourth cell of t's storage.");
              c.figure("after_contiguous", tensor_svg(compact, "v.contiguous()"),
@@ -778,126 +629,7 @@ int main(int argc, char** argv) {
                             " along it, though every cell is still used once.");
              });
 
-  // ---- Channels last ---------------------------------------------------------------------------
-  ch.section("channels_last", "Channels last");
-
-  ch.claim("CT-11.channels",
-           "For a 4-d (N, C, H, W) tensor, contiguous(memory_format=channels_last) copies it into "
-           "the strides (H·W·C, 1, W·C, C), (24, 1, 12, 3) for arange(48).view(2, 3, 2, 4): the "
-           "same values, channels-last contiguous and not contiguous. On a channels-last tensor "
-           "it returns the tensor itself; clone() and empty_like keep its strides "
-           "(preserve_format), and contiguous() copies it back to (24, 8, 4, 1).",
-           [](book::Check& c) {
-             //! [channels_last]
-             Tensor x = arange(48).view({2, 3, 2, 4});                // N, C, H, W
-             Tensor y = x.contiguous(MemoryFormat::ChannelsLast);     // a copy
-             Tensor same = y.contiguous(MemoryFormat::ChannelsLast);  // y itself
-             Tensor kept = y.clone();                                 // preserve_format
-             Tensor back = y.contiguous();                            // NCHW again
-             //! [channels_last]
-             const int64_t C = x.size(1), H = x.size(2), W = x.size(3);
-             c.equal("y.stride() = (H·W·C, 1, W·C, C)", y.strides(), Shape{H * W * C, 1, W * C, C});
-             c.equal("y.stride()", y.strides(), Shape{24, 1, 12, 3});
-             c.equal("y's values are x's", y.to_vector(), x.to_vector());
-             c.equal("y.is_contiguous()", y.is_contiguous(), false);
-             c.equal("y.is_contiguous(memory_format=channels_last)",
-                     y.is_contiguous(MemoryFormat::ChannelsLast), true);
-             c.equal("x.is_contiguous(memory_format=channels_last)",
-                     x.is_contiguous(MemoryFormat::ChannelsLast), false);
-             const int64_t copy_allocations =
-                 book::allocations_during([&] { (void)x.contiguous(MemoryFormat::ChannelsLast); });
-             const int64_t same_allocations =
-                 book::allocations_during([&] { (void)y.contiguous(MemoryFormat::ChannelsLast); });
-             c.equal("allocations by x.contiguous(memory_format=channels_last)", copy_allocations,
-                     int64_t{1});
-             c.equal("allocations by y.contiguous(memory_format=channels_last)", same_allocations,
-                     int64_t{0});
-             c.equal("same is y", same_layout(same, y), true);
-             c.equal("kept.stride()", kept.strides(), y.strides());
-             c.equal("kept has storage of its own", kept.storage().is_same(y.storage()), false);
-             c.equal("empty_like(y).stride()", empty_like(y).strides(), y.strides());
-             c.equal("back.stride()", back.strides(), Shape{24, 8, 4, 1});
-             c.equal("back's values are x's", back.to_vector(), x.to_vector());
-             pytorch().compare(c, "channels_last", "x", x);
-             pytorch().compare(c, "channels_last", "y", y, {&x});
-             pytorch().compare_value(c, "channels_last",
-                                     "x.is_contiguous(memory_format=torch.channels_last)",
-                                     x.is_contiguous(MemoryFormat::ChannelsLast));
-             pytorch().compare_value(c, "channels_last",
-                                     "y.is_contiguous(memory_format=torch.channels_last)",
-                                     y.is_contiguous(MemoryFormat::ChannelsLast));
-             pytorch().compare_value(c, "channels_last", "same is y", same_layout(same, y));
-             pytorch().compare(c, "channels_last", "kept", kept, {&y});
-             pytorch().compare_value(c, "channels_last", "torch.empty_like(y).stride()",
-                                     empty_like(y).strides());
-             pytorch().compare(c, "channels_last", "back", back, {&y});
-             c.value("cl_x_strides", x.strides());
-             c.value("cl_y_strides", y.strides());
-             c.value("cl_back_strides", back.strides());
-             c.value("cl_copy_allocations", copy_allocations);
-             c.value("cl_same_allocations", same_allocations);
-             PictureOptions opts;
-             opts.links = false;
-             c.figure("channels_last_y", tensor_svg(y, "y", opts),
-                      "y over its storage: the " + book::show(C) +
-                          " channels of each pixel side by side; along a row of one channel, the "
-                          "offsets step by " +
-                          book::show(y.stride(3)) + ".");
-           });
-
-  ch.claim("CT-02.channels",
-           "is_contiguous(memory_format=channels_last) skips size-1 dims as is_contiguous does, "
-           "so an NCHW-contiguous tensor with C = 1 or with H = W = 1 is both contiguous and "
-           "channels-last contiguous, and contiguous(memory_format=channels_last) returns it as "
-           "it is; to(memory_format=channels_last) goes by the order of the strides instead "
-           "(suggest_memory_format) and copies the C = 1 tensor. A tensor that is not 4-d is "
-           "never channels-last contiguous, and a channels-last copy of one is refused.",
-           [](book::Check& c) {
-             //! [channels_both]
-             Tensor gray = zeros({2, 1, 2, 4});                          // C = 1
-             Tensor pixels = zeros({2, 3, 1, 1});                        // H = W = 1
-             Tensor kept = gray.contiguous(MemoryFormat::ChannelsLast);  // gray itself
-             Tensor moved = gray.to(MemoryFormat::ChannelsLast);         // a copy
-             Tensor matrix = zeros({3, 4});                              // not 4-d
-             //! [channels_both]
-             const MemoryFormat cl = MemoryFormat::ChannelsLast;
-             std::vector<std::vector<std::string>> rows;
-             for (const auto& [name, t, contiguous, channels_last] :
-                  {std::tuple{"gray", &gray, true, true}, std::tuple{"pixels", &pixels, true, true},
-                   std::tuple{"moved", &moved, true, true},
-                   std::tuple{"matrix", &matrix, true, false}}) {
-               c.equal(std::string(name) + ".is_contiguous()", t->is_contiguous(), contiguous);
-               c.equal(std::string(name) + ".is_contiguous(memory_format=channels_last)",
-                       t->is_contiguous(cl), channels_last);
-               pytorch().compare(c, "channels_both", name, *t, {&gray});
-               pytorch().compare_value(
-                   c, "channels_both",
-                   std::string(name) + ".is_contiguous(memory_format=torch.channels_last)",
-                   t->is_contiguous(cl));
-               rows.push_back({name, book::show(t->sizes()), book::show(t->strides()),
-                               book::show(t->is_contiguous()), book::show(t->is_contiguous(cl))});
-             }
-             c.equal("kept is gray", same_layout(kept, gray), true);
-             c.equal("moved shares gray's storage", moved.storage().is_same(gray.storage()), false);
-             c.equal("pixels.contiguous(memory_format=channels_last) is pixels",
-                     same_layout(pixels.contiguous(cl), pixels), true);
-             pytorch().compare_value(c, "channels_both", "kept is gray", same_layout(kept, gray));
-             const std::string pixels_kept =
-                 "pixels.contiguous(memory_format=torch.channels_last) is pixels";
-             pytorch().compare_value(c, "channels_both", pixels_kept,
-                                     same_layout(pixels.contiguous(cl), pixels));
-             pytorch().compare_error(c, "channels_both",
-                                     "matrix.contiguous(memory_format=torch.channels_last)",
-                                     [&] { (void)matrix.contiguous(cl); });
-             c.table("channels_both",
-                     {"tensor", "sizes", "strides", "contiguous", "channels-last contiguous"},
-                     rows);
-             c.value("cl_moved_strides", moved.strides());
-             // PyTorch's words, from the record (the library's contain them: compare_error).
-             const std::string refused = "matrix.contiguous(memory_format=torch.channels_last)";
-             c.text("channels_rank",
-                    refused + "\n" + pytorch().error_message("channels_both", refused));
-           });
+  contiguity::channels_last(ch);  // 03_contiguity/channels_last.cpp: channels last
 
   return ch.main(argc, argv);
 }

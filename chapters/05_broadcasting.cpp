@@ -1,27 +1,30 @@
 // Chapter 5, Broadcasting and expand: stride 0, the expand rule, the shape rule, what an op does
 // with a broadcast operand, and repeat, the copy that expand avoids. Claims BC-01…BC-10, DT-08 and
 // the errata the catalogue gives this chapter. The code between //! [name] markers is shown on the
-// chapter's page (docs/05_broadcasting.md).
+// chapter's page (docs/05_broadcasting.md). The last section, on memory order and the GPU, is in
+// chapters/05_broadcasting/gpu.cpp.
 #include <algorithm>
 #include <cstdint>
 #include <optional>
-#include <set>
 #include <string>
 #include <tuple>
 #include <vector>
 
+#include "05_broadcasting/broadcasting.h"
 #include "book/book.h"
-#include "book/plumbing.h"
-#include "book/pytorch_record.h"
 #include "strided/memory/memory.h"
-#include "strided/models/models.h"
 #include "strided/engine/ops.h"
 #include "strided/pictures/picture.h"
 #include "strided/tensor/promotion.h"
 #include "strided/strided.h"
 
 using namespace strided;
-using indexing::Slice;
+using book::all_shapes;
+using book::call_args;
+using book::storage_values;
+using book::torch_dtype;
+using book::unless_refused;
+using broadcasting::pytorch;
 
 namespace {
 
@@ -88,62 +91,6 @@ bool equal_values(const Tensor& a, const Tensor& b) {
 }
 //! [equal_values]
 
-// ---- plumbing: not shown ------------------------------------------------------------------------------
-
-// Every shape of rank 0 to max_rank with sizes in 1..max_size.
-std::vector<Shape> small_shapes(int64_t max_rank, int64_t max_size) {
-  std::vector<Shape> out = {{}};
-  std::vector<Shape> last = {{}};
-  for (int64_t r = 1; r <= max_rank; ++r) {
-    std::vector<Shape> next;
-    for (const Shape& s : last)
-      for (int64_t v = 1; v <= max_size; ++v) {
-        Shape t = s;
-        t.push_back(v);
-        next.push_back(t);
-      }
-    out.insert(out.end(), next.begin(), next.end());
-    last = next;
-  }
-  return out;
-}
-
-// The storage, read from its base (chapter 1's dump_storage).
-std::vector<int64_t> dump_storage(const Tensor& t) {
-  const auto* first = static_cast<const int64_t*>(t.storage().data());
-  return {first, first + t.storage().nbytes() / t.element_size()};
-}
-
-// "[[4, 6], [6, 8]]": a 2-d tensor's values on one line.
-std::string nested(const Tensor& t) {
-  std::string s = "[";
-  for (int64_t r = 0; r < t.size(0); ++r) {
-    s += r ? ", [" : "[";
-    for (int64_t k = 0; k < t.size(1); ++k)
-      s += (k ? ", " : "") + book::show(t.at({r, k}).to_int());
-    s += "]";
-  }
-  return s + "]";
-}
-
-// PyTorch 1.13's answers for this chapter's expressions (chapters/05_broadcasting.py, recorded by
-// tools/book record-pytorch): the checks compare the library's tensors and refusals with them.
-const book::PytorchRecord& pytorch() { return book::PytorchRecord::of_chapter("05_broadcasting"); }
-
-// "1, 3" for torch.zeros(1, 3) and expand(1, 3); "()" for a 0-d shape, as torch.zeros(()) takes it.
-std::string args(IntList sizes) {
-  std::string s;
-  for (int64_t v : sizes) s += (s.empty() ? "" : ", ") + std::to_string(v);
-  return s.empty() ? "()" : s;
-}
-
-// "torch.int64": a dtype as str(t.dtype) prints it.
-std::string torch_dtype(DType d) { return "torch." + std::string(name(d)); }
-
-std::string shape_text(const std::optional<Shape>& s) {
-  return s ? book::show(*s) : std::string("error");
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -164,23 +111,18 @@ int main(int argc, char** argv) {
                b = t.broadcast_to({2, 2, 3, 4});  // (2,2,3,4):(0,12,4,1)
                //! [broadcast_to]
              });
-             std::vector<int64_t> expected(24);
-             for (int64_t i = 0; i < 24; ++i) expected[i] = i;
-             c.equal("t strides", t.strides(), Shape{24, 12, 4, 1});
-             c.equal("b strides", b.strides(), Shape{0, 12, 4, 1});
+             c.equal("t strides", t.strides(), Shape{24, 12, 4, 1}, "t_strides");
+             c.equal("b strides", b.strides(), Shape{0, 12, 4, 1}, "b_strides");
              c.equal("b shape", b.sizes(), Shape{2, 2, 3, 4});
              c.equal("b contiguous", b.is_contiguous(), false);
-             c.equal("allocations made by broadcast_to", made, int64_t{0});
+             c.equal("allocations made by broadcast_to", made, int64_t{0}, "b_allocations");
              c.equal("shares t's storage", b.storage().is_same(t.storage()), true);
-             c.equal("storage, read from its base", dump_storage(b), expected);
+             c.equal("storage, read from its base", storage_values(b), book::count_up(24));
              pytorch().compare_value(c, "broadcast_to", "t.stride()", t.strides());
              pytorch().compare(c, "broadcast_to", "t.broadcast_to((2, 2, 3, 4))", b, {&t});
-             pytorch().compare_value(c, "broadcast_to", "b.storage().tolist()", dump_storage(b));
-             c.value("t_strides", t.strides());
-             c.value("b_strides", b.strides());
-             c.value("b_allocations", made);
+             pytorch().compare_value(c, "broadcast_to", "b.storage().tolist()", storage_values(b));
              c.value("b_numel", b.numel());
-             c.value("storage_numel", static_cast<int64_t>(dump_storage(b).size()));
+             c.value("storage_numel", static_cast<int64_t>(storage_values(b).size()));
            });
 
   ch.claim("BC-02",
@@ -202,7 +144,7 @@ int main(int argc, char** argv) {
              c.equal("memset(b) == memset(t)", memory_set_bytes(b) == memory_set_bytes(t), true);
              int64_t uses = 0;
              for (const MemoryUse& u : memory_uses(b)) uses = std::max(uses, u.uses);
-             c.equal("most uses of one storage cell", uses, int64_t{2});
+             c.equal("most uses of one storage cell", uses, int64_t{2}, "uses");
              //! [write_refused]
              Tensor row = zeros({3});
              Tensor grid = row.expand({2, 3});  // (2,3):(0,1)
@@ -230,12 +172,8 @@ int main(int argc, char** argv) {
              pytorch().compare(c, "write_refused", "row after grid[0, 2] = 9", row);
              pytorch().compare_value(c, "write_refused", "grid[1, 2].item()",
                                      grid.at({1, 2}).to_double());
-             c.value("uses", uses);
-             try {
-               add_(grid, Scalar(1.0));
-             } catch (const Error& e) {
-               c.text("write_refused", std::string("add_(grid, 1)\n") + e.what());
-             }
+             c.text("write_refused",
+                    "add_(grid, 1)\n" + book::error_text([&] { add_(grid, Scalar(1.0)); }));
              c.figure("reuse", views_svg({{t, "t"}, {b, "t.broadcast_to((2, 2, 3, 4))"}}),
                       "t and its broadcast over one storage: each cell serves two elements of the "
                       "broadcast (×2).");
@@ -265,7 +203,8 @@ int main(int argc, char** argv) {
                as_said += got == k.strides;
                rule_agrees += expand_strides(src.sizes(), src.strides(), k.to) == got;
                pytorch().compare(c, "expand_table",
-                                 "torch.zeros(" + args(k.from) + ").expand(" + args(k.to) + ")",
+                                 "torch.zeros(" + call_args(k.from) + ").expand(" +
+                                     call_args(k.to) + ")",
                                  src.expand(k.to));
                rows.push_back({book::show(k.from) + ":" + book::show(src.strides()),
                                book::show(k.to), book::show(got)});
@@ -280,8 +219,8 @@ int main(int argc, char** argv) {
              // The rule as written against the library, over every pair of small shapes (and
              // a transposed source, for strides that are not row-major).
              int64_t pairs = 0, agree = 0, errors = 0;
-             for (const Shape& from : small_shapes(3, 3))
-               for (const Shape& to : small_shapes(4, 3)) {
+             for (const Shape& from : all_shapes(3, 3))
+               for (const Shape& to : all_shapes(4, 3)) {
                  for (bool transposed : {false, true}) {
                    if (transposed && from.size() < 2) continue;
                    Tensor src = zeros(from);
@@ -322,8 +261,8 @@ int main(int argc, char** argv) {
                pytorch().compare(c, "expand_size1", "x", x, {&x});
                for (const Shape& to : {Shape{2, 1, 3}, Shape{4, 2, 1, 3}, Shape{1, 2, 1, 3},
                                        Shape{2, 5, 3}})
-                 pytorch().compare(c, "expand_size1", "x.expand(" + args(to) + ")", x.expand(to),
-                                   {&x});
+                 pytorch().compare(c, "expand_size1", "x.expand(" + call_args(to) + ")",
+                                   x.expand(to), {&x});
                c.value("keep", x.expand({2, 1, 3}).strides());
                c.value("new_one", x.expand({1, 2, 1, 3}).strides());
                c.value("grow", x.expand({2, 5, 3}).strides());
@@ -352,11 +291,7 @@ int main(int argc, char** argv) {
              std::vector<std::vector<std::string>> rows;
              int64_t as_said = 0;
              for (const Case& k : cases) {
-               std::optional<Shape> lib;
-               try {
-                 lib = broadcast_shapes(k.a, k.b);
-               } catch (const Error&) {
-               }
+               const auto lib = unless_refused([&] { return broadcast_shapes(k.a, k.b); });
                as_said += lib == k.result && broadcast_shape(k.a, k.b) == k.result;
                const std::string expression =
                    "torch.broadcast_shapes(" + book::show(k.a) + ", " + book::show(k.b) + ")";
@@ -368,7 +303,7 @@ int main(int argc, char** argv) {
                          true,
                          pytorch().find("shape_table", expression) != nullptr &&
                              pytorch().find("shape_table", expression)->contains("error"));
-               rows.push_back({book::show(k.a), book::show(k.b), shape_text(lib)});
+               rows.push_back({book::show(k.a), book::show(k.b), book::shape_or_error(lib)});
              }
              c.equal("cases as stated, by the library and by broadcast_shape", as_said,
                      static_cast<int64_t>(cases.size()));
@@ -376,13 +311,9 @@ int main(int argc, char** argv) {
                                      [] { (void)(zeros({2, 3}) + zeros({3, 2})); });
              int64_t pairs = 0, agree = 0;
              const int64_t max_rank = 3, max_size = 3;
-             for (const Shape& a : small_shapes(max_rank, max_size))
-               for (const Shape& b : small_shapes(max_rank, max_size)) {
-                 std::optional<Shape> lib;
-                 try {
-                   lib = broadcast_shapes(a, b);
-                 } catch (const Error&) {
-                 }
+             for (const Shape& a : all_shapes(max_rank, max_size))
+               for (const Shape& b : all_shapes(max_rank, max_size)) {
+                 const auto lib = unless_refused([&] { return broadcast_shapes(a, b); });
                  ++pairs;
                  agree += broadcast_shape(a, b) == lib;
                }
@@ -390,11 +321,9 @@ int main(int argc, char** argv) {
              c.table("shape_table", {"a", "b", "broadcast shape"}, rows);
              c.value("shape_rank", max_rank);
              c.value("shape_size", max_size);
-             try {
-               (void)(zeros({2, 3}) + zeros({3, 2}));
-             } catch (const Error& e) {
-               c.text("shape_error", std::string("zeros(2, 3) + zeros(3, 2)\n") + e.what());
-             }
+             c.text("shape_error", "zeros(2, 3) + zeros(3, 2)\n" + book::error_text([] {
+                      (void)(zeros({2, 3}) + zeros({3, 2}));
+                    }));
            });
 
   ch.claim("BC-10",
@@ -406,14 +335,13 @@ int main(int argc, char** argv) {
              Tensor sum = s + ones({3});
              //! [zero_d]
              c.equal("s.dim()", s.dim(), int64_t{0});
-             c.equal("(s + ones(3)).shape", sum.sizes(), Shape{3});
+             c.equal("(s + ones(3)).shape", sum.sizes(), Shape{3}, "zero_d_shape");
              c.equal("values", sum.to_vector(), std::vector<double>{2, 2, 2});
              c.equal("broadcast_shapes((), (3,))", broadcast_shapes(Shape{}, Shape{3}), Shape{3});
              c.equal("s.expand(3) strides", s.expand({3}).strides(), Shape{0});
              pytorch().compare(c, "zero_d", "s + torch.ones(3)", sum);
              pytorch().compare(c, "zero_d", "s.expand(3)", s.expand({3}), {&s});
              pytorch().compare(c, "zero_d", "s.expand(2, 3)", s.expand({2, 3}), {&s});
-             c.value("zero_d_shape", sum.sizes());
              c.value("zero_d_strides", s.expand({2, 3}).strides());
            });
 
@@ -456,10 +384,9 @@ int main(int argc, char** argv) {
                agree += by_index == by_view && by_view == sum.at(i).to_int();
              }
              c.equal("output indices where index, view and a + zeros agree", agree, total);
-             c.equal("view strides", view.strides(), Shape{0, 3, 0, 1});
+             c.equal("view strides", view.strides(), Shape{0, 3, 0, 1}, "zeroed_strides");
              pytorch().compare(c, "zeroed_use", "a.expand(4, 2, 5, 3)", view, {&a});
              pytorch().compare_value(c, "zeroed_use", "agree", agree);
-             c.value("zeroed_strides", view.strides());
            });
 
   ch.claim("BC-06",
@@ -477,15 +404,15 @@ int main(int argc, char** argv) {
              //! [worked]
              c.equal("a + b", sum.to_vector(), std::vector<double>{4, 6, 6, 8});
              c.equal("a + b == the loop", sum.to_vector() == c_loop.to_vector(), true);
-             c.equal("a.expand_as(b) strides", a.expand_as(b).strides(), Shape{0, 1});
+             c.equal("a.expand_as(b) strides", a.expand_as(b).strides(), Shape{0, 1},
+                     "worked_strides");
              pytorch().compare(c, "worked", "a + b", sum);
              pytorch().compare_value(c, "worked", "torch.equal(a + b, c_loop)",
                                      sum.dtype() == c_loop.dtype() &&
                                          sum.to_vector() == c_loop.to_vector());
              pytorch().compare(c, "worked", "a.expand_as(b)", a.expand_as(b), {&a});
              c.text("worked", "a + b =\n" + to_string(sum));
-             c.value("worked_sum", nested(sum));
-             c.value("worked_strides", a.expand_as(b).strides());
+             c.value("worked_sum", book::nested_list(sum));
              c.figure("worked_picture", views_svg({{a, "a"}, {a.expand_as(b), "a.expand_as(b)"}}),
                       "a = [[1, 2]] and its expansion to b's shape: two rows, one storage row.");
            });
@@ -507,11 +434,10 @@ int main(int argc, char** argv) {
                        std::vector<int64_t>{0});
                c.equal("a.shape[0]", a.size(0), int64_t{1});
                c.equal("its place counted from the right (1 = first)", a.dim() - grown[0],
-                       int64_t{2});
+                       int64_t{2}, "grown_from_right");
                c.equal("stride of that dim in the expansion", e.stride(0), int64_t{0});
                c.equal("a.shape[1] == b.shape[1]", a.size(1) == b.size(1), true);
                c.value("grown_dim", grown[0]);
-               c.value("grown_from_right", a.dim() - grown[0]);
                c.value("last_size", b.size(1));
              });
 
@@ -527,8 +453,10 @@ int main(int argc, char** argv) {
              Tensor c_float = from_values({4, 6, 6, 8}, {2, 2});   // float32, as torch.zeros
              const bool same = equal_values(sum, c_float);         // True
              //! [mixed]
-             c.equal("dtype of a + b", std::string(name(sum.dtype())), std::string("int64"));
-             c.equal("dtype of c", std::string(name(c_float.dtype())), std::string("float32"));
+             c.equal("dtype of a + b", std::string(name(sum.dtype())), std::string("int64"),
+                     "sum_dtype");
+             c.equal("dtype of c", std::string(name(c_float.dtype())), std::string("float32"),
+                     "c_dtype");
              const DType common = promote_types(sum.dtype(), c_float.dtype());
              c.equal("promoted dtype", std::string(name(common)), std::string("float32"));
              c.equal("equal_values(a + b, c)", same, true);
@@ -549,8 +477,6 @@ int main(int argc, char** argv) {
              pytorch().compare_value(c, "mixed",
                                      "equal_values(total, torch.tensor([4., 6., 6., 8.]))",
                                      equal_values(sum, from_values({4, 6, 6, 8}, {4})));
-             c.value("sum_dtype", std::string(name(sum.dtype())));
-             c.value("c_dtype", std::string(name(c_float.dtype())));
              // PyTorch's own answer for torch.equal across the two dtypes, as Python prints it,
              // for the page on versions (PyTorch 2's documentation says the same).
              const auto* equal = pytorch().find("mixed", "same");
@@ -599,9 +525,9 @@ int main(int argc, char** argv) {
              sum = row + big;  // row is read through a stride-0 dim
              const int64_t buffers = Storage::allocation_count() - before;
              //! [one_buffer]
-             c.equal("buffers allocated by row + big", buffers, int64_t{1});
+             c.equal("buffers allocated by row + big", buffers, int64_t{1}, "one_buffer");
              c.equal("the buffer holds the result", sum.storage().nbytes(),
-                     sum.numel() * sum.element_size());
+                     sum.numel() * sum.element_size(), "result_bytes");
              c.equal("first row", sum.at({0, 7}).to_double(),
                      static_cast<double>(static_cast<float>(row.at({0, 7}).to_double() +
                                                             big.at({0, 7}).to_double())));
@@ -610,8 +536,6 @@ int main(int argc, char** argv) {
                                                             big.at({999, 7}).to_double())));
              pytorch().compare(c, "one_buffer", "row.expand_as(big)", row.expand_as(big), {&row});
              pytorch().compare(c, "one_buffer", "total", sum);
-             c.value("one_buffer", buffers);
-             c.value("result_bytes", sum.storage().nbytes());
              c.value("row_bytes", row.storage().nbytes());
              c.value("expanded_bytes", sum.numel() * row.element_size());
            });
@@ -635,18 +559,20 @@ int main(int argc, char** argv) {
              Tensor tiled;
              const int64_t tiled_allocations =
                  book::allocations_during([&] { tiled = x.repeat({2, 2}); });
-             c.equal("e.stride()", e.strides(), Shape{0, 1});
-             c.equal("allocations by x.expand(2, 3)", e_allocations, int64_t{0});
+             c.equal("e.stride()", e.strides(), Shape{0, 1}, "rep_e_strides");
+             c.equal("allocations by x.expand(2, 3)", e_allocations, int64_t{0},
+                     "rep_e_allocations");
              c.equal("e shares x's storage", e.storage().is_same(x.storage()), true);
-             c.equal("r.stride()", r.strides(), Shape{3, 1});
+             c.equal("r.stride()", r.strides(), Shape{3, 1}, "rep_r_strides");
              c.equal("r is contiguous", r.is_contiguous(), true);
-             c.equal("allocations by x.repeat(2, 1)", r_allocations, int64_t{1});
+             c.equal("allocations by x.repeat(2, 1)", r_allocations, int64_t{1},
+                     "rep_r_allocations");
              c.equal("r's storage: numel·itemsize bytes", r.storage().nbytes(),
                      r.numel() * r.element_size());
-             c.equal("r's storage in bytes", r.storage().nbytes(), int64_t{48});
+             c.equal("r's storage in bytes", r.storage().nbytes(), int64_t{48}, "rep_r_bytes");
              c.equal("r shares x's storage", r.storage().is_same(x.storage()), false);
              c.equal("r's values are e's", r.to_vector(), e.to_vector());
-             c.equal("x.repeat(2, 2).shape", tiled.sizes(), Shape{2, 6});
+             c.equal("x.repeat(2, 2).shape", tiled.sizes(), Shape{2, 6}, "rep_tile_shape");
              c.equal("x.repeat(2, 2) tiles x", tiled.to_vector(),
                      std::vector<double>{0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2});
              pytorch().compare(c, "repeat", "e", e, {&x});
@@ -677,114 +603,12 @@ int main(int argc, char** argv) {
              }
              c.table("repeat_table", {"tensor", "sizes", "strides", "view of x", "bytes allocated"},
                      rows);
-             c.value("rep_e_strides", e.strides());
-             c.value("rep_e_allocations", e_allocations);
-             c.value("rep_r_strides", r.strides());
-             c.value("rep_r_allocations", r_allocations);
-             c.value("rep_r_bytes", r.storage().nbytes());
-             c.value("rep_tile_shape", tiled.sizes());
              c.value("rep_dims_error",
                      pytorch().error_message("repeat", "torch.arange(6).view(2, 3).repeat(2)"));
              c.value("rep_negative_error", pytorch().error_message("repeat", "x.repeat(-1)"));
            });
 
-  // ---- Memory order and the GPU ----------------------------------------------------------------------
-  ch.section("gpu", "Memory order and the GPU");
-
-  ch.claim("BC-08",
-           "With stride-0 dims a walk in stride order revisits addresses: the byte trace is "
-           "non-decreasing with repeats, not strictly increasing; it has numel − numel(source) "
-           "repeats.",
-           [](book::Check& c) {
-             Generator gen(3);
-             Tensor x = rand({3, 4}, gen);
-             Tensor e = x.view({3, 1, 4}).expand({3, 5, 4});  // (3,5,4):(4,0,1)
-             //! [stride_order]
-             // nikitaved's order: dims by decreasing stride (ties by dim), the last one fastest.
-             Shape order(e.dim());
-             for (int64_t d = 0; d < e.dim(); ++d) order[d] = d;
-             std::stable_sort(order.begin(), order.end(),
-                              [&](int64_t p, int64_t q) { return e.stride(p) > e.stride(q); });
-             models::Trace trace = models::logical_trace(e.permute(order));
-             //! [stride_order]
-             const std::set<int64_t> distinct(trace.bytes.begin(), trace.bytes.end());
-             c.equal("non-decreasing", models::is_sorted(trace), true);
-             c.equal("strictly increasing", models::is_sorted(trace, true), false);
-             c.equal("repeats", trace.size() - static_cast<int64_t>(distinct.size()),
-                     e.numel() - x.numel());
-             c.equal("the order", order, Shape{0, 2, 1});
-             pytorch().compare_value(c, "stride_order", "order", order);
-             pytorch().compare_value(c, "stride_order", "trace", trace.bytes);
-             c.value("trace_numel", e.numel());
-             c.value("trace_source", x.numel());
-             c.value("trace_repeats", trace.size() - static_cast<int64_t>(distinct.size()));
-             std::string head;
-             const int64_t shown = 12;  // enough to see each address repeat
-             for (int64_t k = 0; k < shown; ++k)
-               head += (k ? ", " : "") + std::to_string(trace.bytes[k]);
-             c.value("trace_head", head);
-           });
-
-  ch.claim("BC-09",
-           "A warp reading a broadcast operand along its stride-0 dim costs one 32-byte sector per "
-           "request: 32 lanes load one 4-byte address; 32 consecutive floats cost 4 sectors.",
-           [](book::Check& c) {
-             Generator gen(9);
-             Tensor x = rand({64}, gen);
-             //! [sectors]
-             Tensor column = x.view({64, 1}).expand({64, 32});  // lanes along the stride-0 dim
-             Tensor dense = rand({64, 32}, gen);                // lanes along a stride-1 dim
-             const int64_t lanes = 32, sector_bytes = 32;  // a warp; the unit memory serves
-             models::SectorCount broadcast =
-                 models::warp_sectors(models::logical_trace(column), lanes, sector_bytes);
-             models::SectorCount contiguous =
-                 models::warp_sectors(models::logical_trace(dense), lanes, sector_bytes);
-             //! [sectors]
-             c.equal("requests", broadcast.requests, int64_t{64});
-             c.equal("sectors per request, stride 0", broadcast.per_request(), 1.0);
-             c.equal("most sectors in one request, stride 0", broadcast.max_per_request,
-                     int64_t{1});
-             c.equal("sectors per request, stride 1", contiguous.per_request(), 4.0);
-             pytorch().compare(c, "sectors", "column", column, {&x});
-             pytorch().compare_value(c, "sectors", "len(sectors(column))", broadcast.requests);
-             pytorch().compare_value(c, "sectors", "sum(sectors(column)) / len(sectors(column))",
-                                     broadcast.per_request());
-             pytorch().compare_value(c, "sectors", "max(sectors(column))",
-                                     broadcast.max_per_request);
-             pytorch().compare_value(c, "sectors", "sum(sectors(dense)) / len(sectors(dense))",
-                                     contiguous.per_request());
-             c.value("sectors_zero", broadcast.per_request());
-             c.value("sectors_dense", contiguous.per_request());
-             c.value("lanes_per_warp", lanes);
-             c.value("sector_bytes", sector_bytes);
-           })
-      .model();
-
-  ch.erratum("ER-13",
-             "Hitting the same global memory address over and over is fine because all global "
-             "memory accesses are cached (nikitaved).",
-             "Loose: the lanes of one warp that load one address are served by one sector of "
-             "that one request, with no cache involved; L2 caches global loads, but whether L1 "
-             "does depends on the architecture and compiler flags.",
-             [](book::Check& c) {
-               // The count below uses no cache model at all: one request, its distinct sectors.
-               const int64_t lanes = 32, apart = 128;
-               models::Trace same;
-               same.width = 4;
-               same.bytes.assign(lanes, apart);  // every lane at one address
-               models::Trace spread;
-               spread.width = 4;
-               for (int64_t lane = 0; lane < lanes; ++lane) spread.bytes.push_back(lane * apart);
-               c.equal("sectors for 32 lanes at one address", models::warp_sectors(same).sectors,
-                       int64_t{1});
-               c.equal("sectors for 32 lanes 128 bytes apart", models::warp_sectors(spread).sectors,
-                       int64_t{32});
-               c.value("same_sectors", models::warp_sectors(same).sectors);
-               c.value("spread_sectors", models::warp_sectors(spread).sectors);
-               c.value("lanes", lanes);
-               c.value("apart", apart);
-             })
-      .model();
+  broadcasting::gpu(ch);  // 05_broadcasting/gpu.cpp: memory order and the GPU
 
   return ch.main(argc, argv);
 }

@@ -5,19 +5,22 @@
 
 namespace book {
 
-void Check::add(std::string_view what, std::string measured, std::string expected, bool ok) {
+void Check::add(std::string_view what, std::string measured, std::string expected, bool ok,
+                std::string_view key) {
   if (expected.empty())
     throw std::invalid_argument("book: the comparison '" + std::string(what) +
                                 "' does not say what it expected (use record() for a plain value)");
+  if (!key.empty()) add_value(std::string(key), measured);
   measurements_.push_back(
       {std::string(what), std::move(measured), std::move(expected), true, ok, {}});
   compared_anything_ = true;
   if (!ok) failed_ = true;
 }
 
-bool Check::near(std::string_view what, double measured, double expected, double tolerance) {
+bool Check::near(std::string_view what, double measured, double expected, double tolerance,
+                 std::string_view key) {
   const bool ok = std::abs(measured - expected) <= tolerance;
-  add(what, show(measured), show(expected) + " ± " + show(tolerance), ok);
+  add(what, show(measured), show(expected) + " ± " + show(tolerance), ok, key);
   return ok;
 }
 

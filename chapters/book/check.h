@@ -35,15 +35,18 @@ class Check : public Recorder {
   explicit Check(std::string claim_id = {}, std::vector<std::string>* taken = nullptr)
       : Recorder(taken, claim_id), id_(std::move(claim_id)) {}
 
-  // Exact equality, the check of every EXACT claim.
+  // Exact equality, the check of every EXACT claim. Given a key, the measured value is also
+  // published under it, as value(key, measured) would: the page quotes what was checked.
   template <class A, class B>
-  bool equal(std::string_view what, const A& measured, const B& expected) {
+  bool equal(std::string_view what, const A& measured, const B& expected,
+             std::string_view key = {}) {
     const bool ok = (measured == expected);
-    add(what, show(measured), show(expected), ok);
+    add(what, show(measured), show(expected), ok, key);
     return ok;
   }
-  // |measured - expected| <= tolerance, for the few floating-point figures.
-  bool near(std::string_view what, double measured, double expected, double tolerance);
+  // |measured - expected| <= tolerance, for the few floating-point figures; a key as for equal.
+  bool near(std::string_view what, double measured, double expected, double tolerance,
+            std::string_view key = {});
   // A property that holds or not; `measured` says what was seen ("24 of 24 elements").
   bool that(std::string_view what, bool holds, std::string measured = {});
   // f must throw (any std::exception) with a message containing `contains`; records the message.
@@ -98,7 +101,9 @@ class Check : public Recorder {
 
  private:
   // Adds a comparison; expected must say what was expected (an empty one would read as a record).
-  void add(std::string_view what, std::string measured, std::string expected, bool ok);
+  // A non-empty key publishes the measured text as the value of that name.
+  void add(std::string_view what, std::string measured, std::string expected, bool ok,
+           std::string_view key = {});
   std::string id_;
   std::vector<Measurement> measurements_;
   bool failed_ = false;

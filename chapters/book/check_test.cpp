@@ -110,3 +110,22 @@ TEST_CASE("a quote is shown with its source and proves nothing") {
   CHECK(c.status() == Status::Failed);  // a quote alone compared nothing
   CHECK_THROWS_AS(c.quote("no source", 1, ""), std::invalid_argument);
 }
+
+TEST_CASE("a keyed comparison publishes what it measured under the key, whatever the verdict") {
+  Check c("MT-01");
+  CHECK(c.equal("strides of p", std::vector<int64_t>{1, 12, 4}, std::vector<int64_t>{1, 12, 4},
+                "p_strides"));
+  CHECK_FALSE(c.near("ratio", 1.25, 2.0, 0.1, "ratio"));
+  c.equal("offset", 13, 13);  // no key: nothing published
+  REQUIRE(c.values().size() == 2);
+  CHECK(c.values()[0].name == "p_strides");
+  CHECK(c.values()[0].text == "(1, 12, 4)");
+  CHECK(c.values()[0].claim == "MT-01");
+  CHECK(c.values()[1].name == "ratio");
+  CHECK(c.values()[1].text == "1.25");  // the measured side, not the expected one
+  // The same text value() would publish, so a page quoting it reads the same.
+  c.value("p_strides_by_value", std::vector<int64_t>{1, 12, 4});
+  CHECK(c.values()[2].text == c.values()[0].text);
+  // A key is a value's name like any other: taken twice, it is refused.
+  CHECK_THROWS_AS(c.equal("again", 1, 1, "p_strides"), std::invalid_argument);
+}

@@ -1,0 +1,17 @@
+// Chapter 5's sections kept in files of their own beside this header; the chapter's program
+// (chapters/05_broadcasting.cpp) adds them to the chapter in the page's order.
+#pragma once
+
+#include "book/book.h"
+
+namespace broadcasting {
+
+// PyTorch 1.13's answers for this chapter's expressions (chapters/05_broadcasting.py, recorded by
+// tools/book record-pytorch): the checks compare the library's tensors and refusals with them.
+inline const book::PytorchRecord& pytorch() {
+  return book::PytorchRecord::of_chapter("05_broadcasting");
+}
+
+void gpu(book::Chapter& ch);  // Memory order and the GPU: BC-08, BC-09, ER-13
+
+}  // namespace broadcasting
