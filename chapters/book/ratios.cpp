@@ -75,4 +75,9 @@ void ratio_figure(Check& c, const std::string& name, const std::vector<Timed>& r
 OneThread::OneThread() : before_(strided::get_num_threads()) { strided::set_num_threads(1); }
 OneThread::~OneThread() { strided::set_num_threads(before_); }
 
+CpuKernelsScope::CpuKernelsScope(strided::CpuCapability c) : before_(strided::cpu_capability()) {
+  strided::set_cpu_capability(c);
+}
+CpuKernelsScope::~CpuKernelsScope() { strided::set_cpu_capability(before_); }
+
 }  // namespace book

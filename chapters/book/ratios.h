@@ -10,6 +10,7 @@
 
 #include "book/check.h"
 #include "book/timing.h"
+#include "strided/engine/dispatch.h"
 
 namespace book {
 
@@ -59,6 +60,19 @@ class OneThread {
 
  private:
   int before_;
+};
+
+// The CPU kernels of one capability (strided/engine/dispatch.h) for a scope, the ones before after
+// it: a timing claim whose ratio depends on the width of the vectors names the width it measured.
+class CpuKernelsScope {
+ public:
+  explicit CpuKernelsScope(strided::CpuCapability c);
+  ~CpuKernelsScope();
+  CpuKernelsScope(const CpuKernelsScope&) = delete;
+  CpuKernelsScope& operator=(const CpuKernelsScope&) = delete;
+
+ private:
+  strided::CpuCapability before_;
 };
 
 }  // namespace book
