@@ -10,6 +10,7 @@
 
 #include "bounded_ops.h"
 #include "engine_requests.h"
+#include "grad_request.h"
 #include "strided/layout/layout.h"
 
 namespace strided::explore {
@@ -260,9 +261,10 @@ Json answer(const Request& request, Meter& m) {
   if (request.contains("start") || request.contains("ops")) return answer_chain(request, m);
   if (request.contains("broadcast_shapes")) return answer_broadcast_shapes(request, m);
   if (std::optional<Json> a = engine_request(request, m)) return *a;
+  if (std::optional<Json> a = grad_request(request, m)) return *a;
   throw BadInput(
       "unknown request: expected {\"start\":...,\"ops\":[...]}, {\"broadcast_shapes\":[...]}, "
-      "{\"unary\":...}, {\"binary\":...} or {\"matmul\":...}");
+      "{\"unary\":...}, {\"binary\":...}, {\"matmul\":...} or {\"grad\":...}");
 }
 
 }  // namespace

@@ -92,6 +92,13 @@ in order, flushing each:
       {"shape","stride","storage_offset","values"}, its strides by PyTorch's output-layout rule
   {"matmul":{"a_shape":[3,4,1,2],"b_shape":[1,2,3],"dtype":"float32"}}
       operands are arange(numel) reshaped; batched dims broadcast as in torch.matmul
+  {"grad":{"start":{"shape":[2,3],"dtype":"float64"},"ops":[{"op":"exp"}]}}
+      A gradient: the leaf x is the start tensor with requires_grad, y is x after the ops, and
+      backward runs from (y * w).sum() with w = arange(1, y.numel() + 1) shaped like y. The ops
+      are a chain's (but for those with several outputs, view_dtype, alias and atleast_*),
+      and sum{dim,keepdim} mean{dim,keepdim} (no dim: all) exp{} log{} pow{exponent}
+      mul_self{} (y * y); at most 64 of them. Answer: x.grad as {"shape","stride","values"}
+      (values as in a chain's answer), or {"error":true,"message":...} where PyTorch raises.
   Integers in requests are int64, exactly. A line that is not a request (not JSON, JSON and
   more, a NUL byte) is answered {"error":true,"message":"bad input: ..."} and the program goes
   on with the next line.

@@ -1,0 +1,146 @@
+#!/usr/bin/python3
+"""Conformance cases for strided-explore's gradient requests, answered by real PyTorch 1.13.
+
+Run by a maintainer, never by the build:
+
+    /usr/bin/python3 tools/conformance/grad_chains.py > tests/conformance/grad_chain_cases.jsonl
+
+Deterministic (its own seed). Each case is {"id", "request", "expected"}, as generate.py's, run by
+tests/conformance/check.cpp through `strided-explore --jsonl`:
+
+    request:  {"grad": {"start": {"shape": [2, 3], "dtype": "float64"}, "ops": [...]}}
+    expected: {"shape", "stride", "values"} of x.grad, or {"error": true, "message": ...}
+
+where x = arange(numel).reshape(shape) with requires_grad, y is x after the ops, and backward runs
+from (y * w).sum(), w = arange(1, y.numel() + 1) shaped like y (tools/explore/grad_request.h).
+The ops are random chains of 1 to 4 mixing the view ops of generate.py's chains (its make_op,
+valid and invalid arguments alike), a few more views (clone, flip, mT, swapaxes, movedim,
+detach), and sum, mean (over all dims, or a list, with keepdim, and dims out of range or
+repeated), exp, log, pow and y * y. An integer leaf is refused by requires_grad.
+"""
+
+import json
+import random
+import sys
+
+import torch
+
+import generate as g
+
+SEED = 20240620
+CASES = 400
+rng = random.Random(SEED)
+DTYPES = [("float64", torch.float64)] * 6 + [("float32", torch.float32)] * 3 + [
+    ("int64", torch.int64)]
+
+
+def chance(p):
+    return rng.random() < p
+
+
+def reduction_op(y, name):
+    """sum or mean: over every dim, or a list of dims (sometimes out of range or repeated)."""
+    n = y.dim()
+    if chance(0.3):
+        return {"op": name}, lambda t: getattr(t, name)()
+    m = max(n, 1)
+    dims = rng.sample(range(-m, m), rng.randint(0, min(m, 2))) if chance(0.85) else []
+    if chance(0.1):
+        dims.append(rng.choice([m, -m - 1]))  # out of range
+    elif dims and chance(0.1):
+        dims.append(dims[0] % m)  # the same dim twice
+    keepdim = chance(0.4)
+    dim = dims[0] if len(dims) == 1 and chance(0.5) else dims
+    op = {"op": name, "dim": dim, "keepdim": keepdim}
+    return op, lambda t: getattr(t, name)(dim, keepdim)
+
+
+def other_view(y):
+    n = y.dim()
+    name = rng.choice(["clone", "flip", "mT", "swapaxes", "movedim", "detach"])
+    if name == "clone":
+        return {"op": "clone"}, lambda t: t.clone()
+    if name == "mT":
+        return {"op": "mT"}, lambda t: t.mT
+    if name == "detach":
+        return {"op": "detach"}, lambda t: t.detach()
+    if name == "flip":
+        dims = [g.dim_arg(n, chance(0.9)) for _ in range(rng.randint(0, 2))]
+        return {"op": "flip", "dims": dims}, lambda t: t.flip(dims)
+    if name == "swapaxes":
+        a, b = g.dim_arg(n, chance(0.9)), g.dim_arg(n)
+        return {"op": "swapaxes", "axis0": a, "axis1": b}, lambda t: t.swapaxes(a, b)
+    s, d = g.dim_arg(n, chance(0.9)), g.dim_arg(n)
+    return {"op": "movedim", "source": s, "destination": d}, lambda t: t.movedim(s, d)
+
+
+def make_op(y):
+    kind = rng.random()
+    if kind < 0.45:
+        return g.make_op(y)
+    if kind < 0.55:
+        return other_view(y)
+    name = rng.choice(["sum", "mean", "exp", "log", "pow", "pow", "mul_self"])
+    if name in ("sum", "mean"):
+        return reduction_op(y, name)
+    if name == "exp":
+        return {"op": "exp"}, lambda t: t.exp()
+    if name == "log":
+        return {"op": "log"}, lambda t: t.log()
+    if name == "mul_self":
+        return {"op": "mul_self"}, lambda t: t * t
+    e = rng.choice([2.0, 3.0, 0.5, -1.0, 1.5, 0.0, -0.5, 2.5])
+    return {"op": "pow", "exponent": e}, lambda t: t.pow(e)
+
+
+def error(e):
+    return {"error": True, "message": str(e).split("\n")[0]}
+
+
+def grad_case():
+    shape = g.start_shape()
+    dname, dtype = rng.choice(DTYPES)
+    ops = []
+    try:
+        x = torch.arange(g.numel_of(shape), dtype=dtype).reshape(shape)
+        # The ops draw their arguments from the tensor they apply to, so the chain is built as it
+        # runs; an op PyTorch refuses ends it.
+        y = x.detach().requires_grad_(True) if dtype.is_floating_point else x
+        leaf = y
+        for _ in range(rng.randint(1, 4)):
+            op, call = make_op(y)
+            ops.append(op)
+            if not leaf.requires_grad:
+                break
+            y = call(y)
+        if not dtype.is_floating_point:
+            leaf.requires_grad_(True)  # raises: only floating point tensors can require grad
+        w = torch.arange(1, y.numel() + 1, dtype=y.dtype).reshape(y.shape)
+        (y * w).sum().backward()
+        gr = leaf.grad
+        expected = {"shape": list(gr.shape), "stride": list(gr.stride()),
+                    "values": g.json_values(gr)}
+    except g.TORCH_ERRORS as e:
+        expected = error(e)
+    request = {"grad": {"start": {"shape": shape, "dtype": dname}, "ops": ops}}
+    return request, expected
+
+
+def main():
+    g.rng = rng  # generate.py's helpers (make_op, start_shape, ...) draw from this seed
+    out = sys.stdout
+    cases = []
+    while len(cases) < CASES:
+        request, expected = grad_case()
+        if any(s < 0 for s in expected.get("shape", [])):
+            continue
+        cases.append((request, expected))
+    for case_id, (request, expected) in enumerate(cases):
+        out.write(json.dumps({"id": case_id, "request": request, "expected": expected},
+                             separators=(",", ":"), allow_nan=False) + "\n")
+    errors = sum(1 for _, e in cases if "error" in e)
+    print(f"grad_chains: {len(cases)} cases, {errors} refused by PyTorch", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()

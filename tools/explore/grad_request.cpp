@@ -1,0 +1,321 @@
+#include "grad_request.h"
+
+#include <algorithm>
+#include <functional>
+#include <limits>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "bounded_ops.h"
+#include "strided/autograd/autograd.h"
+#include "strided/engine/ops.h"
+
+namespace strided::explore {
+
+namespace {
+
+using autograd::Variable;
+
+// ---- reading fields (a field that is null counts as omitted, as everywhere in jsonl.h) ----------
+
+const Request* field(const Request& obj, const char* key) {
+  const auto it = obj.find(key);
+  if (it == obj.end() || it->is_null()) return nullptr;
+  return &*it;
+}
+
+std::string text(const Request& v) {
+  return v.dump(-1, ' ', false, Request::error_handler_t::replace);
+}
+
+int64_t as_int(const Request& v, const std::string& where) {
+  if (v.is_number_unsigned() &&
+      v.get<uint64_t>() > static_cast<uint64_t>(std::numeric_limits<int64_t>::max()))
+    throw BadInput(where + " does not fit in int64");
+  if (!v.is_number_integer()) throw BadInput(where + " must be an integer, got " + text(v));
+  return v.get<int64_t>();
+}
+
+Shape as_ints(const Request& v, const std::string& where) {
+  if (v.is_number_integer()) return {as_int(v, where)};
+  if (!v.is_array()) throw BadInput(where + " must be a list of integers");
+  Shape out;
+  for (const Request& item : v) out.push_back(as_int(item, where));
+  return out;
+}
+
+std::string op_name(const Request& op) {
+  const Request* name = op.is_object() ? field(op, "op") : nullptr;
+  if (!name || !name->is_string()) throw BadInput("grad: each op needs \"op\": a name");
+  return name->get<std::string>();
+}
+
+int64_t get_int(const Request& op, const char* key, int64_t fallback) {
+  const Request* v = field(op, key);
+  return v ? as_int(*v, key) : fallback;
+}
+int64_t get_int(const Request& op, const char* key) { return as_int(op.at(key), key); }
+Shape get_ints(const Request& op, const char* key) { return as_ints(op.at(key), key); }
+std::optional<int64_t> get_optional(const Request& op, const char* key) {
+  const Request* v = field(op, key);
+  if (!v) return std::nullopt;
+  return as_int(*v, key);
+}
+
+// The ops a gradient request adds to a view chain's.
+bool is_math_op(const std::string& name) {
+  return name == "sum" || name == "mean" || name == "exp" || name == "log" || name == "pow" ||
+         name == "mul_self";
+}
+
+// A view chain's ops that have no derivative here.
+bool is_without_grad(const std::string& name) {
+  static const std::set<std::string> kNone = {
+      "split",  "split_with_sizes", "chunk",      "unbind",     "tensor_split", "hsplit",
+      "vsplit", "dsplit",           "view_dtype", "atleast_1d", "atleast_2d",   "atleast_3d",
+      "alias"};
+  return kNone.count(name) != 0;
+}
+
+void check_fields(const Request& op, const std::string& name, std::set<std::string> known) {
+  known.insert("op");
+  for (auto it = op.begin(); it != op.end(); ++it)
+    if (!known.count(it.key()))
+      throw BadInput("grad: " + name + " takes no field \"" + it.key() + "\"");
+}
+
+// The op's name and fields, before anything runs: a malformed op makes the whole line bad input.
+void check_grad_op(const Request& op) {
+  const std::string name = op_name(op);
+  if (is_without_grad(name))
+    throw BadInput("grad: the op \"" + name +
+                   "\" has no gradient here (a gradient request takes a view chain's other ops, "
+                   "and sum, mean, exp, log, pow, mul_self)");
+  if (!is_math_op(name)) {
+    check_op(op);  // a view op, checked as a chain checks it
+    return;
+  }
+  if (name == "sum" || name == "mean") {
+    check_fields(op, name, {"dim", "keepdim"});
+    if (const Request* d = field(op, "dim")) as_ints(*d, name + ".dim");
+    if (const Request* k = field(op, "keepdim")) {
+      if (!k->is_boolean()) throw BadInput(name + ".keepdim must be true or false, got " + text(*k));
+      if (!field(op, "dim")) throw BadInput(name + ".keepdim needs " + name + ".dim");
+    }
+  } else if (name == "pow") {
+    check_fields(op, name, {"exponent"});
+    const Request* e = field(op, "exponent");
+    if (!e) throw BadInput("pow needs \"exponent\"");
+    if (!e->is_number()) throw BadInput("pow.exponent must be a number, got " + text(*e));
+  } else {
+    check_fields(op, name, {});
+  }
+}
+
+// ---- costs --------------------------------------------------------------------------------------
+
+int64_t saturated(Checked c) { return c.overflowed() ? INT64_MAX : c.value(); }
+
+// At least the elements of any tensor shaped like sizes or reduced from it: a reduction over a
+// dim of size 0 may make more elements than its input has.
+int64_t elements_bound(IntList sizes) {
+  Checked n = 1;
+  for (int64_t s : sizes) n *= std::max<int64_t>(s, 1);
+  return saturated(n);
+}
+
+// What backward allocates for one node, whose input and output are in and out: its formula's
+// result and temporaries (pow's is exponent * x^(exponent - 1) * grad; as_strided's works in its
+// base storage's coordinates), each at most kBackwardTensors tensors the size of the larger of
+// the two or of the input's storage.
+constexpr int64_t kBackwardTensors = 6;
+struct BackwardCost {
+  int64_t largest = 1, step = 0;  // the largest tensor; the most one node holds at once
+  Checked work = 0, bytes = 0;
+  void add(const Tensor& in, const Tensor& out) {
+    const int64_t n = std::max({elements_bound(in.sizes()), elements_bound(out.sizes()),
+                                in.storage().nbytes() / in.element_size()});
+    largest = std::max(largest, n);
+    const int64_t all = saturated(Checked(n) * kBackwardTensors);
+    step = std::max(step, all);
+    work += Checked(all) + in.dim() * in.dim() + out.dim() * out.dim();
+    bytes += Checked(all) * 8;  // float64 at most: requires_grad takes floating dtypes only
+  }
+};
+
+// ---- ops ----------------------------------------------------------------------------------------
+
+// A node whose backward is given: for the two ops the Variable API has no method for, contiguous
+// (the identity when x is contiguous, else CloneBackward0: grad) and flip (FlipBackward0:
+// grad.flip(dims)), as tools/autograd/derivatives.yaml has them.
+Variable recorded(const Variable& x, Tensor out, const char* node,
+                  std::function<Tensor(const Tensor&)> backward) {
+  Variable result(std::move(out));
+  if (auto op = autograd::record(node, {&x})) {
+    op->formula = [backward](autograd::Op&, const std::vector<Tensor>& g) {
+      return std::vector<Tensor>{backward(g[0])};
+    };
+    autograd::set_history(result, op);
+  }
+  return result;
+}
+
+Variable reduce(const Variable& x, const Request& op, bool mean) {
+  const Request* d = field(op, "dim");
+  if (!d) return mean ? autograd::mean(x) : autograd::sum(x);
+  const Shape dims = as_ints(*d, mean ? "mean.dim" : "sum.dim");
+  const bool keepdim = field(op, "keepdim") && op.at("keepdim").get<bool>();
+  return mean ? autograd::mean(x, dims, keepdim) : autograd::sum(x, dims, keepdim);
+}
+
+Variable apply_grad_op(const Variable& x, const Request& op, Meter& m) {
+  const std::string name = op_name(op);
+  const Tensor& t = x.tensor();
+  if (is_math_op(name)) {
+    // The result (the leaf is floating, and so is every step: nothing is converted). A reduction
+    // sums one dim at a time, holding two partial results at once, and a mean divides the last.
+    const int64_t n = elements_bound(t.sizes());
+    const bool reduction = name == "sum" || name == "mean";
+    const int64_t copies = reduction ? std::max<int64_t>(t.dim(), 1) + 1 : 1;
+    m.charge(name, "the result of " + name + " on " + t.layout(),
+             Cost{n, saturated(Checked(n) * (reduction ? 2 : 1)),
+                  saturated(Checked(n) * copies + t.dim() * t.dim()),
+                  saturated(Checked(n) * copies * 8 + 16)});
+    if (name == "sum") return reduce(x, op, false);
+    if (name == "mean") return reduce(x, op, true);
+    if (name == "exp") return autograd::exp(x);
+    if (name == "log") return autograd::log(x);
+    if (name == "pow") return autograd::pow(x, op.at("exponent").get<double>());
+    return autograd::mul(x, x);  // mul_self
+  }
+  const bool copies = name == "reshape" || name == "flatten" || name == "contiguous" ||
+                      name == "clone" || name == "flip";
+  m.charge(name, (copies ? "the copy of " : "a view of ") + t.layout(),
+           copies ? copy_cost(t, t.dtype()) : view_cost(t));
+  if (name == "permute") return x.permute(get_ints(op, "dims"));
+  if (name == "transpose") return x.transpose(get_int(op, "dim0"), get_int(op, "dim1"));
+  if (name == "swapdims") return x.transpose(get_int(op, "dim0"), get_int(op, "dim1"));
+  if (name == "swapaxes") return x.transpose(get_int(op, "axis0"), get_int(op, "axis1"));
+  if (name == "slice")
+    return x.slice(get_int(op, "dim", 0), get_optional(op, "start"), get_optional(op, "stop"),
+                   get_int(op, "step", 1));
+  if (name == "select") return x.select(get_int(op, "dim"), get_int(op, "index"));
+  if (name == "diagonal")
+    return x.diagonal(get_int(op, "offset", 0), get_int(op, "dim1", 0), get_int(op, "dim2", 1));
+  if (name == "expand") return x.expand(get_ints(op, "shape"));
+  if (name == "broadcast_to") return x.broadcast_to(get_ints(op, "shape"));
+  if (name == "unsqueeze") return x.unsqueeze(get_int(op, "dim"));
+  if (name == "squeeze") {
+    const std::optional<int64_t> d = get_optional(op, "dim");
+    return d ? x.squeeze(*d) : x.squeeze();
+  }
+  if (name == "view") return x.view(get_ints(op, "shape"));
+  if (name == "reshape") return x.reshape(get_ints(op, "shape"));
+  if (name == "flatten") return x.flatten(get_int(op, "start_dim", 0), get_int(op, "end_dim", -1));
+  if (name == "t") return x.t();
+  if (name == "mT") {
+    t.mT();  // refuses fewer than 2 dims in PyTorch's words
+    return x.transpose(-2, -1);
+  }
+  if (name == "narrow")
+    return x.narrow(get_int(op, "dim"), get_int(op, "start"), get_int(op, "length"));
+  if (name == "as_strided")
+    return x.as_strided(get_ints(op, "size"), get_ints(op, "stride"),
+                        get_optional(op, "storage_offset"));
+  if (name == "unfold")
+    return x.unfold(get_int(op, "dimension"), get_int(op, "size"), get_int(op, "step"));
+  if (name == "movedim" || name == "moveaxis") {
+    if (op.at("source").is_number_integer() && op.at("destination").is_number_integer())
+      return x.movedim(get_int(op, "source"), get_int(op, "destination"));
+    return x.movedim(get_ints(op, "source"), get_ints(op, "destination"));
+  }
+  if (name == "unflatten") return x.unflatten(get_int(op, "dim"), get_ints(op, "sizes"));
+  if (name == "clone") return autograd::clone(x);
+  if (name == "contiguous") {
+    if (t.is_contiguous()) return x;
+    return recorded(x, t.contiguous(), "CloneBackward0", [](const Tensor& g) { return g; });
+  }
+  if (name == "flip") {
+    const Shape dims = get_ints(op, "dims");
+    return recorded(x, t.flip(dims), "FlipBackward0",
+                    [dims](const Tensor& g) { return g.flip(dims); });
+  }
+  if (name == "detach") return x.detach();
+  throw BadInput("grad: unknown op \"" + name + "\"");  // check_grad_op knows every name above
+}
+
+Json gradient_json(const Tensor& g, Meter& m) {
+  const bool values = g.numel() <= kMaxValues;
+  m.spend(layout_numbers(g) + (values ? g.numel() : 0), "grad: the answer");
+  Json r;
+  r["shape"] = g.sizes();
+  r["stride"] = g.strides();
+  if (values) r["values"] = values_json(g);
+  return r;
+}
+
+Json answer_grad(const Request& grad, Meter& m) {
+  if (!grad.is_object())
+    throw BadInput("\"grad\" must be {\"start\":{\"shape\":[...],\"dtype\":...},\"ops\":[...]}");
+  for (auto it = grad.begin(); it != grad.end(); ++it)
+    if (it.key() != "start" && it.key() != "ops")
+      throw BadInput("grad takes \"start\" and \"ops\", not \"" + it.key() + "\"");
+  const Request* start = field(grad, "start");
+  if (!start) throw BadInput("grad needs \"start\": {\"shape\":[...],\"dtype\":...}");
+  const Request* ops = field(grad, "ops");
+  if (ops && !ops->is_array()) throw BadInput("grad.ops must be a list");
+  static const Request kNoOps = Request::array();
+  if (!ops) ops = &kNoOps;
+  if (ops->size() > kMaxGradOps)
+    throw BadInput("grad.ops has " + std::to_string(ops->size()) + " ops; at most " +
+                   std::to_string(kMaxGradOps) + " are taken");
+  for (const Request& op : *ops) check_grad_op(op);
+  try {
+    const Tensor first = chain_start(*start, m);
+    const Variable x(first, true);  // refuses an integer dtype, in PyTorch's words
+    std::vector<Tensor> held = {first};
+    BackwardCost back;
+    Variable y = x;
+    for (const Request& op : *ops) {
+      const Variable next = apply_grad_op(y, op, m);
+      back.add(y.tensor(), next.tensor());
+      y = next;
+      held.push_back(y.tensor());  // the graph keeps what its formulas read: at most every step
+      m.hold(held);
+    }
+    // (y * w).sum(): w and the product, then their gradients.
+    const Tensor& yt = y.tensor();
+    const Tensor w = arange_shaped(yt.sizes(), yt.dtype(), "grad: the weights", m);
+    held.push_back(w);
+    m.hold(held);
+    m.charge("grad", "the weights for " + yt.layout(),
+             elementwise_cost(yt.sizes(), yt.dtype(), {w}));
+    const Variable weights(strided::add(w, Scalar(int64_t{1})));  // arange(1, numel + 1)
+    held.push_back(weights.tensor());
+    m.hold(held);
+    m.charge("grad", "(y * w).sum() for y " + yt.layout(),
+             elementwise_cost(yt.sizes(), yt.dtype(), {yt}));
+    const Variable loss = autograd::sum(autograd::mul(y, weights));
+    back.add(yt, yt);
+    m.charge("grad", "the gradients backward computes (" + std::to_string(ops->size() + 1) +
+                         " nodes)",
+             Cost{back.largest, saturated(Checked(back.step) + first.numel()),
+                  saturated(back.work), saturated(back.bytes)});
+    loss.backward();
+    const Tensor& g = x.grad();
+    STRIDED_CHECK(g.defined(), "grad: the leaf received no gradient");
+    return gradient_json(g, m);
+  } catch (const Error& e) {
+    return error_json(e.what());
+  }
+}
+
+}  // namespace
+
+std::optional<Json> grad_request(const Request& request, Meter& m) {
+  if (!request.contains("grad")) return std::nullopt;
+  return answer_grad(request.at("grad"), m);
+}
+
+}  // namespace strided::explore
