@@ -95,12 +95,33 @@ AccumulateGrad::AccumulateGrad(std::shared_ptr<AutogradMeta> meta, Tensor leaf)
   outputs_.push_back({leaf_.sizes(), leaf_.dtype()});
 }
 
+namespace {
+// torch/csrc/autograd/utils/grad_layout_contract.h, obeys_layout_contract: for a non-overlapping
+// and dense leaf, the gradient's strides equal the leaf's on every dim of size other than 1 (and no
+// size-1 dim has stride 0, which marks a view such as cat's); for any other leaf, the gradient is
+// row-major contiguous.
+bool obeys_layout_contract(const Tensor& grad, const Tensor& leaf) {
+  if (grad.sizes() != leaf.sizes() || grad.dtype() != leaf.dtype()) return false;
+  if (!leaf.is_non_overlapping_and_dense()) return grad.is_contiguous();
+  for (int64_t d = 0; d < grad.dim(); ++d) {
+    if (grad.size(d) != 1 ? grad.stride(d) != leaf.stride(d) : grad.stride(d) == 0) return false;
+  }
+  return true;
+}
+}  // namespace
+
 std::vector<Tensor> AccumulateGrad::apply(std::vector<Tensor>&& grads) {
   const Tensor& g = grads.at(0);
   if (!g.defined()) return {};
   if (!meta_->grad.defined()) {
-    // utils::clone_obey_contract: the leaf's strides when it is non-overlapping and dense.
-    Tensor fresh = leaf_.is_non_overlapping_and_dense()
+    // accumulateGrad: a gradient that obeys the layout contract is kept as it is, strides of
+    // size-1 dims included; any other is cloned by utils::clone_obey_contract, into the leaf's
+    // strides when the leaf is non-overlapping and dense, else row-major. PyTorch keeps the very
+    // tensor when nothing else refers to it; our tensors are values, so the gradient is copied
+    // into its own storage with g's strides, which no caller's tensor can then alias.
+    Tensor fresh = obeys_layout_contract(g, leaf_)
+                       ? empty_strided(g.sizes(), g.strides(), {leaf_.dtype()})
+                   : leaf_.is_non_overlapping_and_dense()
                        ? empty_strided(leaf_.sizes(), leaf_.strides(), {leaf_.dtype()})
                        : empty(leaf_.sizes(), {leaf_.dtype()});
     fresh.copy_(g);
