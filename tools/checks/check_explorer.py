@@ -119,6 +119,35 @@ def check_explorer(browser, site, program, shots, tmp, timeout):
     return problems
 
 
+# How many Try it blocks have an Edit button over the visible part of their first line (the
+# command): the range from the block's first character to its first newline, clipped by the block.
+COVERED_COMMANDS = """(() => {
+  let covered = 0;
+  for (const block of document.querySelectorAll('.book-tryit')) {
+    const button = block.querySelector('button.book-tryit-edit');
+    const pre = block.querySelector('pre');
+    if (!button || !pre) continue;
+    const walker = document.createTreeWalker(pre, NodeFilter.SHOW_TEXT);
+    const range = document.createRange();
+    let node = walker.nextNode(), started = false;
+    while (node) {
+      if (!started) { range.setStart(node, 0); started = true; }
+      const nl = node.textContent.indexOf('\\n');
+      if (nl >= 0) { range.setEnd(node, nl); break; }
+      range.setEnd(node, node.textContent.length);
+      node = walker.nextNode();
+    }
+    if (!started) continue;
+    const box = pre.getBoundingClientRect(), b = button.getBoundingClientRect();
+    for (const r of range.getClientRects()) {
+      const left = Math.max(r.left, box.left), right = Math.min(r.right, box.right);
+      if (b.left < right && b.right > left && b.top < r.bottom && b.bottom > r.top) { covered++; break; }
+    }
+  }
+  return covered;
+})()"""
+
+
 def check_tryits(browser, site, program, shots, timeout):
     """Every chapter page: an Edit button per Try it block; on the first with one, edit it."""
     problems = []
@@ -137,6 +166,10 @@ def check_tryits(browser, site, program, shots, timeout):
         blocks_in_all += counts[0]
         if counts[0] != counts[1]:
             problems.append(f"{page}: {counts[0]} Try it blocks, {counts[1]} Edit buttons")
+        covered = browser.evaluate(COVERED_COMMANDS)
+        if covered:
+            problems.append(f"{page}: the Edit button covers the command line of {covered} Try it "
+                            "block(s)")
         if counts[0] and not edited:
             edited = True
             frozen = browser.evaluate("document.querySelector('.book-tryit pre').textContent")
