@@ -428,11 +428,9 @@ int main(int argc, char** argv) {
              Tensor x = arange(6).view({3, 2});
              Tensor y = x.index({std::vector<int64_t>{0, 2}});  // reading x[[0, 2]]: a copy
              const void* before = x.data_ptr();
-             // Writing x[[0, 2]] = v: this library has no index_put_, so it writes the two rows
-             // one select at a time, into x's own storage.
+             // Writing x[[0, 2]] = v is index_put_: it writes v's rows into x's own storage.
              Tensor v = from_values({-1, -1, -2, -2}, {2, 2}, {DType::Int64});
-             x.select(0, 0).copy_(v.select(0, 0));
-             x.select(0, 2).copy_(v.select(0, 1));
+             x.index_put_({{0, 2}}, v);  // x[[0, 2]] = v
              //! [index_put]
              c.equal("y shares x's storage", y.storage().is_same(x.storage()), false);
              c.equal("x after the write", x.to_vector(), std::vector<double>{-1, -1, 2, 3, -2, -2});
