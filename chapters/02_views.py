@@ -310,8 +310,8 @@ h = i.to(torch.float16)
 # [lossy]
 answers.of("h")
 
-# ---- A catalogue of views (chapters/02_views_catalogue.h) --------------------------------------
-# The rows' expressions, in the order of 02_views_catalogue.h, on x = torch.arange(24).view(2, 3, 4).
+# ---- A catalogue of views (chapters/02_views/catalogue.cpp) --------------------------------------
+# The rows' expressions, in the order of 02_views/catalogue.cpp, on x = torch.arange(24).view(2, 3, 4).
 CATALOGUE = [
     "x.select(1, 2)",
     "x.unbind(1)[2]",

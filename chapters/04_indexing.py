@@ -245,7 +245,8 @@ x = torch.arange(6).view(3, 2)
 y = x[[0, 2]]  # reading x[[0, 2]]: a copy
 before = x.data_ptr()
 # Writing x[[0, 2]] = v is index_put_: it writes v's rows into x's own storage.
-x[[0, 2]] = torch.tensor([[-1, -1], [-2, -2]])
+v = torch.tensor([[-1, -1], [-2, -2]])
+x.index_put_((torch.tensor([0, 2]),), v)  # x[[0, 2]] = v
 # [index_put]
 answers.of("y", base="x")
 answers.of("x")

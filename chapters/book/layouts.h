@@ -96,4 +96,34 @@ inline std::vector<int64_t> count_up(int64_t n) {
   return v;
 }
 
+// A battery of layouts over strided::arange storages: random sizes, every other or every element along
+// each dim, sometimes one dim expanded from size 1, then a random permutation.
+inline std::vector<strided::Tensor> layout_battery(int count, uint64_t seed) {
+  strided::Generator gen(seed);
+  auto pick = [&](int64_t n) { return static_cast<int64_t>(gen.next_u64() % n); };
+  std::vector<strided::Tensor> out;
+  while (static_cast<int>(out.size()) < count) {
+    const int64_t nd = 1 + pick(4);
+    strided::Shape sizes, big, steps;
+    for (int64_t d = 0; d < nd; ++d) {
+      sizes.push_back(1 + pick(4));
+      steps.push_back(pick(3) == 0 ? 2 : 1);
+      big.push_back(sizes.back() * steps.back());
+    }
+    int64_t n = 1;
+    for (int64_t b : big) n *= b;
+    strided::Tensor x = strided::arange(n).view(big);
+    for (int64_t d = 0; d < nd; ++d) x = x.slice(d, std::nullopt, std::nullopt, steps[d]);
+    if (pick(10) < 3) {
+      const int64_t d = pick(nd);
+      x = x.narrow(d, 0, 1).expand(sizes);
+    }
+    strided::Shape perm(nd);
+    for (int64_t d = 0; d < nd; ++d) perm[d] = d;
+    for (int64_t d = nd - 1; d > 0; --d) std::swap(perm[d], perm[pick(d + 1)]);
+    out.push_back(x.permute(perm));
+  }
+  return out;
+}
+
 }  // namespace book

@@ -11,6 +11,8 @@
 #include "strided/engine/iterator.h"
 #include "strided/layout/layout.h"
 #include "strided/layout/memory_format.h"
+#include "strided/memory/memory.h"
+#include "strided/tensor/promotion.h"
 #include "strided/engine/ops.h"
 #include "strided/tensor/tensor.h"
 
@@ -55,10 +57,46 @@ Shape iterator_output_strides(IntList shape, const std::vector<Operand>& ops) {
   return walk_output_strides(shape, walk_order(shape, strides));
 }
 
-// ---- advanced indexing: one gather ------------------------------------------------------------
-// src has been basic-indexed already; lists[d] holds the list indexing dim d of src, if any.
-Tensor advanced_index(Tensor src, std::vector<const IndexList*> lists) {
-  // make_info: broadcast the lists together (1-d lists: equal lengths, or length 1).
+// ---- advanced indexing: the index kernel's operands -------------------------------------------
+// make_info (TensorAdvancedIndexing.cpp, AdvancedIndex): what index() reads and index_put_ writes,
+// for src already basic-indexed and lists[d] the list indexing dim d of src, if any. The result of
+// index() has out_sizes; an element at `index` of it is src's element at offset
+// src.storage_offset() + (its offset along src_strides) + offset_of_lists(index).
+struct AdvancedIndex {
+  Tensor src;                          // permuted so that the indexed dims are adjacent
+  std::vector<const IndexList*> lists;  // one per dim of src, null where none
+  std::vector<int64_t> indexed;         // the indexed dims of src, in order
+  int64_t before = 0, count = 0, len = 0;
+  Shape out_sizes;    // src's dims before the indexed ones, len, src's dims after them
+  Shape src_strides;  // src's strides over out_sizes' dims, 0 on the indexed one
+
+  // The storage offset the lists add for the result's index (each value wrapped when negative).
+  int64_t offset_of_lists(const int64_t* index) const {
+    int64_t off = 0;
+    for (int64_t k = 0; k < count; ++k) {
+      const IndexList& l = *lists[indexed[k]];
+      int64_t v = l.size() == 1 ? l[0] : l[index[before]];
+      if (v < 0) v += src.size(indexed[k]);
+      off += v * src.stride(indexed[k]);
+    }
+    return off;
+  }
+
+  // The index kernel's bounds check, made as it reads each index: never when the result is empty.
+  // "dimension" counts the lists, as PyTorch's message does.
+  void check_bounds(const char* op) const {
+    if (checked_numel(out_sizes, op) == 0) return;
+    for (int64_t k = 0; k < count; ++k) {
+      const int64_t size = src.size(indexed[k]);
+      for (int64_t v : *lists[indexed[k]])
+        STRIDED_CHECK(v >= -size && v < size, op, ": index ", v,
+                      " is out of bounds for dimension ", k, " with size ", size);
+    }
+  }
+};
+
+AdvancedIndex make_info(Tensor src, std::vector<const IndexList*> lists, const char* op) {
+  // Broadcast the lists together (1-d lists: equal lengths, or length 1).
   std::vector<Shape> shapes;
   for (const IndexList* l : lists)
     if (l) shapes.push_back(Shape{static_cast<int64_t>(l->size())});
@@ -68,17 +106,18 @@ Tensor advanced_index(Tensor src, std::vector<const IndexList*> lists) {
   } catch (const Error&) {
     std::string all;
     for (const Shape& s : shapes) all += (all.empty() ? "" : ", ") + to_string(s);
-    throw Error(
-        detail::concat("index(): shape mismatch: indexing tensors could not be broadcast "
-                       "together with shapes ",
-                       all));
+    throw Error(detail::concat(op,
+                               ": shape mismatch: indexing tensors could not be broadcast "
+                               "together with shapes ",
+                               all));
   }
-  const int64_t len = bshape[0];
+  AdvancedIndex info;
+  info.len = bshape[0];
   // hasContiguousSubspace / transposeToFront: indexed dims that are not adjacent move to the
   // front, so the indexed result dim comes first.
   const int64_t ndim = src.dim();
-  STRIDED_CHECK(static_cast<int64_t>(lists.size()) <= ndim,
-                "index(): too many indices for tensor "
+  STRIDED_CHECK(static_cast<int64_t>(lists.size()) <= ndim, op,
+                ": too many indices for tensor "
                 "of dimension ",
                 ndim);
   lists.resize(static_cast<size_t>(ndim), nullptr);
@@ -100,63 +139,61 @@ Tensor advanced_index(Tensor src, std::vector<const IndexList*> lists) {
     for (int64_t d = 0; d < ndim; ++d)
       if (lists[d]) indexed.push_back(d);
   }
-  const int64_t before = indexed.front();
-  const int64_t count = static_cast<int64_t>(indexed.size());
+  info.before = indexed.front();
+  info.count = static_cast<int64_t>(indexed.size());
   // AdvancedIndex: an empty indexed dim can only be indexed by an empty list.
   for (int64_t d : indexed)
-    STRIDED_CHECK(src.size(d) != 0 || len == 0,
-                  "index(): index is out of bounds for dimension with size 0");
-  // restride_src and reshape_indexer: the operands the kernel iterates, all of the output's shape.
-  Shape out_sizes(src.sizes().begin(), src.sizes().begin() + before);
-  out_sizes.push_back(len);
-  out_sizes.insert(out_sizes.end(), src.sizes().begin() + before + count, src.sizes().end());
-  // The index kernel's bounds check, made as it reads each index: never when the result is empty.
-  // "dimension" counts the lists, as PyTorch's message does.
-  const bool empty_result = checked_numel(out_sizes, "index()") == 0;
-  for (int64_t k = 0; k < count && !empty_result; ++k) {
-    const int64_t size = src.size(indexed[k]);
-    for (int64_t v : *lists[indexed[k]])
-      STRIDED_CHECK(v >= -size && v < size, "index(): index ", v,
-                    " is out of bounds for dimension ", k, " with size ", size);
-  }
-  std::vector<Operand> ops;
-  {
-    Shape st(src.strides().begin(), src.strides().begin() + before);
-    st.push_back(0);
-    st.insert(st.end(), src.strides().begin() + before + count, src.strides().end());
-    ops.push_back({out_sizes, st});
-  }
-  const int64_t after = static_cast<int64_t>(out_sizes.size()) - before - 1;
-  for (int64_t d : indexed) {
+    STRIDED_CHECK(src.size(d) != 0 || info.len == 0, op,
+                  ": index is out of bounds for dimension with size 0");
+  // restride_src: the result's shape, and src's strides over it.
+  const auto first = src.sizes().begin() + info.before, last = first + info.count;
+  info.out_sizes.assign(src.sizes().begin(), first);
+  info.out_sizes.push_back(info.len);
+  info.out_sizes.insert(info.out_sizes.end(), last, src.sizes().end());
+  const auto sfirst = src.strides().begin() + info.before, slast = sfirst + info.count;
+  info.src_strides.assign(src.strides().begin(), sfirst);
+  info.src_strides.push_back(0);
+  info.src_strides.insert(info.src_strides.end(), slast, src.strides().end());
+  info.src = std::move(src);
+  info.lists = std::move(lists);
+  info.indexed = std::move(indexed);
+  return info;
+}
+
+// ---- advanced indexing: one gather ------------------------------------------------------------
+Tensor advanced_index(Tensor src, std::vector<const IndexList*> lists) {
+  const AdvancedIndex info = make_info(std::move(src), std::move(lists), "index()");
+  const Shape& out_sizes = info.out_sizes;
+  info.check_bounds("index()");
+  // reshape_indexer: the operands the kernel iterates, all of the output's shape.
+  std::vector<Operand> ops = {{out_sizes, info.src_strides}};
+  const int64_t after = static_cast<int64_t>(out_sizes.size()) - info.before - 1;
+  for (int64_t d : info.indexed) {
     // A list is a contiguous 1-d int64 tensor, expanded to the common length (stride 0 when its
     // length is 1 and the common one is not), then reshaped to [1]*before + [len] + [1]*after.
-    const int64_t own = static_cast<int64_t>(lists[d]->size());
-    Shape sizes(static_cast<size_t>(before), 1);
-    sizes.push_back(len);
+    const int64_t own = static_cast<int64_t>(info.lists[d]->size());
+    Shape sizes(static_cast<size_t>(info.before), 1);
+    sizes.push_back(info.len);
     sizes.insert(sizes.end(), static_cast<size_t>(after), 1);
-    const int64_t stride = own == len ? 1 : 0;
-    ops.push_back({sizes, *compute_view_strides({len}, {stride}, sizes)});
+    const int64_t stride = own == info.len ? 1 : 0;
+    ops.push_back({sizes, *compute_view_strides({info.len}, {stride}, sizes)});
   }
+  const Tensor& in_tensor = info.src;
   const Shape out_strides = iterator_output_strides(out_sizes, ops);
-  Tensor out = empty_strided(out_sizes, out_strides, {src.dtype(), src.device()});
+  Tensor out = empty_strided(out_sizes, out_strides, {in_tensor.dtype(), in_tensor.device()});
   const int64_t n = out.numel();
   if (n == 0) return out;
   // Gather, one element at a time: dims before and after the indexed ones address src directly;
   // the indexed dim adds each list's value (wrapped) times its dim's stride.
-  const int64_t item = src.element_size();
-  const char* in = static_cast<const char*>(src.storage().data());
+  const int64_t item = in_tensor.element_size();
+  const char* in = static_cast<const char*>(in_tensor.storage().data());
   char* dst = static_cast<char*>(out.storage().data());
   // The layout algebra's odometer over the result's index, with the result's offset and src's
   // (its strides over the result's dims, 0 on the indexed one) beside it.
-  for_each_index(out_sizes, {out_strides, ops[0].strides}, 0, n,
+  for_each_index(out_sizes, {out_strides, info.src_strides}, 0, n,
                  [&](const int64_t* index, const int64_t* off) {
-                   int64_t so = src.storage_offset() + off[1];
-                   for (int64_t k = 0; k < count; ++k) {
-                     const IndexList& l = *lists[indexed[k]];
-                     int64_t v = l.size() == 1 ? l[0] : l[index[before]];
-                     if (v < 0) v += src.size(indexed[k]);
-                     so += v * src.stride(indexed[k]);
-                   }
+                   const int64_t so =
+                       in_tensor.storage_offset() + off[1] + info.offset_of_lists(index);
                    std::memcpy(dst + (out.storage_offset() + off[0]) * item, in + so * item,
                                static_cast<size_t>(item));
                  });
@@ -248,6 +285,76 @@ Tensor Tensor::index(const std::vector<TensorIndex>& indices) const {
                 "CPU for now, got a tensor on ",
                 result.device().str());
   return advanced_index(result, lists);
+}
+
+Tensor& Tensor::index_put_(const std::vector<std::vector<int64_t>>& indices, const Tensor& values,
+                           bool accumulate) {
+  // _index_put_impl_ (TensorAdvancedIndexing.cpp), in its order: the number of indices, the
+  // overlap of values with self, make_info, make_index_put_iterator's shape and dtype checks, then
+  // the index_put kernel (IndexKernel.cpp, cpu_index_kernel), which checks each index as it reads
+  // it. PyTorch only warns when self is expanded (a deprecated use); the writes then go to the
+  // same cells, the last one winning, as here. Every index is checked before the first write, so
+  // a refused call writes nothing (PyTorch's kernel checks as it goes and leaves the writes made
+  // before the bad index).
+  constexpr const char* op = "index_put_()";
+  STRIDED_CHECK(defined() && values.defined(),
+                "index_put_(): the tensor or the values are undefined (default-constructed)");
+  STRIDED_CHECK(static_cast<int64_t>(indices.size()) <= dim(),
+                "index_put_(): too many indices for tensor of dimension ", dim(), " (got ",
+                indices.size(), ")");
+  // PyTorch 1.13 fails on an empty tuple of indices with this internal error.
+  STRIDED_CHECK(!indices.empty(), "index_put_(): strides() called on an undefined Tensor");
+  STRIDED_CHECK(device().is_cpu() && values.device().is_cpu(),
+                "index_put_(): advanced indexing is only supported on the CPU for now, got a "
+                "tensor on ",
+                (device().is_cpu() ? values : *this).device().str());
+  // assert_no_overlap: values may not share a cell with self (Full or Partial).
+  const MemOverlapStatus overlap = get_overlap_status(*this, values);
+  STRIDED_CHECK(overlap != MemOverlapStatus::Full && overlap != MemOverlapStatus::Partial,
+                "index_put_(): unsupported operation: some elements of the input tensor and the "
+                "written-to tensor refer to a single memory location. Please clone() the tensor "
+                "before performing the operation.");
+  std::vector<const IndexList*> lists;
+  for (const IndexList& l : indices) lists.push_back(&l);
+  const AdvancedIndex info = make_info(*this, lists, op);
+  Shape shape;
+  try {
+    shape = broadcast_shapes(values.sizes(), info.out_sizes);
+  } catch (const Error&) {
+  }
+  STRIDED_CHECK(shape == info.out_sizes, "index_put_(): shape mismatch: value tensor of shape ",
+                to_string(values.sizes()), " cannot be broadcast to indexing result of shape ",
+                to_string(info.out_sizes));
+  STRIDED_CHECK(values.dtype() == dtype_,
+                "index_put_(): Index put requires the source and destination dtypes match, got ",
+                scalar_type_name(dtype_), " for the destination and ",
+                scalar_type_name(values.dtype()), " for the source.");
+  info.check_bounds(op);
+  const Tensor from = values.expand(info.out_sizes);
+  const int64_t n = checked_numel(info.out_sizes, op);
+  if (n == 0) return *this;
+  // Scatter, one element at a time and in order, so that a repeated index writes last (or, with
+  // accumulate, adds every value: PyTorch runs the kernel serially then).
+  const int64_t item = element_size();
+  char* out = static_cast<char*>(storage().data());
+  const char* in = static_cast<const char*>(from.storage().data());
+  for_each_index(info.out_sizes, {info.src_strides, from.strides()}, 0, n,
+                 [&](const int64_t* index, const int64_t* off) {
+                   char* dst =
+                       out + (info.src.storage_offset() + off[0] + info.offset_of_lists(index)) *
+                                 item;
+                   const char* src = in + (from.storage_offset() + off[1]) * item;
+                   if (!accumulate) {
+                     std::memcpy(dst, src, static_cast<size_t>(item));
+                     return;
+                   }
+                   const Scalar a = load_scalar(dst, dtype_), b = load_scalar(src, dtype_);
+                   store_scalar(dst, dtype_,
+                                dtype_ == DType::Bool ? Scalar(a.to_int() != 0 || b.to_int() != 0)
+                                : is_floating_point(dtype_) ? Scalar(a.to_double() + b.to_double())
+                                                            : Scalar(a.to_int() + b.to_int()));
+                 });
+  return *this;
 }
 
 Tensor Tensor::index_select(int64_t dim, IntList indices) const {

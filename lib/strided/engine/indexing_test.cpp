@@ -203,3 +203,90 @@ TEST_CASE("advanced indexing errors") {
         "index(): shape mismatch: indexing tensors could not be broadcast together with shapes "
         "[2], [3]");
 }
+
+namespace {
+Tensor longs(const Values& v, IntList sizes) { return from_values(v, sizes, {DType::Int64}); }
+}  // namespace
+
+TEST_CASE("index_put_ writes values, broadcast, into the picked cells, in place (IX-09.put)") {
+  const Tensor x = arange_of({3, 2});
+  const void* before = x.data_ptr();
+  Tensor a = x.clone();
+  // a.index_put_((torch.tensor([0, 2]),), torch.tensor([[-1, -1], [-2, -2]]))
+  CHECK(&a.index_put_({{0, 2}}, longs({-1, -1, -2, -2}, {2, 2})) == &a);
+  check(a, {3, 2}, {2, 1}, {-1, -1, 2, 3, -2, -2});
+  CHECK(x.data_ptr() == before);
+  Tensor b = x.clone();  // ... torch.tensor([7, 8]): one row for both
+  check(b.index_put_({{0, 2}}, longs({7, 8}, {2})), {3, 2}, {2, 1}, {7, 8, 2, 3, 7, 8});
+  Tensor c = x.clone();  // ... torch.tensor(9): a 0-d value
+  check(c.index_put_({{0, 2}}, longs({9}, {})), {3, 2}, {2, 1}, {9, 9, 2, 3, 9, 9});
+  Tensor d = x.clone();  // ((torch.tensor([0, 2]), torch.tensor([1, 0])), torch.tensor([10, 20]))
+  check(d.index_put_({{0, 2}, {1, 0}}, longs({10, 20}, {2})), {3, 2}, {2, 1},
+        {0, 10, 2, 3, 20, 5});
+  Tensor e = x.clone();  // ((torch.tensor([-1]), torch.tensor([1, 0])), ...): wraps, broadcasts
+  check(e.index_put_({{-1}, {1, 0}}, longs({10, 20}, {2})), {3, 2}, {2, 1}, {0, 1, 2, 3, 20, 10});
+  // y = torch.arange(24).view(2, 3, 4); y.index_put_((torch.tensor([0, 1]), torch.tensor([0, 2])),
+  // torch.tensor([100, 200, 300, 400]))
+  Tensor y = arange_of({2, 3, 4});
+  y.index_put_({{0, 1}, {0, 2}}, longs({100, 200, 300, 400}, {4}));
+  Values expected(24);
+  for (int64_t i = 0; i < 24; ++i) expected[i] = static_cast<double>(i);
+  for (int64_t k = 0; k < 4; ++k) expected[k] = expected[20 + k] = 100.0 * (k + 1);
+  check(y, {2, 3, 4}, {12, 4, 1}, expected);
+  // A transposed destination: the writes follow its strides.
+  Tensor t = arange_of({2, 3}).t().contiguous().t();  // (2, 3) with strides (1, 2)
+  t.index_put_({{1}}, longs({-1, -2, -3}, {3}));
+  CHECK(t.to_vector() == Values{0, 1, 2, -1, -2, -3});
+  // An empty list writes nothing.
+  Tensor z = zeros({4});
+  CHECK(z.index_put_({{}}, full({}, 1.0)).to_vector() == Values{0, 0, 0, 0});
+}
+
+TEST_CASE("index_put_ with a repeated index: the last write wins, or accumulate adds each") {
+  const Tensor x = arange_of({3, 2});
+  const Tensor v = longs({1, 1, 2, 2, 3, 3}, {3, 2});
+  Tensor a = x.clone();  // a.index_put_((torch.tensor([0, 2, 0]),), v)
+  check(a.index_put_({{0, 2, 0}}, v), {3, 2}, {2, 1}, {3, 3, 2, 3, 2, 2});
+  Tensor b = x.clone();  // ... accumulate=True
+  check(b.index_put_({{0, 2, 0}}, v, true), {3, 2}, {2, 1}, {4, 5, 2, 3, 6, 7});
+  Tensor c = x.clone();  // c.index_put_((torch.tensor([0, 1, 1]),), v, accumulate=True)
+  check(c.index_put_({{0, 1, 1}}, v, true), {3, 2}, {2, 1}, {1, 2, 7, 8, 4, 5});
+  // torch.zeros(5).index_put_((torch.tensor([1, 1, 3]),), torch.tensor([1., 2., 3.]), True)
+  Tensor f = zeros({5});
+  check(f.index_put_({{1, 1, 3}}, from_values({1, 2, 3}, {3}), true), {5}, {1}, {0, 3, 0, 3, 0});
+  // An expanded destination (PyTorch warns, and writes): every element is the one cell.
+  Tensor e = zeros({1}).expand({3});
+  e.index_put_({{1}}, from_values({1}, {1}));
+  CHECK(e.to_vector() == Values{1, 1, 1});
+}
+
+TEST_CASE("index_put_ errors, worded as PyTorch's") {
+  Tensor x = arange_of({3, 2});
+  CHECK(error_of([&] { x.index_put_({{0, 3}}, longs({1}, {})); }) ==
+        "index_put_(): index 3 is out of bounds for dimension 0 with size 3");
+  CHECK(error_of([&] { x.index_put_({{0, 1}, {0, 2}}, longs({1}, {})); }) ==
+        "index_put_(): index 2 is out of bounds for dimension 1 with size 2");
+  CHECK(error_of([&] { x.index_put_({{0, 1}}, longs({1, 2, 3}, {3})); }) ==
+        "index_put_(): shape mismatch: value tensor of shape [3] cannot be broadcast to indexing "
+        "result of shape [2, 2]");
+  CHECK(error_of([&] { x.index_put_({{0, 1}}, from_values({1, 2}, {2})); }) ==
+        "index_put_(): Index put requires the source and destination dtypes match, got Long for "
+        "the destination and Float for the source.");
+  CHECK(error_of([&] { x.index_put_({{0, 1}, {0, 1}, {0}}, longs({1}, {})); }) ==
+        "index_put_(): too many indices for tensor of dimension 2 (got 3)");
+  CHECK(error_of([&] { x.index_put_({{0, 1}, {0, 1, 1}}, longs({1}, {})); }) ==
+        "index_put_(): shape mismatch: indexing tensors could not be broadcast together with "
+        "shapes [2], [3]");
+  CHECK(error_of([&] { x.index_put_({{0}}, x.select(0, 1)); }) ==
+        "index_put_(): unsupported operation: some elements of the input tensor and the "
+        "written-to tensor refer to a single memory location. Please clone() the tensor before "
+        "performing the operation.");
+  CHECK(error_of([&] { zeros({0}).index_put_({{1}}, full({}, 1.0)); }) ==
+        "index_put_(): index is out of bounds for dimension with size 0");
+  CHECK(error_of([&] { zeros({}).index_put_({{0}}, full({}, 1.0)); }) ==
+        "index_put_(): too many indices for tensor of dimension 0 (got 1)");
+  CHECK(error_of([&] { x.index_put_({}, longs({5}, {})); }) ==
+        "index_put_(): strides() called on an undefined Tensor");
+  // Nothing was written by a refused call.
+  CHECK(x.to_vector() == Values{0, 1, 2, 3, 4, 5});
+}

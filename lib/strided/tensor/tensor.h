@@ -171,6 +171,11 @@ class Tensor {
   Tensor to(MemoryFormat memory_format) const;
   Tensor index(std::initializer_list<indexing::TensorIndex> indices) const;
   Tensor index(const std::vector<indexing::TensorIndex>& indices) const;
+  // x.index_put_((i0, i1, ...), values, accumulate): writes values, broadcast to the shape of
+  // x[i0, i1, ...], into the cells the lists i0, i1, ... (indexing dims 0, 1, ...) pick, in place;
+  // with accumulate, adds them instead, a repeated index adding each value (indexing.cpp).
+  Tensor& index_put_(const std::vector<std::vector<int64_t>>& indices, const Tensor& values,
+                     bool accumulate = false);
 
   // ---- copies (copies.cpp) ----------------------------------------------------------------------
   Tensor clone() const;  // keeps the layout when non-overlapping and dense, as preserve_format

@@ -1,37 +1,42 @@
-// Chapter 2's catalogue of views: one row per view op of PyTorch's "Tensor Views" list (the complex
-// ones aside), each with its rule for sizes, strides and offset, computed here from the operand's
-// metadata alone, and the op as the library runs it. The chapter checks each row as a claim
-// (VW-19.<row>) against the library and against PyTorch's recorded answer for the row's
-// expression (chapters/02_views.py, group "catalogue"), and lays the rows out as a table.
-#pragma once
+// Chapter 2, section "A catalogue of views": one row per view op of PyTorch's "Tensor Views" list
+// (the complex ones aside), each with its rule for sizes, strides and offset, computed here from the
+// operand's metadata alone, and the op as the library runs it. Each row is a claim (VW-19.<row>)
+// checked against the library and against PyTorch's recorded answer for the row's expression
+// (chapters/02_views.py, group "catalogue"); the rows are laid out as a table.
 
 #include <algorithm>
+#include <cctype>
 #include <functional>
 #include <string>
 #include <vector>
 
+#include "02_views/views.h"
+#include "book/book.h"
 #include "strided/layout/layout.h"
 #include "strided/strided.h"
 
-namespace catalogue {
-
 using namespace strided;
+
+using views::pytorch;
+
+namespace {
+
 using L = ViewGeometry;  // sizes, strides and storage offset
 
 // ---- the rules' steps, on metadata alone ---------------------------------------------------------
-inline L of(const Tensor& t) { return {t.sizes(), t.strides(), t.storage_offset()}; }
-inline L narrow(L g, int64_t d, int64_t start, int64_t length) {  // size[d] ← length
+L of(const Tensor& t) { return {t.sizes(), t.strides(), t.storage_offset()}; }
+L narrow(L g, int64_t d, int64_t start, int64_t length) {  // size[d] ← length
   g.storage_offset += start * g.strides[d];
   g.sizes[d] = length;
   return g;
 }
-inline L drop(L g, int64_t d, int64_t i) {  // select: dim d goes, the offset moves i strides
+L drop(L g, int64_t d, int64_t i) {  // select: dim d goes, the offset moves i strides
   g.storage_offset += i * g.strides[d];
   g.sizes.erase(g.sizes.begin() + d);
   g.strides.erase(g.strides.begin() + d);
   return g;
 }
-inline L permute(const L& g, const Shape& order) {
+L permute(const L& g, const Shape& order) {
   L out{{}, {}, g.storage_offset};
   for (int64_t d : order) {
     out.sizes.push_back(g.sizes[d]);
@@ -39,22 +44,22 @@ inline L permute(const L& g, const Shape& order) {
   }
   return out;
 }
-inline L swap(const L& g, int64_t a, int64_t b) {
+L swap(const L& g, int64_t a, int64_t b) {
   Shape order(g.sizes.size());
   for (size_t d = 0; d < order.size(); ++d) order[d] = static_cast<int64_t>(d);
   std::swap(order[a], order[b]);
   return permute(g, order);
 }
-inline L insert(L g, int64_t d, int64_t size, int64_t stride) {
+L insert(L g, int64_t d, int64_t size, int64_t stride) {
   g.sizes.insert(g.sizes.begin() + d, size);
   g.strides.insert(g.strides.begin() + d, stride);
   return g;
 }
-inline L dense(const L& g, const Shape& sizes) {  // a view of a contiguous operand
+L dense(const L& g, const Shape& sizes) {  // a view of a contiguous operand
   return {sizes, contiguous_strides(sizes), g.storage_offset};
 }
 
-inline L expanded(L g) {  // x[:, :1] expanded back to x's sizes: dim 1 grows with stride 0
+L expanded(L g) {  // x[:, :1] expanded back to x's sizes: dim 1 grows with stride 0
   g.strides[1] = 0;
   return g;
 }
@@ -68,7 +73,7 @@ struct Row {
 };
 
 // x is arange(24).view(2, 3, 4): sizes (2, 3, 4), strides (12, 4, 1), offset 0.
-inline const std::vector<Row>& rows() {
+const std::vector<Row>& catalogue_rows() {
   static const std::vector<Row> table = {
       {"select", "x.select(1, 2)", "drop dim d; offset + i·stride[d]",
        [](const Tensor& x) { return x.select(1, 2); }, [](const L& g) { return drop(g, 1, 2); }},
@@ -203,4 +208,44 @@ inline const std::vector<Row>& rows() {
   return table;
 }
 
-}  // namespace catalogue
+// VW-19.<row>: the row's id in lower case, letters and digits only (split_with_sizes: splitwithsizes).
+std::string catalogue_id(const Row& r) {
+  std::string id = "VW-19.";
+  for (const char* p = r.id; *p; ++p)
+    if (std::isalnum(static_cast<unsigned char>(*p))) id += static_cast<char>(std::tolower(*p));
+  return id;
+}
+
+// A row holds when the library's view of x = arange(24).view(2, 3, 4) shares x's storage, has the
+// sizes, strides and offset the row's rule computes from x's metadata, and is PyTorch's answer.
+void check_catalogue_row(book::Check& c, const Row& r) {
+  const Tensor x = arange(24).view({2, 3, 4});
+  const Tensor v = r.library(x);
+  const ViewGeometry rule = r.by_rule(of(x));
+  c.equal("sizes, by the rule", book::show(v.sizes()), book::show(rule.sizes));
+  c.equal("strides, by the rule", book::show(v.strides()), book::show(rule.strides));
+  c.equal("offset, by the rule", v.storage_offset(), rule.storage_offset);
+  c.equal("shares x's storage", v.storage().is_same(x.storage()), true);
+  pytorch().compare(c, "catalogue", r.op, v, {&x});
+}
+
+}  // namespace
+
+void views::catalogue(book::Chapter& ch) {
+  // ---- A catalogue of views ------------------------------------------------------------------------
+  ch.section("catalogue", "A catalogue of views");
+
+  ch.exhibit([](book::Exhibit& e) {
+    const Tensor x = arange(24).view({2, 3, 4});
+    std::vector<std::vector<std::string>> rows;
+    for (const Row& r : catalogue_rows()) {
+      const Tensor v = r.library(x);
+      rows.push_back({r.op, r.rule, book::show(v.sizes()), book::show(v.strides()),
+                      book::show(v.storage_offset())});
+    }
+    e.table("catalogue", {"view of x", "its rule", "sizes", "strides", "offset"}, rows);
+  });
+  for (const Row& r : catalogue_rows())
+    ch.claim(catalogue_id(r), std::string(r.op) + " is a view of x: " + r.rule + ".",
+             [&r](book::Check& c) { check_catalogue_row(c, r); });
+}

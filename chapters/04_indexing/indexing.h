@@ -1,0 +1,27 @@
+// Chapter 4's sections kept in files of their own beside this header; the chapter's program
+// (chapters/04_indexing.cpp) adds them to the chapter in the page's order.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "book/book.h"
+#include "strided/strided.h"
+
+namespace indexing_chapter {
+
+// PyTorch 1.13's answers for this chapter's expressions (chapters/04_indexing.py, recorded by
+// tools/book record-pytorch): the checks compare the library's tensors and refusals with them.
+inline const book::PytorchRecord& pytorch() {
+  return book::PytorchRecord::of_chapter("04_indexing");
+}
+
+// A table row of a layout: name, sizes, strides, storage offset and whether it is contiguous.
+inline std::vector<std::string> layout_row(const std::string& name, const strided::Tensor& t) {
+  return {name, book::show(t.sizes()), book::show(t.strides()), book::show(t.storage_offset()),
+          t.is_contiguous() ? "True" : "False"};
+}
+
+void view_rule(book::Chapter& ch);  // When a new shape can be a view
+
+}  // namespace indexing_chapter
