@@ -13,13 +13,6 @@
 #include "strided/engine/parallel.h"
 #include "strided/strided.h"
 
-#if __has_include("strided/cuda/cuda.h")
-#include "strided/cuda/cuda.h"
-#define PF_HAVE_CUDA_API 1
-#else
-#define PF_HAVE_CUDA_API 0
-#endif
-
 using namespace strided;
 using namespace strided::models;
 using indexing::Slice;
