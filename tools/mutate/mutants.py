@@ -221,6 +221,23 @@ MUTANTS = [
          rule="a broadcast gradient keeps the first element of each stride-0 dim instead of summing it",
          find="      g = sum(g, static_cast<int64_t>(i), /*keepdim=*/true);",
          replace="      g = g.narrow(static_cast<int64_t>(i), 0, 1);"),
+    dict(id="grad-mul-saves-one", file="lib/strided/autograd/arithmetic.cpp",
+         rule="a product's backward node keeps only one factor, so the other input gets no gradient",
+         find="    const int64_t other = op->needs(0) ? static_cast<int64_t>(op->save(b)) : -1;",
+         replace="    const int64_t other = -1;"),
+    dict(id="grad-exp-input", file="lib/strided/autograd/arithmetic.cpp",
+         rule="exp's backward multiplies by its input instead of by its result",
+         find="    const size_t r = op->save(out, /*is_output=*/true);",
+         replace="    const size_t r = op->save(x);"),
+    dict(id="grad-as-strided-overwrite", file="lib/strided/autograd/detail.cpp",
+         rule="as_strided's backward keeps the last gradient written to a storage position instead of adding them",
+         find="                    [&](int64_t k, int64_t pos) { storage[static_cast<size_t>(pos - lo)] += g[k]; });",
+         replace="                    [&](int64_t k, int64_t pos) { storage[static_cast<size_t>(pos - lo)] = g[k]; });"),
+    # ---- the caching allocator ---------------------------------------------------------------
+    dict(id="alloc-no-reuse", file="lib/strided/tensor/allocator.cpp",
+         rule="the caching allocator keeps freed blocks but never hands one out again",
+         find="    if (it != free_.end() && it->size - size < kCachingMaxRoundUp && it->size <= 2 * size) {",
+         replace="    if (false) {"),
 ]
 
 
