@@ -33,6 +33,12 @@ Tensor::Tensor(Storage storage, Shape sizes, Shape strides, int64_t storage_offs
                 " bytes, but the storage holds ", storage_.nbytes());
 }
 
+void Tensor::set_conj(bool conj) {
+  STRIDED_CHECK(!conj || is_complex(dtype_), "set_conj: only a complex tensor has a conjugate bit, got ",
+                name(dtype_));
+  conj_ = conj;
+}
+
 int64_t Tensor::size(int64_t d) const { return sizes_[wrap_dim(d, dim(), "size")]; }
 int64_t Tensor::stride(int64_t d) const { return strides_[wrap_dim(d, dim(), "stride")]; }
 
