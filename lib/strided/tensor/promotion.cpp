@@ -37,9 +37,13 @@ std::optional<DType> combine_categories(std::optional<DType> higher, std::option
   if (!higher) return lower;
   if (!lower) return higher;
   if (is_complex(*higher)) return higher;
-  // A complex lower group keeps the higher group's floating precision (complex128 for float64).
-  if (is_complex(*lower))
-    return is_floating_point(*higher) ? promote_types(*higher, *lower) : lower;
+  // A complex lower group takes the higher group's floating precision: c10::toComplexType(higher)
+  // (float64 gives complex128, float32 complex64). PyTorch gives float16 complex32, a dtype this
+  // library lacks, and refuses bfloat16; both give complex64 here.
+  if (is_complex(*lower)) {
+    if (!is_floating_point(*higher)) return lower;
+    return *higher == DType::Float64 ? DType::Complex128 : DType::Complex64;
+  }
   if (is_floating_point(*higher)) return higher;
   if (*higher == DType::Bool || is_floating_point(*lower)) return promote_types(*higher, *lower);
   return higher;
