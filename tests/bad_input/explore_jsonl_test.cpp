@@ -83,8 +83,8 @@ TEST_CASE("ops that are not a list") {
 }
 
 TEST_CASE("an unknown dtype") {
-  check_contains(error_message(R"({"start":{"shape":[2],"dtype":"complex64"},"ops":[]})"),
-                 {"unknown dtype \"complex64\""});
+  check_contains(error_message(R"({"start":{"shape":[2],"dtype":"complex32"},"ops":[]})"),
+                 {"unknown dtype \"complex32\""});
 }
 
 TEST_CASE("a start shape larger than the explorer allocates") {

@@ -96,6 +96,10 @@ std::optional<double> number(const Json& v) { return strided::explore::value_num
 bool same_values(const Json& a, const Json& b) {
   if (!a.is_array() || !b.is_array() || a.size() != b.size()) return false;
   for (size_t i = 0; i < a.size(); ++i) {
+    if (a[i].is_array() || b[i].is_array()) {  // a complex element: [re, im]
+      if (!same_values(a[i], b[i])) return false;
+      continue;
+    }
     const auto x = number(a[i]), y = number(b[i]);
     if (!x || !y) return false;
     if (!(*x == *y || (std::isnan(*x) && std::isnan(*y)))) return false;

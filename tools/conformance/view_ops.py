@@ -15,7 +15,11 @@ generate.py's chains ({"id", "request", "expected"}), run by tests/conformance/c
   chunk, unbind, tensor_split with sections or indices, hsplit, vsplit, dsplit, each with an
   "index"; view_dtype, swapaxes, swapdims, moveaxis, atleast_1d/2d/3d, detach, alias, mT) with
   the layout-changing ops of the first protocol (transpose, slice, select, expand, unsqueeze),
-  valid and invalid arguments alike.
+  valid and invalid arguments alike;
+- random chains on complex64 and complex128 starts (arange as the real parts, 0 as the imaginary
+  parts) and on float starts, mixing the complex views (view_as_real, view_as_complex, real, imag,
+  conj, resolve_conj, H, mH, adjoint, view_dtype to and from the complex dtypes) with transpose,
+  slice, select and unsqueeze. Complex values are written as [re, im] pairs.
 
 Values are compared too: view_dtype's reinterpreted bits include NaN and infinities, written as
 the strings "NaN", "Infinity" and "-Infinity".
@@ -33,6 +37,11 @@ SEED = 20240612
 RANDOM_CASES = 1500
 rng = random.Random(SEED)
 DTYPES = ["bool", "int32", "int64", "float16", "bfloat16", "float32", "float64"]
+COMPLEX = ["complex64", "complex128"]
+PAIR_DTYPES = DTYPES + COMPLEX  # view_dtype's pairs; the random chains of part 2 keep DTYPES
+TORCH_DTYPE = dict(g.TORCH_DTYPE, complex64=torch.complex64, complex128=torch.complex128)
+COMPLEX_CASES = 600
+crng = random.Random(SEED + 7)  # part 3's own stream, so parts 1 and 2 are unchanged
 
 
 def chance(p):
@@ -48,7 +57,11 @@ def answer_step(t, start, prev):
          "is_contiguous": t.is_contiguous(), "shares_storage": storage_id(t) == storage_id(start),
          "shares_prev": storage_id(t) == storage_id(prev), "numel": t.numel()}
     if t.numel() <= g.MAX_VALUES:
-        r["values"] = g.json_values(t)
+        if t.is_complex():  # [re, im] pairs of the values the tensor reads (its bit resolved)
+            parts = g.json_values(torch.view_as_real(t.resolve_conj()))
+            r["values"] = [parts[i:i + 2] for i in range(0, len(parts), 2)]
+        else:
+            r["values"] = g.json_values(t)
     return r
 
 
@@ -58,7 +71,7 @@ def error(e):
 
 def run(shape, dname, ops_and_calls):
     """The request and torch's answer for a chain of (op, call) pairs on arange(shape)."""
-    start = torch.arange(g.numel_of(shape)).to(g.TORCH_DTYPE[dname]).reshape(shape)
+    start = torch.arange(g.numel_of(shape)).to(TORCH_DTYPE[dname]).reshape(shape)
     results, x = [], start
     for _, call in ops_and_calls:
         try:
@@ -80,7 +93,7 @@ def slice_op(dim, start, stop, step):
 
 
 def view_dtype_op(dname):
-    return {"op": "view_dtype", "dtype": dname}, lambda t: t.view(g.TORCH_DTYPE[dname])
+    return {"op": "view_dtype", "dtype": dname}, lambda t: t.view(TORCH_DTYPE[dname])
 
 
 # Each layout: a start shape and the ops that make it. Together they pass for every pair and
@@ -99,8 +112,8 @@ PAIR_LAYOUTS = [
 
 
 def pair_cases():
-    for a in DTYPES:
-        for b in DTYPES:
+    for a in PAIR_DTYPES:
+        for b in PAIR_DTYPES:
             for shape, prep in PAIR_LAYOUTS:
                 yield run(shape, a, prep + [view_dtype_op(b)])
 
@@ -261,15 +274,74 @@ def random_case():
     return run(shape, dname, pairs)
 
 
+# ---- complex chains ----------------------------------------------------------------------------
+
+def complex_op(x):
+    n = x.dim()
+    name = crng.choice(["view_as_real", "view_as_real", "view_as_complex", "view_as_complex",
+                        "real", "imag", "conj", "conj", "resolve_conj", "H", "mH", "adjoint",
+                        "view_dtype", "view_dtype", "transpose", "slice", "select", "unsqueeze"])
+    if name == "view_as_real":
+        return {"op": name}, torch.view_as_real
+    if name == "view_as_complex":
+        return {"op": name}, torch.view_as_complex
+    if name in ("real", "imag", "H", "mH"):
+        return {"op": name}, lambda t: getattr(t, name)
+    if name in ("conj", "resolve_conj", "adjoint"):
+        return {"op": name}, lambda t: getattr(t, name)()
+    if name == "view_dtype":
+        return view_dtype_op(crng.choice(COMPLEX + ["float32", "float64", "int32", "float16"]))
+    size_dims = [d for d in range(n) if x.shape[d] > 0]
+    dim = crng.choice(size_dims) if size_dims else 0
+    if name == "transpose" and n:
+        d1 = crng.randrange(n)
+        return {"op": "transpose", "dim0": dim, "dim1": d1}, lambda t: t.transpose(dim, d1)
+    if name == "slice" and n:
+        size = x.shape[dim]
+        start = crng.randint(0, size)
+        return slice_op(dim, start, None, crng.choice([1, 1, 2]))
+    if name == "select" and n and x.shape[dim] > 0:
+        index = crng.randrange(x.shape[dim])
+        return {"op": "select", "dim": dim, "index": index}, lambda t: t.select(dim, index)
+    d = crng.randint(0, n)
+    return {"op": "unsqueeze", "dim": d}, lambda t: t.unsqueeze(d)
+
+
+def complex_case():
+    shape = crng.choice([[2, 3, 4], [3, 4], [4], [2, 2], [], [2, 3, 2], [4, 2], [1, 6, 2]])
+    dname = crng.choice(COMPLEX + COMPLEX + ["float32", "float64"])
+    start = torch.arange(g.numel_of(shape)).to(TORCH_DTYPE[dname]).reshape(shape)
+    pairs, x = [], start
+    for _ in range(crng.randint(1, 3)):
+        op, call = complex_op(x)
+        pairs.append((op, call))
+        try:
+            x = call(x)
+        except g.TORCH_ERRORS:
+            break
+        # PyTorch's imag of a conjugated tensor is a view with its negative bit, which the
+        # library refuses: such chains stay out of the suite.
+        if x.is_neg():
+            return None
+    return run(shape, dname, pairs)
+
+
 def main():
     g.rng = rng  # generate.py's helpers (dim_arg, start_shape, ...) draw from this seed
     out = sys.stdout
     cases = list(pair_cases())
-    while len(cases) < len(PAIR_LAYOUTS) * len(DTYPES) ** 2 + RANDOM_CASES:
+    while len(cases) < len(PAIR_LAYOUTS) * len(PAIR_DTYPES) ** 2 + RANDOM_CASES:
         request, expected = random_case()
         if any(s < 0 for r in expected["results"] for s in r.get("shape", [])):
             continue
         cases.append((request, expected))
+    complex_count = 0
+    while complex_count < COMPLEX_CASES:
+        case = complex_case()
+        if case is None:
+            continue
+        cases.append(case)
+        complex_count += 1
     for case_id, (request, expected) in enumerate(cases):
         out.write(json.dumps({"id": case_id, "request": request, "expected": expected},
                              separators=(",", ":"), allow_nan=False) + "\n")

@@ -31,7 +31,9 @@ Tensor arange_shaped(IntList shape, DType dtype, const std::string& op, Meter& m
   // two passes.
   contiguous_nbytes_needed(shape, itemsize(dtype), op.c_str());
   const int64_t n = checked_numel(shape, op.c_str());
-  const bool convert = dtype == DType::Bool || dtype == DType::Float16 || dtype == DType::BFloat16;
+  // A complex start is arange as its real parts, 0 as its imaginary parts: made in int64 too.
+  const bool convert = dtype == DType::Bool || dtype == DType::Float16 ||
+                       dtype == DType::BFloat16 || is_complex(dtype);
   const Checked held = Checked(n) * (convert ? 2 : 1);
   const Checked work = Checked(n) * (convert ? 1 + element_work(DType::Int64, dtype) : 1) +
                        static_cast<int64_t>(shape.size());
@@ -150,6 +152,21 @@ Tensor bounded_contiguous(const Tensor& t, Meter& m) {
 Tensor bounded_clone(const Tensor& t, Meter& m) {
   m.charge("clone", "the copy of " + t.layout(), copy_cost(t, t.dtype()));
   return t.clone();
+}
+
+Tensor bounded_resolve_conj(const Tensor& t, Meter& m) {
+  if (t.is_conj()) m.charge("resolve_conj", "the copy of " + t.layout(), copy_cost(t, t.dtype()));
+  return t.resolve_conj();
+}
+
+Tensor bounded_conj_physical(const Tensor& t, Meter& m) {
+  // The copy, then its imaginary parts negated: twice the work of a copy.
+  if (is_complex(t.dtype())) {
+    m.charge("conj_physical", "the copy of " + t.layout(), copy_cost(t, t.dtype()));
+    m.charge("conj_physical", "the negated imaginary parts of " + t.layout(),
+             copy_cost(t, t.dtype()));
+  }
+  return t.conj_physical();
 }
 
 Tensor bounded_flip(const Tensor& t, IntList dims, Meter& m) {

@@ -61,6 +61,9 @@ bool is_multi_output(const std::string& op);
 Tensor bounded_reshape(const Tensor& t, IntList shape, Meter& m);
 Tensor bounded_flatten(const Tensor& t, int64_t start_dim, int64_t end_dim, Meter& m);
 Tensor bounded_contiguous(const Tensor& t, Meter& m);
+// resolve_conj copies a conjugated tensor (a view otherwise); conj_physical copies a complex one.
+Tensor bounded_resolve_conj(const Tensor& t, Meter& m);
+Tensor bounded_conj_physical(const Tensor& t, Meter& m);
 Tensor bounded_clone(const Tensor& t, Meter& m);
 Tensor bounded_flip(const Tensor& t, IntList dims, Meter& m);
 Tensor bounded_to(const Tensor& t, DType dtype, Meter& m);

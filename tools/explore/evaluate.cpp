@@ -39,7 +39,8 @@ DType dtype_of(const Value& v, const std::string& op) {
     return dtype_from_name(text);
   } catch (const Error&) {
     throw ExploreError(op + "(): unknown dtype '" + v.text +
-                           "'; known: bool, int32, int64, float16, bfloat16, float32, float64",
+                           "'; known: bool, int32, int64, float16, bfloat16, float32, float64, "
+                           "complex64, complex128",
                        v.span);
   }
 }
@@ -361,6 +362,12 @@ const std::map<std::string, Method>& methods() {
           return t.moveaxis(b.ints("source"), b.ints("destination"));
         }}},
       {"detach", {{}, [](const Tensor& t, const Binder&, Meter&) { return t.detach(); }}},
+      {"conj", {{}, [](const Tensor& t, const Binder&, Meter&) { return t.conj(); }}},
+      {"adjoint", {{}, [](const Tensor& t, const Binder&, Meter&) { return t.adjoint(); }}},
+      {"resolve_conj",
+       {{}, [](const Tensor& t, const Binder&, Meter& m) { return bounded_resolve_conj(t, m); }}},
+      {"conj_physical",
+       {{}, [](const Tensor& t, const Binder&, Meter& m) { return bounded_conj_physical(t, m); }}},
       {"as_strided",
        {{"size", "stride", "storage_offset="},
         [](const Tensor& t, const Binder& b, Meter&) {
@@ -441,6 +448,10 @@ const std::map<std::string, MultiMethod>& multi_methods() {
 const std::map<std::string, std::function<Tensor(const Tensor&)>>& properties() {
   static const std::map<std::string, std::function<Tensor(const Tensor&)>> table = {
       {"mT", [](const Tensor& t) { return t.mT(); }},
+      {"mH", [](const Tensor& t) { return t.mH(); }},
+      {"H", [](const Tensor& t) { return t.H(); }},
+      {"real", [](const Tensor& t) { return t.real(); }},
+      {"imag", [](const Tensor& t) { return t.imag(); }},
       {"T",
        [](const Tensor& t) {
          Shape dims;

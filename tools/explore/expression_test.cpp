@@ -125,7 +125,7 @@ TEST_CASE("semantic errors point at the step or the argument") {
                                            "expression");
   CHECK(error_of("zeros(2, dtype=float8)") ==
         "16: zeros(): unknown dtype 'float8'; known: bool, int32, int64, float16, bfloat16, float32, "
-        "float64");
+        "float64, complex64, complex128");
   CHECK(error_of("arange(6)[::-1]").rfind("10: index(): step must be greater than zero", 0) == 0);
   CHECK(error_of("arange(6)[6]").find("out of bounds") != std::string::npos);
   CHECK(error_of("tensor([[1, 2], [3]])").rfind("17: tensor(): expected a sequence of length 2",
@@ -201,6 +201,16 @@ TEST_CASE("an op with several outputs is followed by the index of the one the ch
   CHECK(layout("arange(24).view(2,3,4).view(torch.int32)") == "(2,3,8):(24,8,1)+0");
   CHECK(layout("arange(24).view(2,3,4).view(dtype=torch.float64)") == "(2,3,4):(12,4,1)+0");
   CHECK(layout("arange(24).view(2,3,4).swapaxes(0,2).moveaxis(0,1)") == "(3,4,2):(4,1,12)+0");
+  // The complex views, as torch 1.13 lays them out.
+  const std::string z = "zeros(2,3,4,dtype=torch.complex64)";
+  CHECK(layout(z + ".real") == "(2,3,4):(24,8,2)+0");
+  CHECK(layout(z + "[1].imag") == "(3,4):(8,2)+25");
+  CHECK(layout(z + ".conj().mH") == "(2,4,3):(12,1,4)+0");
+  CHECK(layout(z + "[0].H") == "(4,3):(1,4)+0");
+  CHECK(layout(z + ".adjoint()") == "(2,4,3):(12,1,4)+0");
+  CHECK(layout("arange(24, dtype=torch.float32).view(2,3,4).view(torch.complex64)") == "(2,3,2):(6,2,1)+0");
+  CHECK(layout("arange(24, dtype=torch.float32).view(2,3,4).view(torch.complex64).conj().real") ==
+        "(2,3,2):(12,4,2)+0");
   // The call and its index are one step, a view of the step before.
   const std::vector<StepResult> r = evaluate(parse("arange(6).split(2)[1].t()"));
   REQUIRE(r.size() == 3);

@@ -131,6 +131,16 @@ const std::map<std::string, std::vector<FieldSpec>>& op_specs() {
       {"atleast_3d", {}},
       {"detach", {}},
       {"alias", {}},
+      {"view_as_real", {}},
+      {"view_as_complex", {}},
+      {"real", {}},
+      {"imag", {}},
+      {"conj", {}},
+      {"resolve_conj", {}},
+      {"conj_physical", {}},
+      {"H", {}},
+      {"mH", {}},
+      {"adjoint", {}},
   };
   return specs;
 }
@@ -289,7 +299,7 @@ Tensor start_tensor(const Request& shape, const Request* dtype_field,
       dtype = dtype_from_name(text);
     } catch (const Error&) {
       throw BadInput(dtype_name + ": unknown dtype \"" + dtype_field->get<std::string>() +
-                     "\" (known: bool, int32, int64, float16, bfloat16, float32, float64)");
+                     "\" (known: bool, int32, int64, float16, bfloat16, float32, float64, complex64, complex128)");
     }
   }
   return arange_shaped(sizes, dtype, shape_name, m);
@@ -304,7 +314,7 @@ DType op_dtype(const Request& v, const std::string& where) {
     return dtype_from_name(text);
   } catch (const Error&) {
     throw BadInput(where + ": unknown dtype \"" + v.get<std::string>() +
-                   "\" (known: bool, int32, int64, float16, bfloat16, float32, float64)");
+                   "\" (known: bool, int32, int64, float16, bfloat16, float32, float64, complex64, complex128)");
   }
 }
 
@@ -404,6 +414,16 @@ Tensor apply_op(const Tensor& t, const Request& op, Meter& m) {
   if (name == "atleast_3d") return atleast_3d(t);
   if (name == "detach") return t.detach();
   if (name == "alias") return t.alias();
+  if (name == "view_as_real") return view_as_real(t);
+  if (name == "view_as_complex") return view_as_complex(t);
+  if (name == "real") return t.real();
+  if (name == "imag") return t.imag();
+  if (name == "conj") return t.conj();
+  if (name == "resolve_conj") return bounded_resolve_conj(t, m);
+  if (name == "conj_physical") return bounded_conj_physical(t, m);
+  if (name == "H") return t.H();
+  if (name == "mH") return t.mH();
+  if (name == "adjoint") return t.adjoint();
   throw BadInput("unknown op \"" + name + "\"");  // check_op knows every name above
 }
 
@@ -435,6 +455,14 @@ Json values_json(const Tensor& t) {
   const char* base = static_cast<const char*>(t.storage().data());
   // The layout algebra's odometer: t's elements in row-major index order.
   for_each_index(t.sizes(), {t.strides()}, [&](const int64_t*, const int64_t* off) {
+    if (is_complex(t.dtype())) {  // [re, im], the imaginary part negated under the conjugate bit
+      const char* p = base + (t.storage_offset() + off[0]) * t.element_size();
+      const DType part = real_value_type(t.dtype());
+      const double re = load_scalar(p, part).to_double();
+      const double im = load_scalar(p + t.element_size() / 2, part).to_double();
+      out.push_back(Json::array({float_json(re), float_json(t.is_conj() ? -im : im)}));
+      return;
+    }
     const Scalar v =
         load_scalar(base + (t.storage_offset() + off[0]) * t.element_size(), t.dtype());
     switch (v.kind()) {

@@ -138,6 +138,34 @@ TEST_CASE("the views with several outputs take \"index\"; view_dtype and the oth
             .find("budget") != std::string::npos);
 }
 
+TEST_CASE("complex starts and the complex views; complex values as [re, im] pairs") {
+  // PyTorch 1.13's layouts for z = torch.complex(arange(24.), zeros(24)).view(2, 3, 4).
+  const auto layout = [](const std::string& ops) {
+    const Json a = ask(R"({"start":{"shape":[2,3,4],"dtype":"complex64"},"ops":[)" + ops + "]}");
+    const Json& r = a.contains("results") ? a["results"].back() : a;
+    if (r.contains("error")) return "error: " + r["message"].get<std::string>();
+    return r["shape"].dump() + r["stride"].dump() + "+" + r["storage_offset"].dump();
+  };
+  CHECK(layout(R"({"op":"view_as_real"})") == "[2,3,4,2][24,8,2,1]+0");
+  CHECK(layout(R"({"op":"real"})") == "[2,3,4][24,8,2]+0");
+  CHECK(layout(R"({"op":"imag"})") == "[2,3,4][24,8,2]+1");
+  CHECK(layout(R"({"op":"conj"})") == "[2,3,4][12,4,1]+0");
+  CHECK(layout(R"({"op":"mH"})") == "[2,4,3][12,1,4]+0");
+  CHECK(layout(R"({"op":"adjoint"})") == "[2,4,3][12,1,4]+0");
+  CHECK(layout(R"({"op":"select","dim":0,"index":0},{"op":"H"})") == "[4,3][1,4]+0");
+  CHECK(layout(R"({"op":"view_dtype","dtype":"float64"})") == "[2,3,4][12,4,1]+0");
+  CHECK(layout(R"({"op":"slice","dim":2,"start":2},{"op":"view_dtype","dtype":"complex128"})") ==
+        "[2,3,1][6,2,1]+1");
+  CHECK(layout(R"({"op":"view_as_real"},{"op":"view_as_complex"})") == "[2,3,4][12,4,1]+0");
+  CHECK(layout(R"({"op":"H"})").find("tensor.H is only supported on matrices") !=
+        std::string::npos);
+  // torch.view_as_real(z.conj().resolve_conj())[0, 0, 1] is [1.0, -0.0].
+  const Json a = ask(R"({"start":{"shape":[2,3,4],"dtype":"complex64"},"ops":[{"op":"conj"},)"
+                     R"({"op":"resolve_conj"}]})");
+  CHECK(a["results"].back()["values"][1] == Json::array({1.0, -0.0}));
+  CHECK(std::signbit(a["results"].back()["values"][1][1].get<double>()));
+}
+
 TEST_CASE("what PyTorch refuses ends the chain with an error entry") {
   const Json a = ask(
       R"({"start":{"shape":[2,3]},"ops":[{"op":"t"},{"op":"view","shape":[6]},{"op":"t"}]})");

@@ -47,10 +47,11 @@ Methods (as torch.Tensor's; sizes as view(2, 3) or view((2, 3))):
   view reshape permute expand broadcast_to flip transpose t unsqueeze squeeze flatten
   unflatten unfold diagonal narrow select movedim as_strided contiguous clone to
   swapaxes swapdims moveaxis detach; view(torch.int32) reads the same bytes as another dtype
+  conj resolve_conj conj_physical adjoint (complex64, complex128: dtype=torch.complex64)
   With several outputs, one picked by an integer index: split(2)[1], split((1, 3), 1)[0],
   split_with_sizes split_sizes, chunk(3)[2], unbind(0)[1], tensor_split(3)[0],
   tensor_split([1, 4])[1], hsplit vsplit dsplit (sections or a list of indices)
-Properties: .mT .T
+Properties: .mT .T .H .mH .real .imag
 Indexing: integers, slices start:stop:step (step > 0), None, one ..., lists of integers
   (advanced indexing: a copy), e.g. x[0], x[1:, ::2], x[..., None], x[[0, 2]]
 
@@ -75,6 +76,9 @@ in order, flushing each:
         and also movedim{source,destination} unflatten{dim,sizes} mT{} clone{} flip{dims}
         view_dtype{dtype} swapaxes{axis0,axis1} swapdims{dim0,dim1}
         moveaxis{source,destination} atleast_1d{} atleast_2d{} atleast_3d{} detach{} alias{}
+        view_as_real{} view_as_complex{} real{} imag{} conj{} resolve_conj{}
+        conj_physical{} H{} mH{} adjoint{} (a complex start: arange as the real parts, 0 as
+        the imaginary parts; complex values are answered as [re, im] pairs)
         With several outputs, "index" names the one the chain continues with:
         split{split_size (an int or a list),dim,index} split_with_sizes{sizes,dim,index}
         chunk{chunks,dim,index} unbind{dim,index} tensor_split{sections or indices,dim,index}

@@ -9,6 +9,8 @@
 namespace strided {
 
 int64_t itemsize(DType t) {
+  if (t == DType::Complex64) return 8;
+  if (t == DType::Complex128) return 16;
   return dispatch(t, [](auto v) { return static_cast<int64_t>(sizeof(v)); });
 }
 
@@ -21,6 +23,8 @@ std::string_view name(DType t) {
     case DType::BFloat16: return "bfloat16";
     case DType::Float32: return "float32";
     case DType::Float64: return "float64";
+    case DType::Complex64: return "complex64";
+    case DType::Complex128: return "complex128";
   }
   return "unknown";
 }
@@ -34,9 +38,11 @@ DType dtype_from_name(std::string_view n) {
   if (n == "bfloat16") return DType::BFloat16;
   if (n == "float32" || n == "float") return DType::Float32;
   if (n == "float64" || n == "double") return DType::Float64;
+  if (n == "complex64" || n == "cfloat") return DType::Complex64;
+  if (n == "complex128" || n == "cdouble") return DType::Complex128;
   throw Error(detail::concat("dtype: unknown dtype '", n,
-                             "' (expected bool, int32, int64, float16, bfloat16, float32 or "
-                             "float64)"));
+                             "' (expected bool, int32, int64, float16, bfloat16, float32, "
+                             "float64, complex64 or complex128)"));
 }
 
 bool is_floating_point(DType t) {
@@ -44,6 +50,26 @@ bool is_floating_point(DType t) {
          t == DType::Float64;
 }
 bool is_integral(DType t) { return t == DType::Int32 || t == DType::Int64; }
+bool is_complex(DType t) { return t == DType::Complex64 || t == DType::Complex128; }
+
+DType real_value_type(DType t) {
+  if (t == DType::Complex64) return DType::Float32;
+  if (t == DType::Complex128) return DType::Float64;
+  return t;
+}
+
+DType complex_type(DType t, const char* op) {
+  if (is_complex(t)) return t;
+  if (t == DType::Float32) return DType::Complex64;
+  if (t == DType::Float64) return DType::Complex128;
+  throw Error(detail::concat(op, ": ", name(t),
+                             " has no complex dtype in this library (complex64 holds float32 "
+                             "parts, complex128 float64 parts)"));
+}
+
+void refuse_complex(std::string_view op, DType t) {
+  throw Error(detail::concat(op, ": ", name(t), " is not supported by this library's kernels"));
+}
 
 // binary16: 1 sign, 5 exponent (bias 15), 10 mantissa bits.
 float half_to_float(Half h) {

@@ -10,17 +10,33 @@
 
 namespace strided {
 
-enum class DType : uint8_t { Bool, Int32, Int64, Float16, BFloat16, Float32, Float64 };
+// Complex64 and Complex128 hold (real, imaginary) pairs of float32 and float64, as
+// c10::complex<float> and c10::complex<double>. The library views, copies and prints them; its
+// element-wise, reduction and matmul kernels refuse them (tensor.h).
+enum class DType : uint8_t { Bool, Int32, Int64, Float16, BFloat16, Float32, Float64, Complex64, Complex128 };
 
 // Bytes per element, as torch.Tensor.element_size().
 int64_t itemsize(DType t);
-// "float32", "int64", "bool", "float16", "bfloat16" ... (PyTorch prints them as torch.<name>).
+// "float32", "int64", "bool", "float16", "bfloat16", "complex64" ... (PyTorch prints them as
+// torch.<name>).
 std::string_view name(DType t);
-// Parses the names above (and the aliases "float", "double", "half", "int", "long").
+// Parses the names above (and the aliases "float", "double", "half", "int", "long", "cfloat",
+// "cdouble").
 DType dtype_from_name(std::string_view name);
 
 bool is_floating_point(DType t);
 bool is_integral(DType t);  // int32, int64 (bool excluded, as in PyTorch's isIntegralType(t, false))
+bool is_complex(DType t);   // complex64, complex128 (not floating point, as in PyTorch)
+// The dtype of one part of a complex element (c10::toRealValueType): float32 for complex64,
+// float64 for complex128; any other dtype is its own.
+DType real_value_type(DType t);
+// The complex dtype whose parts are t (c10::toComplexType): complex64 for float32, complex128 for
+// float64; a complex dtype is its own. Others have no complex dtype in this library: an Error
+// naming op.
+DType complex_type(DType t, const char* op);
+// The error of a kernel the library has only for real dtypes: "add: complex64 is not supported by
+// this library's kernels".
+[[noreturn]] void refuse_complex(std::string_view op, DType t);
 
 // IEEE binary16 and bfloat16 kept as raw bits; conversions round to nearest even.
 struct Half {
@@ -102,10 +118,14 @@ template <> struct dtype_of<BFloat16> { static constexpr DType value = DType::BF
 template <> struct dtype_of<float> { static constexpr DType value = DType::Float32; };
 template <> struct dtype_of<double> { static constexpr DType value = DType::Float64; };
 
-// Calls f(T{}) with the C++ type of t: the one switch over dtypes the library needs.
+// Calls f(T{}) with the C++ type of t: the one switch over dtypes the library needs. The complex
+// dtypes have no kernels (their copies run on their real parts), so they are refused here; the
+// ops check first, so that the error names them.
 template <class F>
 decltype(auto) dispatch(DType t, F&& f) {
   switch (t) {
+    case DType::Complex64:
+    case DType::Complex128: refuse_complex("dispatch", t);
     case DType::Bool: return f(bool{});
     case DType::Int32: return f(int32_t{});
     case DType::Int64: return f(int64_t{});

@@ -144,6 +144,36 @@ void check_fits(const Scalar& v, DType dtype) {
   }
 }
 
+// A complex tensor's (real, imaginary) pairs, whatever its conjugate bit: the bytes as they are.
+Tensor parts(const Tensor& t) {
+  Tensor bytes = t;
+  bytes.set_conj(false);
+  return view_as_real(bytes);
+}
+
+// dst = src's values (src broadcast to dst), converted to dst's dtype, for every pair of dtypes.
+// Real dtypes run on one plan; complex ones as their real parts (copy_plan): a conjugate bit that
+// differs negates the imaginary parts written, a real source fills the imaginary parts with 0, and
+// a complex source into a real tensor gives its real parts (PyTorch warns there that the
+// imaginary parts are discarded).
+void copy_values(const Tensor& dst, const Tensor& src) {
+  const bool dc = is_complex(dst.dtype()), sc = is_complex(src.dtype());
+  if (dc && sc) {
+    run_copy(copy_config(parts(dst), parts(src)).build());
+    if (dst.is_conj() != src.is_conj()) {
+      Tensor im = parts(dst).select(-1, 1);
+      run_copy(copy_plan(im, neg(im)));
+    }
+  } else if (dc) {
+    run_copy(copy_plan(parts(dst).select(-1, 0), src));
+    parts(dst).select(-1, 1).fill_(Scalar(0.0));
+  } else if (sc) {
+    run_copy(copy_plan(dst, parts(src).select(-1, 0)));
+  } else {
+    run_copy(copy_plan(dst, src));
+  }
+}
+
 }  // namespace
 
 // ---- copy_
@@ -183,7 +213,7 @@ Tensor& Tensor::copy_(const Tensor& src) {
   const Tensor source = may_overlap(*this, src) ? src.clone() : src;
   // The engine's copy (ops.cpp, copy_plan/run_copy): walked in stride order, a contiguous run
   // as memcpy, a transpose in tiles, src broadcast to this tensor's shape.
-  run_copy(copy_plan(*this, source));
+  copy_values(*this, source);
   return *this;
 }
 
@@ -192,6 +222,13 @@ Tensor& Tensor::fill_(const Scalar& value) {
   // (aten/src/ATen/native/Fill.cpp, fill_out: set_check_mem_overlap(false)); torch 1.13's
   // torch.ones(1, 3).expand(4, 3).fill_(2) succeeds.
   check_cpu(*this, "fill_()");
+  if (is_complex(dtype_)) {  // a real value: its real parts get it, its imaginary parts 0
+    STRIDED_CHECK(value.kind() != Scalar::Kind::Bool, "fill_(): a bool value for a ", name(dtype_),
+                  " tensor is not supported here");
+    parts(*this).select(-1, 0).fill_(value);
+    parts(*this).select(-1, 1).fill_(Scalar(0.0));
+    return *this;
+  }
   dispatch(dtype_, [&](auto tag) { check_fits<decltype(tag)>(value, dtype_); });
   if (numel() == 0) return *this;
   dispatch(dtype_, [&](auto tag) {
@@ -233,11 +270,32 @@ Tensor& Tensor::fill_(const Scalar& value) {
 // ---- new memory
 // -------------------------------------------------------------------------------------
 
+Tensor Tensor::resolve_conj() const {
+  // UnaryOps.cpp, resolve_conj: a copy holding the values this tensor reads, without the bit.
+  if (!conj_) return *this;
+  check_cpu(*this, "resolve_conj()");
+  Tensor out = empty_preserving(*this, dtype_, "resolve_conj()");
+  copy_values(out, *this);
+  return out;
+}
+
+Tensor Tensor::conj_physical() const {
+  // UnaryOps.cpp, conj_physical: a real tensor is itself; a complex one a new tensor (laid out as
+  // clone lays it out, without the bit) holding the conjugates of the values this one reads.
+  if (!is_complex(dtype_)) return *this;
+  check_cpu(*this, "conj_physical()");
+  Tensor out = empty_preserving(*this, dtype_, "conj_physical()");
+  out.set_conj(true);
+  copy_values(out, *this);  // out's bytes are the conjugates: the bits differ, or are both set
+  out.set_conj(false);
+  return out;
+}
+
 Tensor Tensor::clone() const {
   // TensorFactories.cpp, clone with MemoryFormat::Preserve.
   check_cpu(*this, "clone()");
   Tensor out = empty_preserving(*this, dtype_, "clone()");
-  run_copy(copy_plan(out, *this));
+  copy_values(out, *this);
   return out;
 }
 
@@ -245,7 +303,7 @@ Tensor Tensor::clone(MemoryFormat memory_format) const {
   // TensorFactories.cpp, clone: any other format lays the copy out as empty_like(memory_format).
   check_cpu(*this, "clone()");
   Tensor out = empty_like(*this, {dtype_, device()}, memory_format, "clone()");
-  run_copy(copy_plan(out, *this));
+  copy_values(out, *this);
   return out;
 }
 
@@ -254,7 +312,7 @@ Tensor Tensor::contiguous() const {
   if (is_contiguous()) return *this;
   check_cpu(*this, "contiguous()");
   Tensor out = empty(sizes_, {dtype_, device()});
-  run_copy(copy_plan(out, *this));
+  copy_values(out, *this);
   return out;
 }
 
@@ -267,7 +325,7 @@ Tensor Tensor::contiguous(MemoryFormat memory_format) const {
                 "contiguous(): preserve memory format is unsupported by the contiguous operator");
   check_cpu(*this, "contiguous()");
   Tensor out = empty_like(*this, {dtype_, device()}, memory_format, "contiguous()");
-  run_copy(copy_plan(out, *this));
+  copy_values(out, *this);
   return out;
 }
 
@@ -276,7 +334,7 @@ Tensor Tensor::to(DType dtype, bool copy) const {
   if (dtype == dtype_ && !copy) return *this;
   check_cpu(*this, "to()");
   Tensor out = empty_preserving(*this, dtype, "to()");
-  run_copy(copy_plan(out, *this));
+  copy_values(out, *this);
   return out;
 }
 
@@ -290,7 +348,7 @@ Tensor Tensor::to(MemoryFormat memory_format) const {
     return *this;
   check_cpu(*this, "to()");
   Tensor out = empty_like(*this, {dtype_, device()}, memory_format, "to()");
-  run_copy(copy_plan(out, *this));
+  copy_values(out, *this);
   return out;
 }
 

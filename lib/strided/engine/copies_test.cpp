@@ -6,6 +6,8 @@
 #include <limits>
 
 #include "strided/core/error_of.h"
+#include "strided/engine/ops.h"
+#include "strided/engine/reduce.h"
 #include "strided/layout/layout.h"
 #include "strided/tensor/tensor.h"
 
@@ -319,4 +321,27 @@ TEST_CASE("repeat's refusals, in PyTorch's words") {
         "repeat(): Trying to create tensor with negative dimension -6: [2, -6]");
   CHECK(error_of([] { arange_of({3}).repeat({INT64_MAX}); }).find("overflows int64") !=
         std::string::npos);
+}
+
+TEST_CASE("copies of complex tensors run on their real parts; the kernels refuse complex") {
+  // z = torch.complex(arange(6.), arange(6.) + 10).view(2, 3); each string printed by torch 1.13.
+  std::vector<double> parts;
+  for (int i = 0; i < 6; ++i) parts.insert(parts.end(), {double(i), double(10 + i)});
+  const Tensor z = view_as_complex(from_values(parts, {2, 3, 2}));
+  const Tensor c = z.t().contiguous();
+  CHECK(c.strides() == Shape{2, 1});
+  CHECK(to_string(c) ==
+        "tensor([[0.+10.j, 3.+13.j],\n        [1.+11.j, 4.+14.j],\n        [2.+12.j, 5.+15.j]])");
+  CHECK(to_string(z.conj().to(DType::Complex128)) ==
+        "tensor([[0.-10.j, 1.-11.j, 2.-12.j],\n        [3.-13.j, 4.-14.j, 5.-15.j]], "
+        "dtype=torch.complex128)");
+  CHECK(to_string(arange(3).to(DType::Complex128)) ==
+        "tensor([0.+0.j, 1.+0.j, 2.+0.j], dtype=torch.complex128)");
+  CHECK(to_string(ones({2}, {DType::Complex64})) == "tensor([1.+0.j, 1.+0.j])");
+  // Into a real tensor: the real parts (PyTorch warns that the imaginary parts are discarded).
+  Tensor r = zeros({2, 3});
+  r.copy_(z);
+  CHECK(r.to_vector() == std::vector<double>{0, 1, 2, 3, 4, 5});
+  CHECK(error_of([&] { sum(z); }) == "sum(): complex64 is not supported by this library's kernels");
+  CHECK(error_of([&] { add(z, z); }) == "add: complex64 is not supported by this library's kernels");
 }

@@ -53,6 +53,9 @@ void dispatch_compute(DType t, F&& f) {
       return f(float{});
     case DType::Float64:
       break;
+    case DType::Complex64:
+    case DType::Complex128:
+      refuse_complex("dispatch_compute", t);  // the plan refused it first, naming the op
   }
   f(double{});
 }

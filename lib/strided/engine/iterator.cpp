@@ -133,6 +133,10 @@ TensorIterator TensorIteratorConfig::build() const {
     it.operands_.push_back(std::move(o));
   }
   auto& ops = it.operands_;
+  // The kernels are real-only (tensor.h): a complex operand is refused before any check, and
+  // copies of complex tensors reach this plan as their real parts (copy_plan).
+  for (const IterOperand& o : ops)
+    if (o.tensor.defined() && is_complex(o.tensor.dtype())) refuse_complex(op, o.tensor.dtype());
   const int nt = static_cast<int>(ops.size());
 
   // mark_outputs: an output that is also an input is read and written (in-place).

@@ -25,6 +25,7 @@ namespace {
 // The CPU kernels of dot, addmv, addmm and bmm in 1.13 are dispatched with
 // AT_DISPATCH_ALL_TYPES_AND(BFloat16): bool and half have no kernel.
 void check_kernel_dtype(DType t, const char* kernel) {
+  if (is_complex(t)) refuse_complex("matmul", t);  // real kernels only (tensor.h)
   STRIDED_CHECK(t != DType::Bool && t != DType::Float16, "matmul: \"", kernel,
                 "\" not implemented for '", scalar_type_name(t), "'");
 }
@@ -381,6 +382,8 @@ Tensor matmul(const Tensor& tensor1, const Tensor& tensor2) {
   STRIDED_CHECK(dim1 != 0 && dim2 != 0,
                 "matmul: both arguments to matmul need to be at least 1D, but they are ", dim1,
                 "D and ", dim2, "D");
+  if (is_complex(tensor1.dtype())) refuse_complex("matmul", tensor1.dtype());
+  if (is_complex(tensor2.dtype())) refuse_complex("matmul", tensor2.dtype());
   STRIDED_CHECK(tensor1.device().is_cpu() && tensor2.device().is_cpu(),
                 "matmul: expected CPU tensors, but got ", tensor1.device().str(), " and ",
                 tensor2.device().str());

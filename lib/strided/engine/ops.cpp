@@ -287,6 +287,18 @@ TensorIterator copy_plan(const Tensor& dst, const Tensor& src) {
   STRIDED_CHECK(dst.device().is_cpu() && src.device().is_cpu(),
                 "copy_: the CPU engine copies between CPU tensors; got ", src.device().str(),
                 " to ", dst.device().str());
+  // Two complex tensors copy as their (real, imaginary) pairs: view_as_real of each, float32 or
+  // float64 parts, converted as any real copy. A conjugate bit is the caller's to resolve
+  // (Tensor::copy_ does), so the two must agree here.
+  if (is_complex(dst.dtype()) && is_complex(src.dtype())) {
+    STRIDED_CHECK(dst.is_conj() == src.is_conj(),
+                  "copy_: the plan copies bytes, and one of the two complex tensors is "
+                  "conjugated; resolve_conj() it first");
+    Tensor d = dst, s = src;
+    d.set_conj(false);
+    s.set_conj(false);
+    return copy_config(view_as_real(d), view_as_real(s)).build();
+  }
   return copy_config(dst, src).build();
 }
 

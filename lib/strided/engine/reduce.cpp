@@ -183,6 +183,7 @@ void check_cpu(const Tensor& x, const char* op) {
   STRIDED_CHECK(x.defined(), op, ": the tensor is undefined");
   STRIDED_CHECK(x.device().is_cpu(), op, ": the CPU engine reduces CPU tensors; got a tensor on ",
                 x.device().str());
+  if (is_complex(x.dtype())) refuse_complex(op, x.dtype());  // real kernels only (tensor.h)
 }
 
 // Inputs per output: the reduced dim's size, or every element.

@@ -108,12 +108,30 @@ class Formatter {
   size_t width_ = 1;
 };
 
+// How one element prints: a real one through its formatter; a complex one (_tensor_str.py,
+// _val_formatter) as its real part through the first formatter and its imaginary part, with "j",
+// through the second, joined by "+" unless the imaginary part's string starts with a sign.
+struct Elements {
+  const Formatter& real;
+  const Formatter* imag = nullptr;  // complex tensors only
+  size_t width() const { return real.width() + (imag ? imag->width() + 1 : 0); }
+  std::string format(const Scalar& re, const Scalar& im) const {
+    if (!imag) return real.format(re);
+    std::string i = imag->format(im) + "j";
+    i.erase(0, i.find_first_not_of(' '));
+    return real.format(re) + (i[0] == '+' || i[0] == '-' ? "" : "+") + i;
+  }
+};
+
 // The elements print reads: all of them, or with summarize only the first and last kEdgeItems
-// along every dim longer than 2 * kEdgeItems.
+// along every dim longer than 2 * kEdgeItems. A complex tensor's element is read as its two
+// parts (the imaginary one negated under the conjugate bit); `part` picks one for collect.
 class Printer {
  public:
   Printer(const Tensor& t, bool summarize) : t_(t), summarize_(summarize) {
     base_ = static_cast<const char*>(t.storage().data());
+    complex_ = is_complex(t.dtype());
+    part_dtype_ = real_value_type(t.dtype());
   }
 
   // Indices along dim d that print shows (-1 marks the "..." between the two edges).
@@ -130,23 +148,30 @@ class Printer {
     return out;
   }
 
-  Scalar value(int64_t offset) const {
-    return load_scalar(base_ + offset * t_.element_size(), t_.dtype());
+  // Part 0 is the element (or its real part), part 1 its imaginary part.
+  Scalar value(int64_t offset, int part = 0) const {
+    if (!complex_) return load_scalar(base_ + offset * t_.element_size(), t_.dtype());
+    const int64_t half = t_.element_size() / 2;
+    const Scalar v = load_scalar(base_ + offset * t_.element_size() + part * half, part_dtype_);
+    return part == 1 && t_.is_conj() ? Scalar(-v.to_double()) : v;
+  }
+  std::string format(int64_t offset, const Elements& f) const {
+    return f.format(value(offset, 0), complex_ ? value(offset, 1) : Scalar());
   }
 
-  void collect(size_t d, int64_t offset, std::vector<Scalar>& out) const {
+  void collect(size_t d, int64_t offset, std::vector<Scalar>& out, int part = 0) const {
     if (d == t_.sizes().size()) {
-      out.push_back(value(offset));
+      out.push_back(value(offset, part));
       return;
     }
     for (int64_t i : shown(d))
-      if (i >= 0) collect(d + 1, offset + i * t_.strides()[d], out);
+      if (i >= 0) collect(d + 1, offset + i * t_.strides()[d], out, part);
   }
 
   // _tensor_str_with_formatter for the sub-tensor at dim d, printed at the given indent.
-  std::string str(size_t d, int64_t offset, int64_t indent, const Formatter& f) const {
+  std::string str(size_t d, int64_t offset, int64_t indent, const Elements& f) const {
     const size_t ndim = t_.sizes().size();
-    if (d == ndim) return f.format(value(offset));
+    if (d == ndim) return format(offset, f);
     if (d + 1 == ndim) return vector_str(d, offset, indent, f);
     std::vector<std::string> slices;
     for (int64_t i : shown(d))
@@ -160,12 +185,12 @@ class Printer {
 
  private:
   // _vector_str: elements joined by ", ", as many per line as fit in the line width.
-  std::string vector_str(size_t d, int64_t offset, int64_t indent, const Formatter& f) const {
+  std::string vector_str(size_t d, int64_t offset, int64_t indent, const Elements& f) const {
     const int64_t element_length = static_cast<int64_t>(f.width()) + 2;
     const int64_t per_line = std::max<int64_t>(1, (kLineWidth - indent) / element_length);
     std::vector<std::string> data;
     for (int64_t i : shown(d))
-      data.push_back(i < 0 ? " ..." : f.format(value(offset + i * t_.strides()[d])));
+      data.push_back(i < 0 ? " ..." : format(offset + i * t_.strides()[d], f));
     std::string out = "[";
     for (size_t k = 0; k < data.size(); ++k) {
       if (k > 0)
@@ -180,6 +205,8 @@ class Printer {
   const Tensor& t_;
   bool summarize_;
   const char* base_ = nullptr;
+  bool complex_ = false;
+  DType part_dtype_ = DType::Float32;
 };
 
 // str(tuple(shape)) in Python: "(0, 3)", "(0,)".
@@ -208,16 +235,24 @@ std::string to_string(const Tensor& t) {
     if (t.dtype() != DType::Float32) suffixes.push_back("dtype=torch." + std::string(name(t.dtype())));
     body = "[]";
   } else {
-    // The defaults for values: float32 for floats, int64 for integers, and bool.
+    // The defaults for values: float32 for floats (complex64 for complex values, whose parts
+    // are float32), int64 for integers, and bool.
     const DType d = t.dtype();
-    if (d != DType::Float32 && d != DType::Int64 && d != DType::Bool)
+    if (d != DType::Float32 && d != DType::Int64 && d != DType::Bool && d != DType::Complex64)
       suffixes.push_back("dtype=torch." + std::string(name(d)));
     const bool summarize = numel > kThreshold;
     const Printer printer(t, summarize);
-    std::vector<Scalar> shown;
+    std::vector<Scalar> shown, shown_imag;
     printer.collect(0, t.storage_offset(), shown);
-    const Formatter formatter(d, shown);
-    body = printer.str(0, t.storage_offset(), indent, formatter);
+    const Formatter formatter(real_value_type(d), shown);
+    if (is_complex(d)) {
+      // Each part has its own formatter (_tensor_str, formatter1 and formatter2).
+      printer.collect(0, t.storage_offset(), shown_imag, 1);
+      const Formatter imag_formatter(real_value_type(d), shown_imag);
+      body = printer.str(0, t.storage_offset(), indent, Elements{formatter, &imag_formatter});
+    } else {
+      body = printer.str(0, t.storage_offset(), indent, Elements{formatter});
+    }
   }
   // _add_suffixes: a suffix goes on the last line when it fits in 80 columns, else on a new line.
   std::string out = prefix + body;

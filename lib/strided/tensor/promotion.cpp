@@ -5,9 +5,10 @@
 namespace strided {
 
 namespace {
-enum class Category : uint8_t { Bool, Integral, Floating };
+enum class Category : uint8_t { Bool, Integral, Floating, Complex };
 Category category(DType t) {
   if (t == DType::Bool) return Category::Bool;
+  if (is_complex(t)) return Category::Complex;
   return is_floating_point(t) ? Category::Floating : Category::Integral;
 }
 // Position on the promotion lattice; float16 and bfloat16 share a rung and meet at float32.
@@ -20,8 +21,10 @@ int rung(DType t) {
     case DType::BFloat16: return 3;
     case DType::Float32: return 4;
     case DType::Float64: return 5;
+    case DType::Complex64: return 6;
+    case DType::Complex128: return 7;
   }
-  return 5;
+  return 7;
 }
 
 std::optional<DType> promote(std::optional<DType> a, DType b) {
@@ -33,6 +36,14 @@ std::optional<DType> promote(std::optional<DType> a, DType b) {
 std::optional<DType> combine_categories(std::optional<DType> higher, std::optional<DType> lower) {
   if (!higher) return lower;
   if (!lower) return higher;
+  if (is_complex(*higher)) return higher;
+  // A complex lower group takes the higher group's floating precision: c10::toComplexType(higher)
+  // (float64 gives complex128, float32 complex64). PyTorch gives float16 complex32, a dtype this
+  // library lacks, and refuses bfloat16; both give complex64 here.
+  if (is_complex(*lower)) {
+    if (!is_floating_point(*higher)) return lower;
+    return *higher == DType::Float64 ? DType::Complex128 : DType::Complex64;
+  }
   if (is_floating_point(*higher)) return higher;
   if (*higher == DType::Bool || is_floating_point(*lower)) return promote_types(*higher, *lower);
   return higher;
@@ -41,6 +52,12 @@ std::optional<DType> combine_categories(std::optional<DType> higher, std::option
 
 DType promote_types(DType a, DType b) {
   if (a == b) return a;
+  // c10's promoteTypes table: a complex dtype meets any other in the complex dtype whose parts
+  // are the promotion of the two real value types (complex64 with float64 is complex128).
+  if (is_complex(a) || is_complex(b)) {
+    const DType parts = promote_types(real_value_type(a), real_value_type(b));
+    return parts == DType::Float64 ? DType::Complex128 : DType::Complex64;
+  }
   if ((a == DType::Float16 && b == DType::BFloat16) ||
       (a == DType::BFloat16 && b == DType::Float16))
     return DType::Float32;
@@ -49,7 +66,8 @@ DType promote_types(DType a, DType b) {
 
 bool can_cast(DType from, DType to) {
   // c10::canCast: "We disallow complex -> non complex, float -> integral, non-bool -> bool".
-  if (category(from) == Category::Floating && category(to) != Category::Floating) return false;
+  if (category(from) == Category::Complex && category(to) != Category::Complex) return false;
+  if (category(from) == Category::Floating && category(to) < Category::Floating) return false;
   if (from != DType::Bool && to == DType::Bool) return false;
   return true;
 }
@@ -105,6 +123,8 @@ std::string_view scalar_type_name(DType t) {
     case DType::BFloat16: return "BFloat16";
     case DType::Float32: return "Float";
     case DType::Float64: return "Double";
+    case DType::Complex64: return "ComplexFloat";
+    case DType::Complex128: return "ComplexDouble";
   }
   return "Undefined";
 }

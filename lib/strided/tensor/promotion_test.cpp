@@ -102,3 +102,31 @@ TEST_CASE("scalar_type_name gives the names in PyTorch's casting errors") {
   CHECK(scalar_dtype(Scalar(2.5)) == DType::Float64);
   CHECK(scalar_dtype(Scalar(int64_t{3})) == DType::Int64);
 }
+
+TEST_CASE("complex64 and complex128 promote with every dtype as c10's promoteTypes table") {
+  constexpr DType C = DType::Complex64, Z = DType::Complex128;
+  const std::array<DType, 9> all = {B, I, L, H, BF, F, D, C, Z};
+  // Rows complex64, complex128 against every dtype, and every dtype's can_cast to them and back.
+  const std::array<std::array<DType, 9>, 2> expected = {{{C, C, C, C, C, C, Z, C, Z}, {Z, Z, Z, Z, Z, Z, Z, Z, Z}}};
+  const std::array<std::array<int, 2>, 9> to_complex = {{{1, 1}, {1, 1}, {1, 1}, {1, 1}, {1, 1}, {1, 1}, {1, 1}, {1, 1}, {1, 1}}};
+  const std::array<std::array<int, 9>, 2> from_complex = {{{0, 0, 0, 0, 0, 0, 0, 1, 1}, {0, 0, 0, 0, 0, 0, 0, 1, 1}}};
+  for (size_t a = 0; a < 2; ++a)
+    for (size_t b = 0; b < 9; ++b) {
+      CAPTURE(name(all[b]));
+      CHECK(promote_types(all[7 + a], all[b]) == expected[a][b]);
+      CHECK(promote_types(all[b], all[7 + a]) == expected[a][b]);
+      CHECK(can_cast(all[b], all[7 + a]) == (to_complex[b][a] == 1));
+      CHECK(can_cast(all[7 + a], all[b]) == (from_complex[a][b] == 1));
+    }
+  // result_type of a dimensioned tensor with a 0-d one, each way round.
+  struct Case { DType real, complex, dim_real, zero_real; };
+  const Case cases[] = {{B, C, C, C}, {B, Z, Z, Z}, {L, C, C, C}, {L, Z, Z, Z}, {F, C, C, C}, {F, Z, C, Z}, {D, C, Z, C}, {D, Z, Z, Z}};
+  for (const Case& c : cases) {
+    CAPTURE(name(c.real));
+    CAPTURE(name(c.complex));
+    CHECK(result_type(dim_tensor(c.real), ones({}, {c.complex})) == c.dim_real);
+    CHECK(result_type(zero_dim(c.real), ones({2}, {c.complex})) == c.zero_real);
+  }
+  CHECK(scalar_type_name(C) == "ComplexFloat");
+  CHECK(scalar_type_name(Z) == "ComplexDouble");
+}

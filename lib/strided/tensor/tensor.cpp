@@ -33,6 +33,12 @@ Tensor::Tensor(Storage storage, Shape sizes, Shape strides, int64_t storage_offs
                 " bytes, but the storage holds ", storage_.nbytes());
 }
 
+void Tensor::set_conj(bool conj) {
+  STRIDED_CHECK(!conj || is_complex(dtype_), "set_conj: only a complex tensor has a conjugate bit, got ",
+                name(dtype_));
+  conj_ = conj;
+}
+
 int64_t Tensor::size(int64_t d) const { return sizes_[wrap_dim(d, dim(), "size")]; }
 int64_t Tensor::stride(int64_t d) const { return strides_[wrap_dim(d, dim(), "stride")]; }
 
@@ -64,6 +70,7 @@ int64_t Tensor::offset_of(IntList index) const {
 Scalar Tensor::at(IntList index) const {
   STRIDED_CHECK(device().is_cpu(), "at: tensor is on ", device().str(),
                 "; copy it to the CPU first");
+  if (is_complex(dtype_)) refuse_complex("at", dtype_);  // no Scalar holds a complex value
   const int64_t off = offset_of(index);
   return load_scalar(static_cast<const char*>(storage_.data()) + off * element_size(), dtype_);
 }
@@ -71,6 +78,7 @@ Scalar Tensor::at(IntList index) const {
 void Tensor::set(IntList index, const Scalar& value) {
   STRIDED_CHECK(device().is_cpu(), "set: tensor is on ", device().str(),
                 "; copy it to the CPU first");
+  if (is_complex(dtype_)) refuse_complex("set", dtype_);
   const int64_t off = offset_of(index);
   store_scalar(static_cast<char*>(storage_.data()) + off * element_size(), dtype_, value);
 }
@@ -85,6 +93,7 @@ Scalar Tensor::item() const {
 std::vector<double> Tensor::to_vector() const {
   STRIDED_CHECK(device().is_cpu(), "to_vector: tensor is on ", device().str(),
                 "; copy it to the CPU first");
+  if (is_complex(dtype_)) refuse_complex("to_vector", dtype_);  // view_as_real(t).to_vector()
   std::vector<double> out;
   const int64_t n = numel();
   if (n == 0) return out;

@@ -2,6 +2,11 @@
 // Element (i0, i1, ...) lives at byte  data_ptr() + itemsize * sum_k i_k * stride[k]
 //                                    = storage.data() + itemsize * (offset + sum_k i_k * stride[k]).
 // Names and semantics follow PyTorch's torch.Tensor; PyTorch is the reference for every rule.
+// The complex dtypes (complex64, complex128) are viewed (view_as_real, real, imag, conj, H, mH,
+// adjoint, view(dtype)), copied (copy_, clone, contiguous, to, fill_ with a real value) and
+// printed; element-wise ops, reductions and matmul refuse them with an error naming the op and the
+// dtype ("add: complex64 is not supported by this library's kernels"), and so do at, item and
+// to_vector, whose Scalar holds no complex value (read a complex tensor through view_as_real).
 #pragma once
 
 #include <cstdint>
@@ -67,6 +72,11 @@ class Tensor {
   int64_t stride(int64_t dim) const;  // dim wraps
   int64_t storage_offset() const { return offset_; }
   DType dtype() const { return dtype_; }
+  // The lazy conjugate bit (PyTorch 1.13's is_conj): the elements read as the complex conjugates of
+  // the bytes. Only conj() sets it; every view keeps it; copies out of the tensor resolve it.
+  bool is_conj() const { return conj_; }
+  // Sets the bit (c10's _set_conj), for the view ops that carry it; a real tensor never has it.
+  void set_conj(bool conj);
   Device device() const { return storage_.device(); }
   const Storage& storage() const { return storage_; }
   int64_t dim() const { return static_cast<int64_t>(sizes_.size()); }
@@ -136,6 +146,25 @@ class Tensor {
   Tensor detach() const;  // the same layout over the same storage (no autograd here to detach)
   Tensor alias() const;
 
+  // ---- complex views (views.cpp; UnaryOps.cpp, TensorShape.cpp) ----------------------------------
+  // conj(): a complex tensor's view with the conjugate bit flipped (no element is touched); a
+  // real tensor itself. resolve_conj(): the tensor itself without the bit, else a copy holding the
+  // conjugated values. conj_physical(): always a copy for a complex tensor, without the bit.
+  Tensor conj() const;
+  Tensor resolve_conj() const;
+  Tensor conj_physical() const;
+  // real(), imag(): the parts as float32/float64 views: view_as_real(...).select(-1, 0 or 1), so
+  // strides double and the offset is 2·offset (+1 for imag). real() of a real tensor is the tensor;
+  // imag() of one is refused. PyTorch's imag() of a conjugated tensor is a view with its negative
+  // bit, which this library does not model: it is refused (resolve_conj() first).
+  Tensor real() const;
+  Tensor imag() const;
+  // H: the conjugate transpose of a matrix (2-D) or a 0-d tensor; mH and adjoint(): of the last
+  // two dims of a batch (any dim but 1). A real tensor is only transposed.
+  Tensor H() const;
+  Tensor mH() const;
+  Tensor adjoint() const;
+
   // ---- views with several outputs (splits.cpp): each output narrows, slices or selects dim -----
   std::vector<Tensor> split(int64_t split_size, int64_t dim = 0) const;
   std::vector<Tensor> split_with_sizes(IntList split_sizes, int64_t dim = 0) const;
@@ -194,7 +223,15 @@ class Tensor {
   Shape strides_;
   int64_t offset_ = 0;
   DType dtype_ = DType::Float32;
+  bool conj_ = false;
 };
+
+// torch.view_as_real (ComplexHelper.h, view_complex_as_float): a complex tensor as its parts,
+// sizes + [2], strides doubled + [1], offset doubled; refused on a conjugated tensor.
+// torch.view_as_complex: the inverse; the last dim must have size 2 and stride 1, every other
+// stride and the offset must be even.
+Tensor view_as_real(const Tensor& t);
+Tensor view_as_complex(const Tensor& t);
 
 // torch.atleast_1d/2d/3d (views.cpp): a tensor of fewer dims gets size-1 dims, always a view: a
 // 0-d tensor becomes [1], [1, 1] or [1, 1, 1]; a 1-d tensor [1, n] or [1, n, 1]; a 2-d one

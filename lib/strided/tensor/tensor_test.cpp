@@ -26,7 +26,16 @@ TEST_CASE("dtypes: item sizes and names as PyTorch prints them") {
   CHECK(dtype_from_name("torch.float64") == DType::Float64);
   CHECK(dtype_from_name("half") == DType::Float16);
   CHECK(dtype_from_name("long") == DType::Int64);
-  CHECK_THROWS_AS(dtype_from_name("complex64"), Error);
+  // torch: element_size() 8 and 16; torch.cfloat is torch.complex64, torch.cdouble complex128;
+  // torch.complex64.is_complex True, is_floating_point False.
+  CHECK(itemsize(DType::Complex64) == 8);
+  CHECK(itemsize(DType::Complex128) == 16);
+  CHECK(name(DType::Complex64) == "complex64");
+  CHECK(dtype_from_name("torch.cfloat") == DType::Complex64);
+  CHECK(dtype_from_name("cdouble") == DType::Complex128);
+  CHECK(is_complex(DType::Complex64));
+  CHECK(!is_floating_point(DType::Complex64));
+  CHECK_THROWS_AS(dtype_from_name("complex32"), Error);
 }
 
 TEST_CASE("float16 rounds to nearest even, with subnormals, as torch's .half()") {

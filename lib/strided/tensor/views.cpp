@@ -30,7 +30,9 @@ Tensor make_view(const Tensor& base, Shape sizes, Shape strides, int64_t offset,
       STRIDED_CHECK(s >= 0, op, ": Negative strides are not supported at the moment, got strides: ",
                     to_string(strides));
   checked_numel(sizes, op);
-  return Tensor(base.storage(), std::move(sizes), std::move(strides), offset, base.dtype());
+  Tensor view(base.storage(), std::move(sizes), std::move(strides), offset, base.dtype());
+  view.set_conj(base.is_conj());  // a view of a conjugated tensor reads conjugated too
+  return view;
 }
 
 // c10's maybe_wrap_dim with wrap_scalar = false: a 0-d tensor has no dim to name (unflatten).
@@ -285,6 +287,8 @@ Tensor Tensor::view(DType dtype) const {
   // then the other strides, in that order), with the last dim of stride 1 in both cases.
   check_defined(*this, "view()");
   if (dtype == dtype_) return alias();
+  STRIDED_CHECK(!conj_, "view(): torch.Tensor.view is not supported for conjugate view tensors when "
+                "converting to a different dtype.");
   const int64_t old_size = element_size(), new_size = itemsize(dtype);
   const std::string_view from = scalar_type_name(dtype_), to = scalar_type_name(dtype);
   if (old_size == new_size) return Tensor(storage_, sizes_, strides_, offset_, dtype);
@@ -323,6 +327,114 @@ Tensor Tensor::view(DType dtype) const {
   }
   checked_numel(sizes, "view()");
   return Tensor(storage_, std::move(sizes), std::move(strides), offset, dtype);
+}
+
+// ---- complex views ------------------------------------------------------------------------------
+
+Tensor view_as_real(const Tensor& t) {
+  // ComplexHelper.h, view_complex_as_float, after TensorFactories's view_as_real checks.
+  check_defined(t, "view_as_real()");
+  STRIDED_CHECK(!t.is_conj(),
+                "view_as_real(): view_as_real doesn't work on unresolved conjugated tensors.  To "
+                "resolve the conjugate tensor so you can view it as real, use "
+                "self.resolve_conj(); however, be warned that the resulting tensor will NOT alias "
+                "the original.");
+  STRIDED_CHECK(is_complex(t.dtype()),
+                "view_as_real(): view_as_real is only supported for complex tensors");
+  Shape sizes = t.sizes(), strides = t.strides();
+  for (int64_t& s : strides) s = wrapping_mul(s, 2);
+  sizes.push_back(2);
+  strides.push_back(1);
+  checked_numel(sizes, "view_as_real()");
+  return Tensor(t.storage(), std::move(sizes), std::move(strides),
+                wrapping_mul(t.storage_offset(), 2), real_value_type(t.dtype()));
+}
+
+Tensor view_as_complex(const Tensor& t) {
+  // ComplexHelper.h, view_as_complex: the checks in PyTorch's order, then strides and offset
+  // halved and the last dim dropped. PyTorch also views float16 as complex32, a dtype this
+  // library lacks: complex_type refuses it.
+  check_defined(t, "view_as_complex()");
+  const DType d = t.dtype();
+  STRIDED_CHECK(d == DType::Float32 || d == DType::Float64 || d == DType::Float16,
+                "view_as_complex(): view_as_complex is only supported for half, float and double "
+                "tensors, but got a tensor of scalar type: ",
+                scalar_type_name(d));
+  const DType complex = complex_type(d, "view_as_complex()");
+  STRIDED_CHECK(t.dim() != 0, "view_as_complex(): Input tensor must have one or more dimensions");
+  const int64_t last = t.dim() - 1;
+  STRIDED_CHECK(t.sizes()[last] == 2,
+                "view_as_complex(): Tensor must have a last dimension of size 2");
+  STRIDED_CHECK(t.strides()[last] == 1,
+                "view_as_complex(): Tensor must have a last dimension with stride 1");
+  Shape sizes(t.sizes().begin(), t.sizes().end() - 1);
+  Shape strides(t.strides().begin(), t.strides().end() - 1);
+  for (int64_t& s : strides) {
+    STRIDED_CHECK(s % 2 == 0,
+                  "view_as_complex(): Tensor must have a stride divisible by 2 for all but last "
+                  "dimension");
+    s /= 2;
+  }
+  STRIDED_CHECK(t.storage_offset() % 2 == 0,
+                "view_as_complex(): Tensor must have a storage_offset divisible by 2");
+  return Tensor(t.storage(), std::move(sizes), std::move(strides), t.storage_offset() / 2, complex);
+}
+
+Tensor Tensor::conj() const {
+  // UnaryOps.cpp, conj: a real tensor is returned as it is (conj is the identity on it).
+  check_defined(*this, "conj()");
+  if (!is_complex(dtype_)) return *this;
+  Tensor out = alias();
+  out.set_conj(!conj_);
+  return out;
+}
+
+// resolve_conj and conj_physical copy: copies.cpp.
+
+Tensor Tensor::real() const {
+  // UnaryOps.cpp, real: the real part of the bytes, which a conjugate bit does not change.
+  check_defined(*this, "real()");
+  if (!is_complex(dtype_)) return *this;
+  Tensor bytes = alias();
+  bytes.set_conj(false);
+  return view_as_real(bytes).select(-1, 0);
+}
+
+Tensor Tensor::imag() const {
+  check_defined(*this, "imag()");
+  STRIDED_CHECK(is_complex(dtype_),
+                "imag(): imag is not implemented for tensors with non-complex dtypes.");
+  STRIDED_CHECK(!conj_, "imag(): the imaginary part of a conjugated tensor is, in PyTorch, a view "
+                "with a negative bit, which this library does not model; call resolve_conj() "
+                "first");
+  return view_as_real(*this).select(-1, 1);
+}
+
+Tensor Tensor::H() const {
+  // TensorShape.cpp, matrix_H.
+  check_defined(*this, "H");
+  STRIDED_CHECK(dim() == 2 || dim() == 0,
+                "H: tensor.H is only supported on matrices (2-D tensors). Got ", dim(),
+                "-D tensor.", dim() > 2 ? " For batches of matrices, consider using tensor.mH" : "");
+  return dim() == 0 ? conj() : transpose(-2, -1).conj();
+}
+
+namespace {
+// TensorShape.cpp, _adjoint: any dim but 1; a 0-d tensor is itself, conjugated when complex.
+Tensor adjoint_of(const Tensor& t, const char* name) {
+  STRIDED_CHECK(t.dim() != 1, name, ": tensor.", name,
+                " is only supported on matrices or batches of matrices. Got 1-D tensor.");
+  return t.dim() == 0 ? t.conj() : t.transpose(-2, -1).conj();
+}
+}  // namespace
+
+Tensor Tensor::mH() const {
+  check_defined(*this, "mH");
+  return adjoint_of(*this, "mH");
+}
+Tensor Tensor::adjoint() const {
+  check_defined(*this, "adjoint()");
+  return adjoint_of(*this, "adjoint()");
 }
 
 Tensor Tensor::view_as(const Tensor& other) const {

@@ -724,3 +724,96 @@ TEST_CASE("view(dtype) reads the same bytes: a write through one reading shows i
   CHECK(x.at({1, 0}).to_int() == (int64_t{1} << 32));
   CHECK(x.view(DType::Int64).storage().is_same(x.storage()));
 }
+
+// ---- complex views: layouts, errors and printing as torch 1.13 gives them --------------------------
+
+namespace {
+// "(2,3,4):(12,4,1)+0 complex64 conj": sizes, strides, offset, dtype and the conjugate bit.
+std::string layout_of(const Tensor& t) {
+  return t.layout() + "+" + std::to_string(t.storage_offset()) + " " + std::string(name(t.dtype())) +
+         (t.is_conj() ? " conj" : "");
+}
+// z[i] = i + (100 + i)j, shape (2, 3, 4): torch.complex(arange(24.), arange(24.) + 100).
+Tensor complex_of() {
+  std::vector<double> parts;
+  for (int i = 0; i < 24; ++i) parts.insert(parts.end(), {double(i), double(100 + i)});
+  return view_as_complex(from_values(parts, {2, 3, 4, 2}));
+}
+}  // namespace
+
+TEST_CASE("view_as_real, view_as_complex, real, imag, conj, H, mH, adjoint and view(dtype)") {
+  const Tensor z = complex_of();
+  const Tensor x = arange(24, {DType::Float32}).view({2, 3, 4});
+  CHECK(layout_of(z) == "(2,3,4):(12,4,1)+0 complex64");
+  CHECK(layout_of(view_as_real(z)) == "(2,3,4,2):(24,8,2,1)+0 float32");  // torch.view_as_real(Z)
+  CHECK(layout_of(view_as_real(z.slice(1, 1).slice(2, 0, std::nullopt, 2))) == "(2,2,2,2):(24,8,4,1)+8 float32");  // torch.view_as_real(Z[:, 1:, ::2])
+  CHECK(layout_of(view_as_real(z.transpose(0, 2))) == "(4,3,2,2):(2,8,24,1)+0 float32");  // torch.view_as_real(Z.transpose(0, 2))
+  CHECK(layout_of(z.real()) == "(2,3,4):(24,8,2)+0 float32");  // Z.real
+  CHECK(layout_of(z.select(0, 1).imag()) == "(3,4):(8,2)+25 float32");  // Z[1].imag
+  CHECK(layout_of(z.conj().real()) == "(2,3,4):(24,8,2)+0 float32");  // Z.conj().real
+  CHECK(layout_of(z.conj()) == "(2,3,4):(12,4,1)+0 complex64 conj");  // Z.conj()
+  CHECK(layout_of(z.select(0, 0).H()) == "(4,3):(1,4)+0 complex64 conj");  // Z[0].H
+  CHECK(layout_of(z.mH()) == "(2,4,3):(12,1,4)+0 complex64 conj");  // Z.mH
+  CHECK(layout_of(z.adjoint()) == "(2,4,3):(12,1,4)+0 complex64 conj");  // Z.adjoint()
+  CHECK(layout_of(view_as_complex(x.slice(2, 2))) == "(2,3):(6,2)+1 complex64");  // torch.view_as_complex(X[:, :, 2:])
+  CHECK(layout_of(view_as_complex(x.view({2, 3, 2, 2}).select(1, 1))) == "(2,2):(6,1)+2 complex64");  // torch.view_as_complex(X.view(2, 3, 2, 2)[:, 1])
+  CHECK(layout_of(x.view(DType::Complex64)) == "(2,3,2):(6,2,1)+0 complex64");  // X.view(torch.complex64)
+  CHECK(layout_of(x.view(DType::Complex128)) == "(2,3,1):(3,1,1)+0 complex128");  // X.view(torch.complex128)
+  CHECK(layout_of(z.view(DType::Float64)) == "(2,3,4):(12,4,1)+0 float64");  // Z.view(torch.float64)
+  CHECK(layout_of(z.slice(1, 1).view(DType::Int32)) == "(2,2,8):(24,8,1)+8 int32");  // Z[:, 1:].view(torch.int32)
+  CHECK(layout_of(z.view(DType::Complex128)) == "(2,3,2):(6,2,1)+0 complex128");  // Z.view(torch.complex128)
+  CHECK(error_of([&] { view_as_real(x); }).find("view_as_real is only supported for complex tensors") != std::string::npos);
+  CHECK(error_of([&] { view_as_real(z.conj()); }).find("view_as_real doesn't work on unresolved conjugated tensors.  To resolve the conjugate tensor so you can view it as real, use self.resolve_conj(); however, be warned that the resulting tensor will NOT alias the original.") != std::string::npos);
+  CHECK(error_of([&] { view_as_complex(x); }).find("Tensor must have a last dimension of size 2") != std::string::npos);
+  CHECK(error_of([&] { view_as_complex(x.view({2, 12}).slice(1, 1, 3)); }).find("Tensor must have a storage_offset divisible by 2") != std::string::npos);
+  CHECK(error_of([&] { view_as_complex(x.view({3, 4, 2}).transpose(0, 2)); }).find("Tensor must have a last dimension of size 2") != std::string::npos);
+  CHECK(error_of([&] { view_as_complex(x.view({2, 2, 6}).slice(2, 1, 3)); }).find("Tensor must have a storage_offset divisible by 2") != std::string::npos);
+  CHECK(error_of([&] { view_as_complex(x.as_strided({3, 2}, {4, 1}, 2).as_strided({3, 2}, {3, 1}, 1)); }).find("Tensor must have a stride divisible by 2 for all but last dimension") != std::string::npos);
+  CHECK(error_of([&] { view_as_complex(scalar_tensor(Scalar(1.0))); }).find("Input tensor must have one or more dimensions") != std::string::npos);
+  CHECK(error_of([&] { view_as_complex(arange(4).view({2, 2})); }).find("view_as_complex is only supported for half, float and double tensors, but got a tensor of scalar type: Long") != std::string::npos);
+  CHECK(error_of([&] { x.imag(); }).find("imag is not implemented for tensors with non-complex dtypes.") != std::string::npos);
+  CHECK(error_of([&] { z.conj().view(DType::Float32); }).find("torch.Tensor.view is not supported for conjugate view tensors when converting to a different dtype.") != std::string::npos);
+  CHECK(error_of([&] { z.H(); }).find("tensor.H is only supported on matrices (2-D tensors). Got 3-D tensor. For batches of matrices, consider using tensor.mH") != std::string::npos);
+  CHECK(error_of([&] { z.select(0, 0).select(0, 0).mH(); }).find("tensor.mH is only supported on matrices or batches of matrices. Got 1-D tensor.") != std::string::npos);
+  CHECK(error_of([&] { z.select(0, 0).select(0, 0).adjoint(); }).find("tensor.adjoint() is only supported on matrices or batches of matrices. Got 1-D tensor.") != std::string::npos);
+  CHECK(error_of([&] { x.slice(2, 0, 3).view(DType::Complex64); }).find("self.size(-1) must be divisible by 2 to view Float as ComplexFloat (different element sizes), but got 3") != std::string::npos);
+  CHECK(error_of([&] { z.slice(2, 0, std::nullopt, 2).view(DType::Complex128); }).find("self.stride(-1) must be 1 to view ComplexFloat as ComplexDouble (different element sizes), but got 2") != std::string::npos);
+  CHECK(error_of([&] { z.slice(2, 1, 3).view(DType::Complex128); }).find("self.storage_offset() must be divisible by 2 to view ComplexFloat as ComplexDouble (different element sizes), but got 1") != std::string::npos);
+  CHECK(error_of([&] { z.conj().imag(); }).find("resolve_conj() first") != std::string::npos);
+  CHECK(view_as_real(z).storage().is_same(z.storage()));
+  CHECK(z.mH().storage().is_same(z.storage()));
+}
+
+TEST_CASE("conj is lazy: a bit, resolved by copies; a real tensor's conj and real are itself") {
+  const Tensor x = arange(6, {DType::Float32});
+  CHECK(x.conj().storage().is_same(x.storage()));
+  CHECK(x.real().storage().is_same(x.storage()));
+  CHECK(!x.conj().is_conj());
+  const Tensor z = complex_of().select(0, 0);
+  CHECK(!z.conj().conj().is_conj());
+  CHECK(z.conj().t().is_conj());
+  // torch: z[0].conj() printed; resolve_conj() and conj_physical() copy, without the bit.
+  const std::string printed =
+      "tensor([[ 0.-100.j,  1.-101.j,  2.-102.j,  3.-103.j],\n"
+      "        [ 4.-104.j,  5.-105.j,  6.-106.j,  7.-107.j],\n"
+      "        [ 8.-108.j,  9.-109.j, 10.-110.j, 11.-111.j]])";
+  CHECK(to_string(z.conj()) == printed);
+  const Tensor r = z.conj().resolve_conj();
+  CHECK(!r.is_conj());
+  CHECK(!r.storage().is_same(z.storage()));
+  CHECK(to_string(r) == printed);
+  CHECK(to_string(z.conj_physical()) == printed);
+  CHECK(to_string(z.select(0, 1).select(0, 1).conj()) == "tensor(5.-105.j)");
+  CHECK(to_string(z.to(DType::Complex128).slice(1, 0, 1)) ==
+        "tensor([[0.+100.j],\n        [4.+104.j],\n        [8.+108.j]], dtype=torch.complex128)");
+  CHECK(z.conj().clone().is_conj() == false);
+  CHECK(to_string(z.conj().clone()) == printed);
+}
+
+TEST_CASE("at() refuses a complex element, which no Scalar holds") {
+  const Tensor z = complex_of();
+  CHECK(error_of([&] { z.at({0, 0, 0}); }) ==
+        "at: complex64 is not supported by this library's kernels");
+  CHECK(error_of([&] { z.to_vector(); }) ==
+        "to_vector: complex64 is not supported by this library's kernels");
+}
