@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "bounded_ops.h"
+#include "request_fields.h"
 #include "strided/autograd/autograd.h"
 #include "strided/engine/ops.h"
 
@@ -17,51 +18,12 @@ namespace {
 
 using autograd::Variable;
 
-// ---- reading fields (a field that is null counts as omitted, as everywhere in jsonl.h) ----------
-
-const Request* field(const Request& obj, const char* key) {
-  const auto it = obj.find(key);
-  if (it == obj.end() || it->is_null()) return nullptr;
-  return &*it;
-}
-
-std::string text(const Request& v) {
-  return v.dump(-1, ' ', false, Request::error_handler_t::replace);
-}
-
-int64_t as_int(const Request& v, const std::string& where) {
-  if (v.is_number_unsigned() &&
-      v.get<uint64_t>() > static_cast<uint64_t>(std::numeric_limits<int64_t>::max()))
-    throw BadInput(where + " does not fit in int64");
-  if (!v.is_number_integer()) throw BadInput(where + " must be an integer, got " + text(v));
-  return v.get<int64_t>();
-}
-
-Shape as_ints(const Request& v, const std::string& where) {
-  if (v.is_number_integer()) return {as_int(v, where)};
-  if (!v.is_array()) throw BadInput(where + " must be a list of integers");
-  Shape out;
-  for (const Request& item : v) out.push_back(as_int(item, where));
-  return out;
-}
-
 std::string op_name(const Request& op) {
   const Request* name = op.is_object() ? field(op, "op") : nullptr;
   if (!name || !name->is_string()) throw BadInput("grad: each op needs \"op\": a name");
   return name->get<std::string>();
 }
 
-int64_t get_int(const Request& op, const char* key, int64_t fallback) {
-  const Request* v = field(op, key);
-  return v ? as_int(*v, key) : fallback;
-}
-int64_t get_int(const Request& op, const char* key) { return as_int(op.at(key), key); }
-Shape get_ints(const Request& op, const char* key) { return as_ints(op.at(key), key); }
-std::optional<int64_t> get_optional(const Request& op, const char* key) {
-  const Request* v = field(op, key);
-  if (!v) return std::nullopt;
-  return as_int(*v, key);
-}
 
 // The ops a gradient request adds to a view chain's.
 bool is_math_op(const std::string& name) {
@@ -193,24 +155,9 @@ Variable apply_grad_op(const Variable& x, const Request& op, Meter& m) {
                       name == "clone" || name == "flip";
   m.charge(name, (copies ? "the copy of " : "a view of ") + t.layout(),
            copies ? copy_cost(t, t.dtype()) : view_cost(t));
-  if (name == "permute") return x.permute(get_ints(op, "dims"));
-  if (name == "transpose") return x.transpose(get_int(op, "dim0"), get_int(op, "dim1"));
+  if (std::optional<Variable> v = shared_view(x, name, op)) return *v;
   if (name == "swapdims") return x.transpose(get_int(op, "dim0"), get_int(op, "dim1"));
   if (name == "swapaxes") return x.transpose(get_int(op, "axis0"), get_int(op, "axis1"));
-  if (name == "slice")
-    return x.slice(get_int(op, "dim", 0), get_optional(op, "start"), get_optional(op, "stop"),
-                   get_int(op, "step", 1));
-  if (name == "select") return x.select(get_int(op, "dim"), get_int(op, "index"));
-  if (name == "diagonal")
-    return x.diagonal(get_int(op, "offset", 0), get_int(op, "dim1", 0), get_int(op, "dim2", 1));
-  if (name == "expand") return x.expand(get_ints(op, "shape"));
-  if (name == "broadcast_to") return x.broadcast_to(get_ints(op, "shape"));
-  if (name == "unsqueeze") return x.unsqueeze(get_int(op, "dim"));
-  if (name == "squeeze") {
-    const std::optional<int64_t> d = get_optional(op, "dim");
-    return d ? x.squeeze(*d) : x.squeeze();
-  }
-  if (name == "view") return x.view(get_ints(op, "shape"));
   if (name == "reshape") return x.reshape(get_ints(op, "shape"));
   if (name == "flatten") return x.flatten(get_int(op, "start_dim", 0), get_int(op, "end_dim", -1));
   if (name == "t") return x.t();

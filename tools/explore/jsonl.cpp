@@ -10,6 +10,7 @@
 
 #include "bounded_ops.h"
 #include "engine_requests.h"
+#include "request_fields.h"
 #include "grad_request.h"
 #include "strided/layout/layout.h"
 
@@ -44,31 +45,6 @@ class DuplicateKeys : public nlohmann::detail::json_sax_dom_parser<Request> {
 };
 
 // ---- reading fields ------------------------------------------------------------------------------
-
-const Request* field(const Request& obj, const char* key) {
-  const auto it = obj.find(key);
-  if (it == obj.end() || it->is_null()) return nullptr;  // null means omitted
-  return &*it;
-}
-
-int64_t as_int(const Request& v, const std::string& where) {
-  if (v.is_number_integer()) {
-    if (v.is_number_unsigned() &&
-        v.get<uint64_t>() > static_cast<uint64_t>(std::numeric_limits<int64_t>::max()))
-      throw BadInput(where + " does not fit in int64");
-    return v.get<int64_t>();
-  }
-  throw BadInput(where + " must be an integer, got " + v.dump(-1, ' ', false,
-                                                              Request::error_handler_t::replace));
-}
-
-Shape as_ints(const Request& v, const std::string& where) {
-  if (v.is_number_integer()) return {as_int(v, where)};
-  if (!v.is_array()) throw BadInput(where + " must be a list of integers");
-  Shape out;
-  for (const Request& item : v) out.push_back(as_int(item, where));
-  return out;
-}
 
 // ---- ops ------------------------------------------------------------------------------------------
 
@@ -151,17 +127,6 @@ std::string op_name(const Request& op) {
   return name->get<std::string>();
 }
 
-int64_t get_int(const Request& op, const char* key, int64_t fallback) {
-  const Request* v = field(op, key);
-  return v ? as_int(*v, key) : fallback;
-}
-std::optional<int64_t> get_optional(const Request& op, const char* key) {
-  const Request* v = field(op, key);
-  if (!v) return std::nullopt;
-  return as_int(*v, key);
-}
-int64_t get_int(const Request& op, const char* key) { return as_int(op.at(key), key); }
-Shape get_ints(const Request& op, const char* key) { return as_ints(op.at(key), key); }
 
 Json result_json(const Tensor& t, const Tensor& start, const Tensor& prev, Meter& m,
                  const std::string& op) {
@@ -363,22 +328,7 @@ Tensor apply_op(const Tensor& t, const Request& op, Meter& m) {
   // Every op costs its input's dims at least (a view copies sizes and strides); the ops that
   // copy are charged for the copy too.
   m.charge(name, "a view of " + t.layout(), view_cost(t));
-  if (name == "permute") return t.permute(get_ints(op, "dims"));
-  if (name == "transpose") return t.transpose(get_int(op, "dim0"), get_int(op, "dim1"));
-  if (name == "slice")
-    return t.slice(get_int(op, "dim", 0), get_optional(op, "start"), get_optional(op, "stop"),
-                   get_int(op, "step", 1));
-  if (name == "select") return t.select(get_int(op, "dim"), get_int(op, "index"));
-  if (name == "diagonal")
-    return t.diagonal(get_int(op, "offset", 0), get_int(op, "dim1", 0), get_int(op, "dim2", 1));
-  if (name == "expand") return t.expand(get_ints(op, "shape"));
-  if (name == "broadcast_to") return t.broadcast_to(get_ints(op, "shape"));
-  if (name == "unsqueeze") return t.unsqueeze(get_int(op, "dim"));
-  if (name == "squeeze") {
-    const std::optional<int64_t> d = get_optional(op, "dim");
-    return d ? t.squeeze(*d) : t.squeeze();
-  }
-  if (name == "view") return t.view(get_ints(op, "shape"));
+  if (std::optional<Tensor> v = shared_view(t, name, op)) return *v;
   if (name == "reshape") return bounded_reshape(t, get_ints(op, "shape"), m);
   if (name == "flatten")
     return bounded_flatten(t, get_int(op, "start_dim", 0), get_int(op, "end_dim", -1), m);
