@@ -311,7 +311,8 @@ h = i.to(torch.float16)
 answers.of("h")
 
 # ---- A catalogue of views (chapters/02_views/catalogue.cpp) --------------------------------------
-# The rows' expressions, in the order of 02_views/catalogue.cpp, on x = torch.arange(24).view(2, 3, 4).
+# The rows' expressions, in the order of 02_views/catalogue.cpp, on x = torch.arange(24).view(2, 3, 4),
+# f (the same in float32) and z (complex64: f's values as real parts, zero imaginary parts).
 CATALOGUE = [
     "x.select(1, 2)",
     "x.unbind(1)[2]",
@@ -351,13 +352,29 @@ CATALOGUE = [
     "x.unfold(2, 2, 1)",
     "x.as_strided((3, 3), (1, 3), 2)",
     "x.view(torch.int32)",
+    ("z", "torch.view_as_real(z)"),
+    ("f", "torch.view_as_complex(f.view(2, 3, 2, 2))"),
+    ("z", "z.real"),
+    ("z", "z.imag"),
+    ("z", "z.conj()"),
+    ("z", "z[0].H"),
+    ("z", "z.mH"),
+    ("z", "z.adjoint()"),
+    ("f", "f.view(torch.complex64)"),
     "x.detach()",
     "torch.ops.aten.alias(x)",
 ]
 answers.group("catalogue")
 x = torch.arange(24).view(2, 3, 4)
-for expression in CATALOGUE:
-    answers.of(expression, base="x")
+f = torch.arange(24, dtype=torch.float32).view(2, 3, 4)
+z = torch.complex(f, torch.zeros_like(f))
+for row in CATALOGUE:
+    base, expression = row if isinstance(row, tuple) else ("x", row)
+    result = eval(expression)
+    # A complex result keeps its layout alone: the record's values are real numbers.
+    answers.of(expression, base=base, values=not result.is_complex())
+    if base != "x":  # the complex rows also answer whether the conjugate bit is set
+        answers.of(f"({expression}).is_conj()")
 
 # ---- Try it -------------------------------------------------------------------------------------
 answers.tryit("arange(24).reshape(2, 3, 4)[0, 2, 2]", "torch.arange(24).reshape(2, 3, 4)[0, 2, 2]")

@@ -1,8 +1,9 @@
-// Chapter 2, section "A catalogue of views": one row per view op of PyTorch's "Tensor Views" list
-// (the complex ones aside), each with its rule for sizes, strides and offset, computed here from the
-// operand's metadata alone, and the op as the library runs it. Each row is a claim (VW-19.<row>)
-// checked against the library and against PyTorch's recorded answer for the row's expression
-// (chapters/02_views.py, group "catalogue"); the rows are laid out as a table.
+// Chapter 2, section "A catalogue of views": one row per view op of PyTorch's "Tensor Views" list,
+// each with its rule for sizes, strides and offset, computed here from the operand's metadata
+// alone, and the op as the library runs it. The complex views act on z (complex64) or f (float32);
+// the strides of a real view of z count float32 elements, as torch's do (ComplexHelper.h). Each row
+// is a claim (VW-19.<row>) checked against the library and against PyTorch's recorded answer for
+// the row's expression (chapters/02_views.py, group "catalogue"); the rows are laid out as a table.
 
 #include <algorithm>
 #include <cctype>
@@ -59,17 +60,55 @@ L dense(const L& g, const Shape& sizes) {  // a view of a contiguous operand
   return {sizes, contiguous_strides(sizes), g.storage_offset};
 }
 
+// view(dtype) between element sizes n and n·r (r = 2 for float32 and complex64): the last dim
+// holds r times fewer elements, every other stride and the offset count r times fewer.
+L coarser(L g, int64_t r) {
+  g.sizes.back() /= r;
+  for (size_t d = 0; d + 1 < g.strides.size(); ++d) g.strides[d] /= r;
+  g.storage_offset /= r;
+  return g;
+}
+// view_as_real (ComplexHelper.h, view_complex_as_float): each element becomes a pair of reals.
+L as_real(L g) {
+  for (int64_t& s : g.strides) s *= 2;
+  g.storage_offset *= 2;
+  return insert(g, static_cast<int64_t>(g.sizes.size()), 2, 1);
+}
+// view_as_complex: the last dim (size 2, stride 1) goes, the rest count complex elements.
+L as_complex(L g) {
+  g.sizes.pop_back();
+  g.strides.pop_back();
+  for (int64_t& s : g.strides) s /= 2;
+  g.storage_offset /= 2;
+  return g;
+}
+
 L expanded(L g) {  // x[:, :1] expanded back to x's sizes: dim 1 grows with stride 0
   g.strides[1] = 0;
   return g;
 }
 
+// The operands: x = arange(24).view(2, 3, 4) (int64); f, the same in float32; z, complex64 with
+// f's values as its real parts and zero imaginary parts, built through z.real().
+enum class Base { x, f, z };
+Tensor operand(Base b) {
+  const Tensor f = arange(24, {DType::Float32}).view({2, 3, 4});
+  if (b == Base::f) return f;
+  if (b == Base::x) return arange(24).view({2, 3, 4});
+  Tensor z = zeros({2, 3, 4}, {DType::Complex64});
+  z.real().copy_(f);
+  return z;
+}
+const char* base_name(Base b) { return b == Base::x ? "x" : b == Base::f ? "f" : "z"; }
+
 struct Row {
   const char* id;       // the claim is VW-19.<id>
-  const char* op;       // the op as PyTorch writes it, on x = torch.arange(24).view(2, 3, 4)
+  const char* op;       // the op as PyTorch writes it, on its operand
   const char* rule;     // sizes, strides and offset of the result, in one line
-  std::function<Tensor(const Tensor&)> library;  // the op through the library, on x
-  std::function<L(const L&)> by_rule;            // the rule, on x's metadata
+  std::function<Tensor(const Tensor&)> library;  // the op through the library, on the operand
+  std::function<L(const L&)> by_rule;            // the rule, on the operand's metadata
+  Base base = Base::x;
+  bool conj = false;  // the rule sets the conjugate bit (is_conj)
 };
 
 // x is arange(24).view(2, 3, 4): sizes (2, 3, 4), strides (12, 4, 1), offset 0.
@@ -200,6 +239,30 @@ const std::vector<Row>& catalogue_rows() {
          return L{{g.sizes[0], g.sizes[1], g.sizes[2] * 2}, {g.strides[0] * 2, g.strides[1] * 2, 1},
                   g.storage_offset * 2};
        }},
+      {"view_as_real", "torch.view_as_real(z)", "sizes + [2]; strides·2 + [1]; offset·2",
+       [](const Tensor& z) { return view_as_real(z); }, as_real, Base::z},
+      {"view_as_complex", "torch.view_as_complex(f.view(2, 3, 2, 2))",
+       "drop the last dim (size 2, stride 1); strides / 2; offset / 2",
+       [](const Tensor& f) { return view_as_complex(f.view({2, 3, 2, 2})); },
+       [](const L& g) { return as_complex(dense(g, {2, 3, 2, 2})); }, Base::f},
+      {"real", "z.real", "view_as_real(z).select(−1, 0)", [](const Tensor& z) { return z.real(); },
+       [](const L& g) { return drop(as_real(g), 3, 0); }, Base::z},
+      {"imag", "z.imag", "view_as_real(z).select(−1, 1): offset 2·offset + 1",
+       [](const Tensor& z) { return z.imag(); }, [](const L& g) { return drop(as_real(g), 3, 1); },
+       Base::z},
+      {"conj", "z.conj()", "sizes, strides and offset kept; the conjugate bit set",
+       [](const Tensor& z) { return z.conj(); }, [](const L& g) { return g; }, Base::z, true},
+      {"H", "z[0].H", "transpose(0, 1).conj(), for 2 dims",
+       [](const Tensor& z) { return z.select(0, 0).H(); },
+       [](const L& g) { return swap(drop(g, 0, 0), 0, 1); }, Base::z, true},
+      {"mH", "z.mH", "transpose(−2, −1).conj()", [](const Tensor& z) { return z.mH(); },
+       [](const L& g) { return swap(g, 1, 2); }, Base::z, true},
+      {"adjoint", "z.adjoint()", "mH", [](const Tensor& z) { return z.adjoint(); },
+       [](const L& g) { return swap(g, 1, 2); }, Base::z, true},
+      {"view_dtype.complex", "f.view(torch.complex64)",
+       "r = 8 / 4: size[−1] / r, the other strides / r, offset / r",
+       [](const Tensor& f) { return f.view(DType::Complex64); },
+       [](const L& g) { return coarser(g, 2); }, Base::f},
       {"detach", "x.detach()", "the same sizes, strides and offset",
        [](const Tensor& x) { return x.detach(); }, [](const L& g) { return g; }},
       {"alias", "torch.ops.aten.alias(x)", "the same sizes, strides and offset",
@@ -216,17 +279,23 @@ std::string catalogue_id(const Row& r) {
   return id;
 }
 
-// A row holds when the library's view of x = arange(24).view(2, 3, 4) shares x's storage, has the
-// sizes, strides and offset the row's rule computes from x's metadata, and is PyTorch's answer.
+// A row holds when the library's view of its operand shares the operand's storage, has the sizes,
+// strides and offset (and, for the complex rows, the conjugate bit) the row's rule computes from
+// the operand's metadata, and is PyTorch's answer.
 void check_catalogue_row(book::Check& c, const Row& r) {
-  const Tensor x = arange(24).view({2, 3, 4});
+  const Tensor x = operand(r.base);
   const Tensor v = r.library(x);
   const ViewGeometry rule = r.by_rule(of(x));
   c.equal("sizes, by the rule", book::show(v.sizes()), book::show(rule.sizes));
   c.equal("strides, by the rule", book::show(v.strides()), book::show(rule.strides));
   c.equal("offset, by the rule", v.storage_offset(), rule.storage_offset);
-  c.equal("shares x's storage", v.storage().is_same(x.storage()), true);
+  c.equal(std::string("shares ") + base_name(r.base) + "'s storage",
+          v.storage().is_same(x.storage()), true);
   pytorch().compare(c, "catalogue", r.op, v, {&x});
+  if (r.base != Base::x) {
+    c.equal("the conjugate bit, by the rule", v.is_conj(), r.conj);
+    pytorch().compare_value(c, "catalogue", std::string("(") + r.op + ").is_conj()", v.is_conj());
+  }
 }
 
 }  // namespace
@@ -236,16 +305,16 @@ void views::catalogue(book::Chapter& ch) {
   ch.section("catalogue", "A catalogue of views");
 
   ch.exhibit([](book::Exhibit& e) {
-    const Tensor x = arange(24).view({2, 3, 4});
     std::vector<std::vector<std::string>> rows;
     for (const Row& r : catalogue_rows()) {
-      const Tensor v = r.library(x);
+      const Tensor v = r.library(operand(r.base));
       rows.push_back({r.op, r.rule, book::show(v.sizes()), book::show(v.strides()),
                       book::show(v.storage_offset())});
     }
-    e.table("catalogue", {"view of x", "its rule", "sizes", "strides", "offset"}, rows);
+    e.table("catalogue", {"view", "its rule", "sizes", "strides", "offset"}, rows);
   });
   for (const Row& r : catalogue_rows())
-    ch.claim(catalogue_id(r), std::string(r.op) + " is a view of x: " + r.rule + ".",
+    ch.claim(catalogue_id(r),
+             std::string(r.op) + " is a view of " + base_name(r.base) + ": " + r.rule + ".",
              [&r](book::Check& c) { check_catalogue_row(c, r); });
 }
