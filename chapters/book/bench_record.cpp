@@ -52,6 +52,13 @@ void show_recorded_bench(Exhibit& e, const std::string& runs, const std::string&
             " (PyTorch " + j.at("pytorch").get<std::string>() + "); STREAM copy " +
             fixed(j.at("stream").at("copy_gbs").get<double>(), 1) + " GB/s, triad " +
             fixed(j.at("stream").at("triad_gbs").get<double>(), 1) + " GB/s";
+    // The bench marks a run it cannot vouch for (tools/bench/run: load, other processes, spread).
+    if (j.value("busy", false)) {
+      const auto& why = j.at("busy_reasons");
+      about += "; the bench marked this run busy (" + std::to_string(why.size()) +
+               " reasons, the first: " + (why.empty() ? std::string("none given")
+                                                       : why.at(0).get<std::string>()) + ")";
+    }
   }
   e.value(runs, about);
   e.table(runs, {"experiment", "shape", "strided ms", "PyTorch ms", "strided / PyTorch"}, rows);
