@@ -53,10 +53,15 @@ RESULTS = """(() => {
 })()"""
 
 # The prose of a page (its paragraphs), and all the text a reader sees in its contents.
+# Formulas are not prose: the search index leaves them out, so a word met only in TeX (\\partial)
+# is no word of the page's. "all" counts collapsed text too, which the index holds.
 TEXTS = """JSON.stringify({
-  prose: Array.from(document.querySelectorAll('div.contents div.textblock > p'))
-              .map((p) => p.innerText).join(' '),
-  all: (document.querySelector('div.contents') || document.body).innerText,
+  prose: Array.from(document.querySelectorAll('div.contents div.textblock > p')).map((p) => {
+    const c = p.cloneNode(true);
+    c.querySelectorAll('mjx-container, script, .MathJax, .MathJax_Preview').forEach((m) => m.remove());
+    return c.textContent.replace(/\\\(.*?\\\)|\\\[.*?\\\]/gs, ' ');
+  }).join(' '),
+  all: (document.querySelector('div.contents') || document.body).textContent,
 })"""
 
 
@@ -142,13 +147,15 @@ class Reader:
 
 def distinctive_words(texts, chapters):
     """For each chapter, a word of its prose that no other page has: the most frequent such word
-    of seven letters or more (ties alphabetically), so that the choice is stable."""
-    words = {p: collections.Counter(w.lower() for w in re.findall(r"[A-Za-z]{7,}", t["all"]))
+    of seven letters or more (ties alphabetically), so that the choice is stable. The search
+    stems words ("recording" finds "recorded"), so no other page may have a word that begins with
+    the same five letters either: a stem shared with a long page would push this one off the list."""
+    stems = {p: {w.lower()[:5] for w in re.findall(r"[A-Za-z]{5,}", t["all"])}
              for p, t in texts.items()}
     chosen = {}
     for page in chapters:
         prose = collections.Counter(w.lower() for w in re.findall(r"[A-Za-z]{7,}", texts[page]["prose"]))
-        unique = [w for w in prose if not any(w in words[o] for o in texts if o != page)]
+        unique = [w for w in prose if not any(w[:5] in stems[o] for o in texts if o != page)]
         if unique:
             chosen[page] = min(unique, key=lambda w: (-prose[w], w))
     return chosen
