@@ -237,6 +237,7 @@ Result t(const Reference& r) {
 }
 
 Result mT(const Reference& r) {
+  if (ndim(r) == 0) return r;  // torch 1.13: a 0-d tensor's mT is the tensor itself
   if (ndim(r) < 2) return std::nullopt;
   return transpose(r, -2, -1);
 }
