@@ -93,6 +93,9 @@ void performance::first_touch(book::Chapter& ch) {
            [](book::Check& c) {
              const std::string huge = huge_pages_always();
              if (!huge.empty()) return c.not_run(huge);
+             if (book::sanitizer_build())
+               return c.not_run("a sanitizer build: AddressSanitizer maps shadow memory for every "
+                                "allocation, page faults that are not the add's");
              Generator gen(21);
              Tensor x = rand({kElements}, gen);
              const int64_t page = sysconf(_SC_PAGESIZE);

@@ -381,15 +381,17 @@ Tensor Tensor::index_select(int64_t dim, IntList indices) const {
   Shape out_sizes = sizes_;
   out_sizes[d] = static_cast<int64_t>(indices.size());
   Tensor out = empty(out_sizes, {dtype_, device()});
-  if (indices.empty()) return out;
+  // Nothing to copy: also spares the offsets below an empty tensor's strides, which may be any.
+  if (out.numel() == 0) return out;
   TensorIterator it = copy_plan(out.select(d, 0), select(d, 0));
   char* const out_base = static_cast<char*>(out.data_ptr());
   char* const self_base = static_cast<char*>(data_ptr());
   const int64_t out_step = out.stride(d) * out.element_size();
-  const int64_t self_step = strides_[d] * element_size();
   for (size_t k = 0; k < indices.size(); ++k) {
     it.unsafe_replace_operand(0, out_base + static_cast<int64_t>(k) * out_step);
-    it.unsafe_replace_operand(1, self_base + indices[k] * self_step);
+    // The element offset first: an index names an element that exists, so its offset fits, where
+    // a stride times the element size alone may not.
+    it.unsafe_replace_operand(1, self_base + indices[k] * strides_[d] * element_size());
     run_copy(it);
   }
   return out;
