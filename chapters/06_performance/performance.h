@@ -7,6 +7,7 @@
 // The GPU's timing claims call strided::cuda where the build has it; elsewhere they are not run.
 #if __has_include("strided/cuda/cuda.h")
 #include "strided/cuda/cuda.h"
+#include "strided/cuda/reduce_plan.h"
 #define PF_HAVE_CUDA_API 1
 #else
 #define PF_HAVE_CUDA_API 0

@@ -84,6 +84,24 @@ SectorCount sectors_per_request(const Tensor& steps_by_lanes) {
 }
 //! [warp_view]
 
+#if PF_HAVE_CUDA_API
+// The addresses a CUDA reduction kernel reads, from the plan the CUDA op launches for x reduced
+// along dim (kernels/strided/cuda/reduce_plan.h) and the kernel's own thread mapping: block 0's
+// first `warps` warps, step by step, each step's requests in warp order.
+std::vector<int64_t> kernel_reads(const Tensor& x, int64_t dim, cuda::ReduceVersion v, int warps,
+                                  int64_t steps) {
+  Shape kept = x.sizes();
+  kept.erase(kept.begin() + dim);
+  const cuda::ReducePlan plan =
+      cuda::reduce_plan(make_reduction("cuda::amax", x, dim, {zeros(kept)}), "cuda::amax");
+  std::vector<int64_t> bytes;
+  for (int64_t s = 0; s < steps; ++s)
+    for (int w = 0; w < warps; ++w)
+      for (const int64_t b : cuda::warp_reads(plan, v, w, s)) bytes.push_back(b);
+  return bytes;
+}
+#endif
+
 }  // namespace
 
 void performance::reductions(book::Chapter& ch) {
@@ -281,6 +299,20 @@ void performance::reductions(book::Chapter& ch) {
              pytorch().compare_value(c, "mappings", "max(per_column)", per_column.max_per_request);
              pytorch().compare_value(c, "mappings", "min(per_row)",
                                      book::fewest_per_request(x.slice(0, 0, 32).t()));
+#if PF_HAVE_CUDA_API
+             // The views are the kernels' walks: the plan the CUDA op launches, read through the
+             // kernels' own mappings, gives the same addresses request by request.
+             using cuda::ReduceVersion;
+             c.that("BlockPerRow reads the cooperative view",
+                    kernel_reads(x, 1, ReduceVersion::BlockPerRow, 8, 4) ==
+                        logical_trace(x.select(0, 0).view({-1, 32})).bytes);
+             c.that("ColumnSplit reads the adjacent-columns view",
+                    kernel_reads(x, 0, ReduceVersion::ColumnSplit, 8, 128) ==
+                        logical_trace(x.slice(1, 0, 32)).bytes);
+             c.that("ThreadPerOutput reads the thread-per-row view",
+                    kernel_reads(x, 1, ReduceVersion::ThreadPerOutput, 1, 1024) ==
+                        logical_trace(x.slice(0, 0, 32).t()).bytes);
+#endif
              c.value("map_coop", fixed(cooperative.per_request(), 0));
              c.value("map_row", fixed(per_row.per_request(), 0));
            }).model();

@@ -12,6 +12,7 @@
 
 #include "strided/cuda/gemm_layout.h"
 #include "strided/cuda/plan.h"
+#include "strided/cuda/reduce_plan.h"
 
 namespace strided::cuda::backend {
 
@@ -51,11 +52,10 @@ enum class TransposeVersion : uint8_t { Naive, Tiled };
 void launch_transpose_4byte(TransposeVersion v, void* out, const void* in, int64_t rows,
                             int64_t cols, int64_t s0, int64_t s1);
 
-// ---- reductions over the middle dim of a contiguous (outer, reduced, inner) float32 block -------
+// ---- reductions of float32 along one dim, over make_reduction's plan (reduce_plan.h) -----------
 enum class ReduceOp : uint8_t { Sum, Max };
-enum class ReduceVersion : uint8_t { ThreadPerOutput, BlockPerRow, ColumnSplit };
-void launch_reduce(ReduceVersion v, ReduceOp op, float* out, const float* in, int64_t outer,
-                   int64_t reduced, int64_t inner);
+// plan.outputs >= 1 and plan.reduced >= 1.
+void launch_reduce(ReduceVersion v, ReduceOp op, const ReducePlan& plan);
 
 // ---- matmul: C (M×N, contiguous) = A (M×K) · B (K×N), element strides ----------------------------
 enum class MatmulVersion : uint8_t { Naive, Tiled };

@@ -42,7 +42,7 @@ void launch_transpose_4byte(TransposeVersion, void*, const void*, int64_t, int64
                             int64_t) {
   refuse("cuda transpose kernel");
 }
-void launch_reduce(ReduceVersion, ReduceOp, float*, const float*, int64_t, int64_t, int64_t) {
+void launch_reduce(ReduceVersion, ReduceOp, const ReducePlan&) {
   refuse("cuda reduction kernel");
 }
 void launch_matmul(MatmulVersion, float*, const float*, const float*, int64_t, int64_t, int64_t,

@@ -1,7 +1,8 @@
 #include "strided/cuda/reduce.h"
 
 #include "strided/cuda/backend.h"
-#include "strided/cuda/elementwise.h"
+#include "strided/cuda/reduce_plan.h"
+#include "strided/engine/reduce.h"
 #include "strided/cuda/runtime.h"
 #include "strided/layout/layout.h"
 #include "strided/cuda/out_checks.h"
@@ -10,67 +11,72 @@ namespace strided::cuda {
 
 namespace {
 
-// The input seen as (outer, reduced, inner) around dim, and the result's shape.
-struct Split {
+// The result's shape (in's without dim) and the wrapped dim, after PyTorch's checks.
+struct Checked {
   int64_t dim = 0;
-  int64_t outer = 1, reduced = 1, inner = 1;
+  int64_t reduced = 1;
   Shape out_sizes;
 };
 
-Split check_and_split(const char* op, backend::ReduceOp kind, const Tensor& in, int64_t dim) {
+Checked check(const char* op, backend::ReduceOp kind, const Tensor& in, int64_t dim) {
   STRIDED_CHECK(in.defined(), op, ": undefined tensor");
   STRIDED_CHECK(in.device().is_cuda(), op, ": expected a CUDA tensor, got one on ",
                 in.device().str());
   STRIDED_CHECK(in.dtype() == DType::Float32, op,
                 ": the GPU reductions are compiled for float32 only, got ", name(in.dtype()));
-  Split s;
-  s.dim = wrap_dim(dim, in.dim(), op);
+  Checked c;
+  c.dim = wrap_dim(dim, in.dim(), op);
+  int64_t outputs = 1;
   for (int64_t k = 0; k < in.dim(); ++k) {
     const int64_t size = in.sizes()[static_cast<size_t>(k)];
-    if (k < s.dim) s.outer *= size;
-    if (k == s.dim) s.reduced = size;
-    if (k > s.dim) s.inner *= size;
-    if (k != s.dim) s.out_sizes.push_back(size);
+    if (k == c.dim) {
+      c.reduced = size;
+    } else {
+      c.out_sizes.push_back(size);
+      outputs *= size;
+    }
   }
-  STRIDED_CHECK(kind != backend::ReduceOp::Max || s.reduced > 0 || s.outer * s.inner == 0, op,
-                ": Expected reduction dim ", s.dim, " to have non-zero size (input shape ",
+  STRIDED_CHECK(kind != backend::ReduceOp::Max || c.reduced > 0 || outputs == 0, op,
+                ": Expected reduction dim ", c.dim, " to have non-zero size (input shape ",
                 to_string(in.sizes()), ")");
-  return s;
+  return c;
 }
 
-backend::ReduceVersion version(ReduceKernel k, int64_t inner) {
-  if (k == ReduceKernel::Auto)
-    k = inner == 1 ? ReduceKernel::BlockPerRow : ReduceKernel::ColumnSplit;
-  return k == ReduceKernel::ThreadPerOutput ? backend::ReduceVersion::ThreadPerOutput
-         : k == ReduceKernel::BlockPerRow   ? backend::ReduceVersion::BlockPerRow
-                                            : backend::ReduceVersion::ColumnSplit;
+ReduceVersion version(ReduceKernel k, const ReducePlan& plan) {
+  switch (k) {
+    case ReduceKernel::Auto: return auto_version(plan, sizeof(float));
+    case ReduceKernel::ThreadPerOutput: return ReduceVersion::ThreadPerOutput;
+    case ReduceKernel::BlockPerRow: return ReduceVersion::BlockPerRow;
+    case ReduceKernel::ColumnSplit: return ReduceVersion::ColumnSplit;
+  }
+  return ReduceVersion::ColumnSplit;
 }
 
 Tensor& reduce_out(const char* op, backend::ReduceOp kind, Tensor& out, const Tensor& in,
                    int64_t dim, ReduceKernel kernel) {
-  const Split s = check_and_split(op, kind, in, dim);
-  check_packed_out(op, out, in, s.out_sizes, DType::Float32,
-                   "float32 tensor of shape " + to_string(s.out_sizes));
+  const Checked c = check(op, kind, in, dim);
+  check_packed_out(op, out, in, c.out_sizes, DType::Float32,
+                   "float32 tensor of shape " + to_string(c.out_sizes));
   check_no_overlap(op, out, in, "the input");
   require_available(op);
   if (out.numel() == 0) return out;
   backend::DeviceGuard guard(in.device().index);
-  if (s.reduced == 0) {  // a sum over nothing is 0
+  if (c.reduced == 0) {  // a sum over nothing is 0
     backend::memset_zero(out.data_ptr(), out.nbytes());
     return out;
   }
-  const Tensor src = cuda::contiguous(in);
-  backend::launch_reduce(version(kernel, s.inner), kind, out.data<float>(), src.data<float>(),
-                         s.outer, s.reduced, s.inner);
+  // The input is walked in place, in whatever layout it has: the plan carries its strides.
+  const ReducePlan plan = reduce_plan(make_reduction(op, in, c.dim, {out}), op);
+  backend::launch_reduce(version(kernel, plan), kind, plan);
   return out;
 }
 
 Tensor reduce(const char* op, backend::ReduceOp kind, const Tensor& in, int64_t dim,
               ReduceKernel kernel) {
-  const Split s = check_and_split(op, kind, in, dim);
+  const Checked c = check(op, kind, in, dim);
   require_available(op);
   backend::DeviceGuard guard(in.device().index);
-  Tensor out = strided::empty(s.out_sizes, {DType::Float32, in.device()});
+  Tensor out = strided::empty(c.out_sizes, {DType::Float32, in.device()});
   return reduce_out(op, kind, out, in, dim, kernel);
 }
 

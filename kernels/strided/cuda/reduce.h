@@ -3,20 +3,23 @@
 // book's correction of it (ER-11): on a GPU, which *threads* read neighbouring addresses matters
 // more than which dim is unit-stride.
 //
-// The input (contiguous; other layouts are packed first) is seen as (outer, reduced, inner):
-// reducing the last dim means inner = 1, reducing an earlier dim means inner > 1.
-//   1. ThreadPerOutput — thread t owns output t and walks its `reduced` inputs alone. For inner > 1
-//      a warp's lanes own adjacent columns: every load is 32 consecutive floats (4 sectors). For the
-//      last dim the lanes are `reduced` floats apart: 32 sectors per load (claim PF-13's "naive
+// Each runs on the reduction's plan (reduce_plan.h: make_reduction's, as on the CPU), which walks
+// the input in place in any layout: output t's inputs are `reduced` elements a fixed step apart,
+// and the outputs are numbered innermost kept dim first. For a contiguous matrix, reducing dim −1
+// makes that step one element; reducing dim −2 makes it a row, with adjacent outputs adjacent in
+// memory.
+//   1. ThreadPerOutput — thread t owns output t and walks its inputs alone. When adjacent outputs
+//      are adjacent in memory (dim −2), a warp's lanes read 32 consecutive floats (4 sectors). For
+//      dim −1 the lanes are a row apart: 32 sectors per load (claim PF-13's "naive
 //      thread-per-row").
 //   2. BlockPerRow — a block of 256 threads owns one output and strides through its row, then
 //      combines the partial results with warp shuffles: consecutive lanes, consecutive addresses
-//      when inner = 1 (4 sectors per load).
-//   3. ColumnSplit — a 32×8 block owns 32 adjacent columns; its 8 thread rows split `reduced`
-//      between them and combine in shared memory: coalesced for inner > 1, and 8× the parallelism
-//      of ThreadPerOutput when outer·inner is small.
-// Auto picks BlockPerRow for inner = 1 and ColumnSplit otherwise. Every version is correct for
-// every shape; only the speed differs.
+//      when the step is one element (4 sectors per load).
+//   3. ColumnSplit — a 32×8 block owns 32 adjacent outputs; its 8 thread rows split the inputs
+//      between them and combine in shared memory: coalesced when adjacent outputs are adjacent in
+//      memory, and 8× the parallelism of ThreadPerOutput when there are few outputs.
+// Auto picks BlockPerRow when the step is one element and ColumnSplit otherwise. Every version is
+// correct for every shape and layout; only the speed differs.
 //
 // float32 only, accumulated in float32 (as PyTorch's CUDA sum of float does). amax propagates NaN
 // and refuses an empty reduced dim, as torch.amax.
@@ -33,8 +36,7 @@ enum class ReduceKernel : uint8_t { Auto, ThreadPerOutput, BlockPerRow, ColumnSp
 // The result has in's shape without dim (keepdim=false), contiguous, on in's device.
 Tensor sum(const Tensor& in, int64_t dim, ReduceKernel kernel = ReduceKernel::Auto);
 Tensor amax(const Tensor& in, int64_t dim, ReduceKernel kernel = ReduceKernel::Auto);
-// The same into an existing contiguous float32 out of that shape: what a timing loop calls (a
-// non-contiguous input is still packed into a temporary first).
+// The same into an existing contiguous float32 out of that shape: what a timing loop calls.
 Tensor& sum_out(Tensor& out, const Tensor& in, int64_t dim,
                 ReduceKernel kernel = ReduceKernel::Auto);
 Tensor& amax_out(Tensor& out, const Tensor& in, int64_t dim,

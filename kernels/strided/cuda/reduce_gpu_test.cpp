@@ -1,14 +1,17 @@
-// The three reduction kernels against the CPU reference, along every dim: amax exact, sum within
-// γ_{n−1}·Σ|x| on random data and exact on small integers (reference.h).
+// The three reduction kernels against the CPU reference, along every dim of inputs in any layout
+// (each walked in place through its plan): amax exact, sum within γ_{n−1}·Σ|x| on random data and
+// exact on small integers (reference.h).
 #include "strided/cuda/reduce.h"
 
 #include <doctest/doctest.h>
 
 #include <cmath>
 #include <limits>
+#include <vector>
 
 #include "strided/cuda/reference.h"
 #include "strided/cuda/test_util.h"
+#include "strided/engine/reduce.h"
 
 using namespace strided;
 using namespace strided::cuda;
@@ -36,7 +39,7 @@ void check_all_dims(const Tensor& x, bool exact_sums, const char* what) {
     for (const ReduceKernel k : kKernels) {
       INFO(what, " dim ", dim, ", ", kernel_name(k));
       const int64_t bound = exact_sums ? 0 : std::max<int64_t>(s.terms - 1, 0);
-      CHECK(compare_with_reference(to_cpu(sum(dx, dim, k)), s, bound) == "");
+      CHECK(compare_with_reference(to_cpu(cuda::sum(dx, dim, k)), s, bound) == "");
       CHECK(compare_with_reference(to_cpu(amax(dx, dim, k)), m, 0) == "");
     }
   }
@@ -59,10 +62,24 @@ TEST_CASE("long rows and long columns of small integers are summed exactly") {
   check_all_dims(small_integers({70000, 3, 2}, 9), true, "70000 x 3 x 2 (outer > 65535)");
 }
 
-TEST_CASE("a non-contiguous input is packed first and reduced by its logical dims") {
+TEST_CASE("a non-contiguous input is reduced in place, through its plan") {
   const Tensor base = random_floats({40, 30}, 10);
   check_all_dims(view(base, {30, 40}, {1, 30}), false, "transposed");
   check_all_dims(view(base, {40, 10}, {30, 3}, 2), false, "every third column");
+  check_all_dims(view(random_floats({60}, 12), {3, 4, 5}, {1, 15, 3}), false, "permuted cube");
+  check_all_dims(view(random_floats({5}, 13), {5, 70}, {1, 0}), false, "expanded");
+}
+
+TEST_CASE("sum_out writes a result that is a view with a storage offset where it lies") {
+  const Tensor x = to_cuda(small_integers({8, 3}, 14));
+  Tensor whole = to_cuda(zeros({10}));
+  Tensor out = view(whole, {8}, {1}, 2);
+  sum_out(out, x, 1);
+  const std::vector<double> got = to_cpu(whole).to_vector();
+  CHECK(std::vector<double>(got.begin() + 2, got.end()) ==
+        strided::sum(small_integers({8, 3}, 14), 1).to_vector());
+  CHECK(got[0] == 0.0);
+  CHECK(got[1] == 0.0);
 }
 
 TEST_CASE("amax propagates NaN; a sum over an empty dim is zero") {
@@ -70,6 +87,6 @@ TEST_CASE("amax propagates NaN; a sum over an empty dim is zero") {
   x.data<float>()[2 * 300 + 17] = std::numeric_limits<float>::quiet_NaN();
   check_all_dims(x, false, "one NaN");
   const Tensor e = to_cuda(empty({5, 0}));
-  CHECK(to_cpu(sum(e, 1)).to_vector() == std::vector<double>(5, 0.0));
-  CHECK(sum(e, 0).sizes() == Shape{0});
+  CHECK(to_cpu(cuda::sum(e, 1)).to_vector() == std::vector<double>(5, 0.0));
+  CHECK(cuda::sum(e, 0).sizes() == Shape{0});
 }

@@ -1,4 +1,4 @@
-// Reduction kernels over the middle dim of a contiguous (outer, reduced, inner) float32 block:
+// Reduction kernels of float32 over make_reduction's plan (reduce_plan.h), any input layout:
 // 1. thread per output, 2. block per row, 3. column split. See reduce.h for what each is for.
 #include <algorithm>
 #include <cstdint>
@@ -25,24 +25,32 @@ struct MaxOp {
   }
 };
 
-// Element (o, r, i) of the block is in[(o·reduced + r)·inner + i]; output (o, i) is out[o·inner + i].
+// Every version reads input element r of output t at in + kept.get(t)[1] + r · reduced_step and
+// writes output t at out + kept.get(t)[0] (reduce_plan.h); which (t, r) a thread takes at each
+// step of its loop is reduce_plan.h's *_read function, shared with the sector model.
+__device__ inline float input_at(const ReducePlan& p, int64_t base, int64_t r) {
+  return *reinterpret_cast<const float*>(p.in + base + r * p.reduced_step);
+}
+__device__ inline float* output_at(const ReducePlan& p, int64_t base) {
+  return reinterpret_cast<float*>(p.out + base);
+}
 
 // 1. Thread t reduces output t alone.
 template <class Op>
-__global__ void reduce_thread_per_output(float* out, const float* in, int64_t outer,
-                                         int64_t reduced, int64_t inner) {
-  const int64_t n = outer * inner;
+__global__ void reduce_thread_per_output(const ReducePlan p) {
   const int64_t step = int64_t{gridDim.x} * blockDim.x;
-  for (int64_t t = int64_t{blockIdx.x} * blockDim.x + threadIdx.x; t < n; t += step) {
-    const int64_t o = t / inner, i = t % inner;
-    const float* p = in + o * reduced * inner + i;
+  for (int64_t t = int64_t{blockIdx.x} * blockDim.x + threadIdx.x; t < p.outputs; t += step) {
+    const Offsets<2> at = p.kept.get(static_cast<uint64_t>(t));
     float acc = Op::identity();
-    for (int64_t r = 0; r < reduced; ++r) acc = Op::combine(acc, p[r * inner]);
-    out[t] = acc;
+    for (int64_t s = 0;; ++s) {
+      const ReduceRead read = thread_per_output_read(t, s);
+      if (read.r >= p.reduced) break;
+      acc = Op::combine(acc, input_at(p, at[1], read.r));
+    }
+    *output_at(p, at[0]) = acc;
   }
 }
 
-constexpr int kRowThreads = 256;
 constexpr int kWarps = kRowThreads / 32;
 
 template <class Op>
@@ -53,80 +61,78 @@ __device__ float warp_reduce(float v) {
   return v;
 }
 
-// 2. A block of 256 threads reduces one output: each thread strides through the row, then the
-// warps combine their lanes with shuffles and the first warp combines the warps.
+// 2. A block of kRowThreads threads reduces one output: each thread strides through the row,
+// then the warps combine their lanes with shuffles and the first warp combines the warps.
 template <class Op>
-__global__ void reduce_block_per_row(float* out, const float* in, int64_t outer, int64_t reduced,
-                                     int64_t inner) {
+__global__ void reduce_block_per_row(const ReducePlan p) {
   __shared__ float partial[kWarps];
   const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
-  const int64_t n = outer * inner;
-  for (int64_t t = blockIdx.x; t < n; t += gridDim.x) {
-    const int64_t o = t / inner, i = t % inner;
-    const float* p = in + o * reduced * inner + i;
+  for (int64_t b = blockIdx.x; b < p.outputs; b += gridDim.x) {
+    const Offsets<2> at = p.kept.get(static_cast<uint64_t>(b));
     float acc = Op::identity();
-    for (int64_t r = threadIdx.x; r < reduced; r += kRowThreads) acc = Op::combine(acc, p[r * inner]);
+    for (int64_t s = 0;; ++s) {
+      const ReduceRead read = block_per_row_read(b, threadIdx.x, s);
+      if (read.r >= p.reduced) break;
+      acc = Op::combine(acc, input_at(p, at[1], read.r));
+    }
     acc = warp_reduce<Op>(acc);
     if (lane == 0) partial[warp] = acc;
     __syncthreads();
     if (warp == 0) {
       acc = lane < kWarps ? partial[lane] : Op::identity();
       acc = warp_reduce<Op>(acc);
-      if (lane == 0) out[t] = acc;
+      if (lane == 0) *output_at(p, at[0]) = acc;
     }
     __syncthreads();  // partial is rewritten by the next row
   }
 }
 
-constexpr int kColumns = 32;
-constexpr int kSplit = 8;
-
-// 3. A 32×8 block reduces 32 adjacent columns of one outer index: thread (x, y) takes column x
-// and rows y, y+8, y+16, ...; the 8 partial results per column meet in shared memory.
+// 3. A 32×8 block reduces 32 adjacent outputs: thread (x, y) takes output 32 b + x and rows y,
+// y+8, y+16, ...; the 8 partial results per output meet in shared memory.
 template <class Op>
-__global__ void reduce_column_split(float* out, const float* in, int64_t outer, int64_t reduced,
-                                    int64_t inner) {
-  __shared__ float partial[kSplit][kColumns];
-  const int64_t tiles = (inner + kColumns - 1) / kColumns;
-  for (int64_t o = blockIdx.y; o < outer; o += gridDim.y) {
-    for (int64_t tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
-      const int64_t i = tile * kColumns + threadIdx.x;
-      float acc = Op::identity();
-      if (i < inner) {
-        const float* p = in + o * reduced * inner + i;
-        for (int64_t r = threadIdx.y; r < reduced; r += kSplit) acc = Op::combine(acc, p[r * inner]);
+__global__ void reduce_column_split(const ReducePlan p) {
+  __shared__ float partial[kSplitRows][kSplitColumns];
+  const int64_t tiles = (p.outputs + kSplitColumns - 1) / kSplitColumns;
+  for (int64_t b = blockIdx.x; b < tiles; b += gridDim.x) {
+    const int64_t t = column_split_read(b, threadIdx.x, threadIdx.y, 0).output;
+    Offsets<2> at{};
+    float acc = Op::identity();
+    if (t < p.outputs) {
+      at = p.kept.get(static_cast<uint64_t>(t));
+      for (int64_t s = 0;; ++s) {
+        const ReduceRead read = column_split_read(b, threadIdx.x, threadIdx.y, s);
+        if (read.r >= p.reduced) break;
+        acc = Op::combine(acc, input_at(p, at[1], read.r));
       }
-      partial[threadIdx.y][threadIdx.x] = acc;
-      __syncthreads();
-      if (threadIdx.y == 0 && i < inner) {
-#pragma unroll
-        for (int k = 1; k < kSplit; ++k) acc = Op::combine(acc, partial[k][threadIdx.x]);
-        out[o * inner + i] = acc;
-      }
-      __syncthreads();
     }
+    partial[threadIdx.y][threadIdx.x] = acc;
+    __syncthreads();
+    if (threadIdx.y == 0 && t < p.outputs) {
+#pragma unroll
+      for (int k = 1; k < kSplitRows; ++k) acc = Op::combine(acc, partial[k][threadIdx.x]);
+      *output_at(p, at[0]) = acc;
+    }
+    __syncthreads();
   }
 }
 
 template <class Op>
-void launch_with(ReduceVersion v, float* out, const float* in, int64_t outer, int64_t reduced,
-                 int64_t inner) {
-  const int64_t n = outer * inner;
+void launch_with(ReduceVersion v, const ReducePlan& p) {
   switch (v) {
     case ReduceVersion::ThreadPerOutput: {
-      const LaunchGeometry g = linear_geometry(n, 256, 1);
-      reduce_thread_per_output<Op><<<g.grid.x, g.block.x>>>(out, in, outer, reduced, inner);
+      const LaunchGeometry g = linear_geometry(p.outputs, 256, 1);
+      reduce_thread_per_output<Op><<<g.grid.x, g.block.x>>>(p);
       break;
     }
     case ReduceVersion::BlockPerRow: {
-      const auto blocks = static_cast<unsigned>(std::min(n, kMaxGridX));
-      reduce_block_per_row<Op><<<blocks, kRowThreads>>>(out, in, outer, reduced, inner);
+      const auto blocks = static_cast<unsigned>(std::min(p.outputs, kMaxGridX));
+      reduce_block_per_row<Op><<<blocks, kRowThreads>>>(p);
       break;
     }
     case ReduceVersion::ColumnSplit: {
-      const LaunchGeometry g = tile_geometry(outer, inner, 1, kColumns, kSplit);
-      reduce_column_split<Op>
-          <<<dim3(g.grid.x, g.grid.y), dim3(g.block.x, g.block.y)>>>(out, in, outer, reduced, inner);
+      const int64_t tiles = (p.outputs + kSplitColumns - 1) / kSplitColumns;
+      const auto blocks = static_cast<unsigned>(std::min(tiles, kMaxGridX));
+      reduce_column_split<Op><<<blocks, dim3(kSplitColumns, kSplitRows)>>>(p);
       break;
     }
   }
@@ -135,11 +141,10 @@ void launch_with(ReduceVersion v, float* out, const float* in, int64_t outer, in
 
 }  // namespace
 
-void launch_reduce(ReduceVersion v, ReduceOp op, float* out, const float* in, int64_t outer,
-                   int64_t reduced, int64_t inner) {
-  STRIDED_INTERNAL_ASSERT(outer >= 1 && reduced >= 1 && inner >= 1);
-  if (op == ReduceOp::Sum) launch_with<SumOp>(v, out, in, outer, reduced, inner);
-  else launch_with<MaxOp>(v, out, in, outer, reduced, inner);
+void launch_reduce(ReduceVersion v, ReduceOp op, const ReducePlan& plan) {
+  STRIDED_INTERNAL_ASSERT(plan.outputs >= 1 && plan.reduced >= 1);
+  if (op == ReduceOp::Sum) launch_with<SumOp>(v, plan);
+  else launch_with<MaxOp>(v, plan);
 }
 
 }  // namespace strided::cuda::backend

@@ -40,8 +40,6 @@ namespace strided {
 // The plans, the paths' choice and the splitting over threads are here (reduce_plan.h); the loops
 // are reduce_loops.h's, compiled once per CPU capability (dispatch.h).
 
-namespace {
-
 // ---- the plan
 // -----------------------------------------------------------------------------------------
 
@@ -66,12 +64,11 @@ TensorIterator make_reduction(const char* op, const Tensor& x, std::optional<int
       .check_all_same_dtype(false)   // int64 sums of integers, int64 indices
       .resize_outputs(false)
       .is_reduction(true);
-  for (const Tensor& r : results) config.add_output(r.as_strided(x.sizes(), view, 0));
+  for (const Tensor& r : results)
+    config.add_output(r.as_strided(x.sizes(), view, r.storage_offset()));
   config.add_input(x);
   return config.build();
 }
-
-}  // namespace
 
 namespace detail {
 

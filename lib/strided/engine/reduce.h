@@ -26,7 +26,10 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
+#include <vector>
 
+#include "strided/engine/iterator.h"
 #include "strided/tensor/tensor.h"
 
 namespace strided {
@@ -55,6 +58,16 @@ Tensor argmax(const Tensor& x);
 Tensor argmin(const Tensor& x);
 Tensor argmax(const Tensor& x, int64_t dim, bool keepdim = false);
 Tensor argmin(const Tensor& x, int64_t dim, bool keepdim = false);
+
+// The one plan every reduction runs on (NOTE: [Reduction paths]; ATen's make_reduction in
+// ReduceOpsUtils.h): results, contiguous in the reduced shape, are viewed over x's shape with
+// stride 0 on the reduced dims, outputs first, then x. dim is the reduced dim, already wrapped, or
+// nullopt for all of them. Post-condition: when the reduced size R = x.size(dim) is above 1, plan
+// dim 0 is the reduced dim, of size R, where every result has stride 0; the kept dims follow. The
+// GPU reductions launch this plan too (kernels/strided/cuda/reduce_plan.h). op names the caller in
+// errors.
+TensorIterator make_reduction(const char* op, const Tensor& x, std::optional<int64_t> dim,
+                              const std::vector<Tensor>& results);
 
 // Which loop a reduction of x along dim runs (NOTE: [Reduction paths]), for the chapters.
 enum class ReducePath : uint8_t { Inner, Outer, Strided };
