@@ -8,6 +8,7 @@
 #endif
 
 #include <algorithm>
+#include <array>
 #include <cstring>
 #include <string>
 #include <type_traits>
@@ -122,21 +123,29 @@ void blocked_kernel(const T* a, int64_t as0, int64_t as1, const T* b, int64_t bs
 }
 
 #ifndef STRIDED_NO_BLAS
+// One call of cblas_sgemm or cblas_dgemm: C = op(A) op(B), row-major, C's leading dimension
+// max(1, m) (cblas rejects 0).
+template <class T>
+void blas_gemm(const T* a, BlasOperand oa, const T* b, BlasOperand ob, T* c, int64_t n, int64_t m,
+               int64_t k) {
+  const auto ta = oa.transpose ? CblasTrans : CblasNoTrans;
+  const auto tb = ob.transpose ? CblasTrans : CblasNoTrans;
+  const auto [bn, bm, bk] = std::array{static_cast<blasint>(n), static_cast<blasint>(m),
+                                       static_cast<blasint>(k)};
+  const auto lda = static_cast<blasint>(oa.ld), ldb = static_cast<blasint>(ob.ld);
+  const auto ldc = static_cast<blasint>(std::max<int64_t>(1, m));
+  if constexpr (std::is_same_v<T, float>)
+    cblas_sgemm(CblasRowMajor, ta, tb, bn, bm, bk, 1.0f, a, lda, b, ldb, 0.0f, c, ldc);
+  else
+    cblas_dgemm(CblasRowMajor, ta, tb, bn, bm, bk, 1.0, a, lda, b, ldb, 0.0, c, ldc);
+}
 void gemm(const float* a, BlasOperand oa, const float* b, BlasOperand ob, float* c, int64_t n,
           int64_t m, int64_t k) {
-  cblas_sgemm(CblasRowMajor, oa.transpose ? CblasTrans : CblasNoTrans,
-              ob.transpose ? CblasTrans : CblasNoTrans, static_cast<blasint>(n),
-              static_cast<blasint>(m), static_cast<blasint>(k), 1.0f, a,
-              static_cast<blasint>(oa.ld), b, static_cast<blasint>(ob.ld), 0.0f, c,
-              static_cast<blasint>(std::max<int64_t>(1, m)));
+  blas_gemm(a, oa, b, ob, c, n, m, k);
 }
 void gemm(const double* a, BlasOperand oa, const double* b, BlasOperand ob, double* c, int64_t n,
           int64_t m, int64_t k) {
-  cblas_dgemm(CblasRowMajor, oa.transpose ? CblasTrans : CblasNoTrans,
-              ob.transpose ? CblasTrans : CblasNoTrans, static_cast<blasint>(n),
-              static_cast<blasint>(m), static_cast<blasint>(k), 1.0, a,
-              static_cast<blasint>(oa.ld), b, static_cast<blasint>(ob.ld), 0.0, c,
-              static_cast<blasint>(std::max<int64_t>(1, m)));
+  blas_gemm(a, oa, b, ob, c, n, m, k);
 }
 #else
 // A build without BLAS (the wasm one, lib/CMakeLists.txt): the product cblas_?gemm computes,
