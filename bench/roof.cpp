@@ -2,7 +2,7 @@
 // another array, each split over the engine's threads as its kernels are (parallel_for, grain
 // kGrainSize). tools/bench/run takes the fastest as the roof the in-place add is measured against.
 //
-//   roof_copy_loop      a plain loop, as stream_copy (the compiler vectorises it)
+//   roof_copy_loop      a plain loop (the compiler vectorises it)
 //   roof_copy_memcpy    glibc's memcpy per chunk (which itself switches to non-temporal stores
 //                       for copies larger than a share of the last-level cache)
 //   roof_copy_nt        non-temporal stores (_mm512_stream_ps where the CPU has AVX-512,
