@@ -190,11 +190,19 @@ struct SqrtOp {
 // ---- inner loops over one run of n elements
 // ---------------------------------------------------------
 
+// An output vector's store: ordinary, or streaming (streaming.h).
+template <class C, bool Stream>
+inline void store_out(char* p, Vec<C> v) {
+  if constexpr (Stream) vec::store_stream<C>(p, v);
+  else store<C>(p, v);
+}
+
 // The fast paths of ATen's VectorizedLoop2d: all operands contiguous, or one input a broadcast
 // scalar (stride 0) with the rest contiguous. Two vectors per step keep two loads in flight.
-template <class C, class Op>
-void binary_run(char* o, const char* a, const char* b, int64_t so, int64_t sa, int64_t sb,
-                int64_t n, const Op& op) {
+// Returns how many elements it did: the caller's scalar loops do the rest.
+template <class C, bool Stream, class Op>
+int64_t binary_vectors(char* o, const char* a, const char* b, int64_t so, int64_t sa, int64_t sb,
+                       int64_t n, const Op& op) {
   constexpr int64_t S = sizeof(C);
   constexpr int64_t L = vec::kLanes<C>;
   using V = Vec<C>;
@@ -203,23 +211,42 @@ void binary_run(char* o, const char* a, const char* b, int64_t so, int64_t sa, i
     for (; i + 2 * L <= n; i += 2 * L) {
       const V a0 = load<C>(a + i * S), a1 = load<C>(a + (i + L) * S);
       const V b0 = load<C>(b + i * S), b1 = load<C>(b + (i + L) * S);
-      store<C>(o + i * S, op(a0, b0));
-      store<C>(o + (i + L) * S, op(a1, b1));
+      store_out<C, Stream>(o + i * S, op(a0, b0));
+      store_out<C, Stream>(o + (i + L) * S, op(a1, b1));
     }
   } else if (so == S && sa == S && sb == 0) {
     const V bv = vec::splat(load1<C>(b));
     for (; i + 2 * L <= n; i += 2 * L) {
       const V a0 = load<C>(a + i * S), a1 = load<C>(a + (i + L) * S);
-      store<C>(o + i * S, op(a0, bv));
-      store<C>(o + (i + L) * S, op(a1, bv));
+      store_out<C, Stream>(o + i * S, op(a0, bv));
+      store_out<C, Stream>(o + (i + L) * S, op(a1, bv));
     }
   } else if (so == S && sa == 0 && sb == S) {
     const V av = vec::splat(load1<C>(a));
     for (; i + 2 * L <= n; i += 2 * L) {
       const V b0 = load<C>(b + i * S), b1 = load<C>(b + (i + L) * S);
-      store<C>(o + i * S, op(av, b0));
-      store<C>(o + (i + L) * S, op(av, b1));
+      store_out<C, Stream>(o + i * S, op(av, b0));
+      store_out<C, Stream>(o + (i + L) * S, op(av, b1));
     }
+  }
+  return i;
+}
+
+// Whether a run may stream its output: asked for (streaming.h), and the output aligned to the
+// vector width, which the streaming store requires.
+inline bool can_stream(bool stream, const char* o) {
+  return stream && reinterpret_cast<uintptr_t>(o) % vec::kVecBytes == 0;
+}
+
+template <class C, class Op>
+void binary_run(char* o, const char* a, const char* b, int64_t so, int64_t sa, int64_t sb,
+                int64_t n, const Op& op, bool stream = false) {
+  int64_t i = 0;
+  if (can_stream(stream, o)) {
+    i = binary_vectors<C, true>(o, a, b, so, sa, sb, n, op);
+    vec::stream_fence();
+  } else {
+    i = binary_vectors<C, false>(o, a, b, so, sa, sb, n, op);
   }
   // Strided runs: a broadcast operand is read once, since the compiler cannot prove that the
   // stores leave it unchanged (the seed's stride-5 add, In[13], is this loop).
@@ -233,17 +260,30 @@ void binary_run(char* o, const char* a, const char* b, int64_t so, int64_t sa, i
   for (; i < n; ++i) store1<C>(o + i * so, op(load1<C>(a + i * sa), load1<C>(b + i * sb)));
 }
 
-template <class C, class Op>
-void unary_run(char* o, const char* x, int64_t so, int64_t sx, int64_t n, const Op& op) {
+template <class C, bool Stream, class Op>
+int64_t unary_vectors(char* o, const char* x, int64_t so, int64_t sx, int64_t n, const Op& op) {
   constexpr int64_t S = sizeof(C);
   constexpr int64_t L = vec::kLanes<C>;
   int64_t i = 0;
   if (so == S && sx == S) {
     for (; i + 2 * L <= n; i += 2 * L) {
       const Vec<C> x0 = load<C>(x + i * S), x1 = load<C>(x + (i + L) * S);
-      store<C>(o + i * S, op(x0));
-      store<C>(o + (i + L) * S, op(x1));
+      store_out<C, Stream>(o + i * S, op(x0));
+      store_out<C, Stream>(o + (i + L) * S, op(x1));
     }
+  }
+  return i;
+}
+
+template <class C, class Op>
+void unary_run(char* o, const char* x, int64_t so, int64_t sx, int64_t n, const Op& op,
+               bool stream = false) {
+  int64_t i = 0;
+  if (can_stream(stream, o)) {
+    i = unary_vectors<C, true>(o, x, so, sx, n, op);
+    vec::stream_fence();
+  } else {
+    i = unary_vectors<C, false>(o, x, so, sx, n, op);
   }
   for (; i < n; ++i) store1<C>(o + i * so, op(load1<C>(x + i * sx)));
 }
@@ -270,13 +310,14 @@ template <class C, class Op>
 void binary_kernel(const TensorIterator& it, const Op& op) {
   const DType dt[3] = {it.operand(0).dtype(), it.operand(1).dtype(), it.operand(2).dtype()};
   const bool direct = std::all_of(dt, dt + 3, [](DType t) { return t == compute_dtype<C>(); });
+  const bool stream = direct && detail::streams_output(it);
   it.for_each([&](char** data, const int64_t* st, int64_t n, int64_t outer) {
     for (int64_t j = 0; j < outer; ++j) {
       char* o = data[0] + j * st[3];
       const char* a = data[1] + j * st[4];
       const char* b = data[2] + j * st[5];
       if (direct) {
-        binary_run<C>(o, a, b, st[0], st[1], st[2], n, op);
+        binary_run<C>(o, a, b, st[0], st[1], st[2], n, op, stream);
         continue;
       }
       alignas(64) C abuf[kChunk], bbuf[kChunk], obuf[kChunk];
@@ -301,12 +342,13 @@ template <class C, class Op>
 void unary_kernel(const TensorIterator& it, const Op& op) {
   const DType dt[2] = {it.operand(0).dtype(), it.operand(1).dtype()};
   const bool direct = dt[0] == compute_dtype<C>() && dt[1] == compute_dtype<C>();
+  const bool stream = direct && detail::streams_output(it);
   it.for_each([&](char** data, const int64_t* st, int64_t n, int64_t outer) {
     for (int64_t j = 0; j < outer; ++j) {
       char* o = data[0] + j * st[2];
       const char* x = data[1] + j * st[3];
       if (direct) {
-        unary_run<C>(o, x, st[0], st[1], n, op);
+        unary_run<C>(o, x, st[0], st[1], n, op, stream);
         continue;
       }
       alignas(64) C xbuf[kChunk], obuf[kChunk];

@@ -20,6 +20,10 @@
 #include <cstring>
 #include <type_traits>
 
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
+
 #ifndef STRIDED_VEC_BYTES
 #define STRIDED_VEC_BYTES 16
 #endif
@@ -54,6 +58,36 @@ template <class T>
 inline void store(char* p, Vec<T> v) {
   std::memcpy(p, &v, sizeof v);
 }
+// A non-temporal store of one vector (streaming.h): the line is written without being read
+// first. p must be aligned to the vector's width. Without x86 (the WebAssembly build) it is an
+// ordinary store. stream_fence orders the streaming stores before any later store, as ordinary
+// stores are ordered (sfence), so another thread that sees the later store sees them too.
+template <class T>
+inline void store_stream(char* p, Vec<T> v) {
+#if defined(__x86_64__)
+  if constexpr (sizeof(Vec<T>) == 64) {
+    __m512i w;
+    std::memcpy(&w, &v, sizeof w);
+    _mm512_stream_si512(reinterpret_cast<__m512i*>(p), w);
+  } else if constexpr (sizeof(Vec<T>) == 32) {
+    __m256i w;
+    std::memcpy(&w, &v, sizeof w);
+    _mm256_stream_si256(reinterpret_cast<__m256i*>(p), w);
+  } else {
+    __m128i w;
+    std::memcpy(&w, &v, sizeof w);
+    _mm_stream_si128(reinterpret_cast<__m128i*>(p), w);
+  }
+#else
+  std::memcpy(p, &v, sizeof v);
+#endif
+}
+inline void stream_fence() {
+#if defined(__x86_64__)
+  _mm_sfence();
+#endif
+}
+
 template <class T>
 inline Vec<T> splat(T x) {
   return Vec<T>{} + x;
