@@ -70,9 +70,11 @@ TEST_CASE("streamed and ordinary stores write the same bits") {
   const int64_t n = (1 << 18) + 13;  // a tail the vectors leave to the scalar loop
   const Tensor x = rand({n}, gen), y = rand({n}, gen);
   const Tensor xd = x.to(DType::Float64), xi = (x * Scalar(1000.0)).to(DType::Int32);
+  const Tensor x5 = rand({5 * n}, gen).slice(0, 0, 5 * n, 5);  // a strided input: not streamed
   auto ops = [&](const Tensor& into) {
     return std::vector<Tensor>{
-        x + y, x + Scalar(3.0), Scalar(2.0) * x, x / y, -x, xd * xd, xi + xi,
+        x + y, x + Scalar(3.0), Scalar(2.0) * x, x / y, -x, xd * xd, xi + xi, x5 + Scalar(3.0),
+        x5 * y, y - x5, -x5, exp(x5.to(DType::Float64)),
         // into: an output one element off the vector alignment, then aligned again.
         [&] {
           run_binary(BinaryOp::Mul, binary_plan(BinaryOp::Mul, into, x, y));
