@@ -179,7 +179,7 @@ TEST_CASE("an argument of the wrong type names the op and the parameter") {
   // FunctionSignature::parse's words for a single signature (torch's transpose also has a Dimname
   // overload, so torch reports "received an invalid combination of arguments" instead).
   CHECK_ERROR(run("arange(6).view(2,3).transpose(0.5, 1)"),
-              "transpose(): argument 'dim0' must be int, not float");
+              "transpose(): argument 'dim0' (position 1) must be int, not float");
   CHECK_ERROR(run("arange(6).view(2,3).transpose(0, 1, 2)"),
               "transpose() takes 2 positional arguments but 3 were given");
   CHECK_ERROR(run("arange(6).view(2,3).transpose(0, 1, dim0=1)"),

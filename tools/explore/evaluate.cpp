@@ -3,272 +3,18 @@
 #include <algorithm>
 #include <functional>
 #include <map>
+#include <optional>
 
+#include "binder.h"
 #include "bounded_ops.h"
 #include "strided/layout/layout.h"
+#include "torch_functions.h"
 
 namespace strided::explore {
 
 namespace {
 
-// Python's type name of a value, as PyTorch's argument errors print it.
-std::string type_name(const Value& v) {
-  switch (v.kind) {
-    case Value::Kind::Int: return "int";
-    case Value::Kind::Float: return "float";
-    case Value::Kind::Sequence: return v.list ? "list" : "tuple";
-    case Value::Kind::None: return "NoneType";
-    case Value::Kind::Bool: return "bool";
-    case Value::Kind::Name: return "torch.dtype";  // the only names the language has
-    case Value::Kind::String: return "str";
-  }
-  return "object";
-}
-
-// A dtype argument: torch.float32 or float32 (or the string 'float32'), with one "torch." at most.
-// Python resolves torch.torch to the module itself, so torch takes torch.torch.float32; the
-// language has no modules, and a longer dotted name is more likely a slip than a module path.
-DType dtype_of(const Value& v, const std::string& op) {
-  if (v.kind != Value::Kind::Name && v.kind != Value::Kind::String)
-    throw ExploreError(op + "(): argument 'dtype' must be torch.dtype, not " + type_name(v),
-                       v.span);
-  std::string text = v.text;
-  if (text.rfind("torch.", 0) == 0) text = text.substr(6);
-  try {
-    if (text.find('.') != std::string::npos) throw Error("not a dtype name");
-    return dtype_from_name(text);
-  } catch (const Error&) {
-    throw ExploreError(op + "(): unknown dtype '" + v.text +
-                           "'; known: bool, int32, int64, float16, bfloat16, float32, float64, "
-                           "complex64, complex128",
-                       v.span);
-  }
-}
-
-// A call's parameters in order, as native_functions.yaml writes them: "*size" (first only) takes
-// every positional argument (view(2, 3) and view((2, 3)) both work); "*" makes the parameters
-// after it keyword-only; a name ending in "=" has a default, as every keyword-only one does.
-using Signature = std::vector<std::string>;
-
-// Python's argument binding for one call, with PyTorch's errors (torch/csrc/utils/
-// python_arg_parser.cpp, FunctionSignature::parse): too many positional arguments, then a missing
-// required one, then a keyword the signature lacks or one given twice.
-class Binder {
- public:
-  Binder(const Step& step, const Signature& signature) : step_(step) {
-    if (std::optional<ExploreError> e = bind(signature)) throw *e;
-  }
-
-  // Several signatures (arange's three): PythonArgParser::raw_parse takes the first that binds.
-  // When none does, print_error raises the error of the one signature whose required parameters
-  // the number of arguments covers, if just one does (arange(start=3): 'missing 1 required
-  // positional arguments: "end"'), and otherwise "received an invalid combination of arguments".
-  // (PyTorch also bounds the count by each signature's out=, layout=, device=... keywords,
-  // which the language lacks.)
-  static Binder overloaded(const Step& step, const std::vector<Signature>& signatures) {
-    std::vector<ExploreError> plausible;
-    for (const Signature& s : signatures) {
-      Binder b(step);
-      const std::optional<ExploreError> e = b.bind(s);
-      if (!e) return b;
-      size_t required = 0;
-      for (const std::string& p : s) {
-        if (p == "*" || p[0] == '*') break;
-        required += p.back() != '=';
-      }
-      if (required <= step.arguments.size()) plausible.push_back(*e);
-    }
-    if (plausible.size() == 1) throw plausible[0];
-    std::string got, expected;
-    for (const Argument& a : step.arguments)
-      got += (got.empty() ? "" : ", ") + (a.keyword.empty() ? "" : a.keyword + "=") +
-             type_name(a.value);
-    for (const Signature& s : signatures) {
-      std::string params;
-      for (const std::string& p : s)
-        params += (params.empty() ? "" : ", ") + (p.back() == '=' ? p.substr(0, p.size() - 1) : p);
-      expected += "\n * (" + params + ")";
-    }
-    throw ExploreError(step.name + "() received an invalid combination of arguments - got (" +
-                           got + "), but expected one of:" + expected,
-                       step.span);
-  }
-
-  // The argument for a parameter, or nullptr when it was not given (or given as None).
-  const Value* get(const std::string& name) const {
-    const auto it = values_.find(name);
-    if (it == values_.end() || it->second->kind == Value::Kind::None) return nullptr;
-    return it->second;
-  }
-  const Value& required(const std::string& name) const {
-    const Value* v = get(name);
-    if (!v)
-      throw ExploreError(step_.name + "(): argument '" + name + "' must not be None",
-                         step_.span);
-    return *v;
-  }
-  int64_t integer(const std::string& name) const { return as_int(required(name), name); }
-  int64_t integer_or(const std::string& name, int64_t fallback) const {
-    const Value* v = get(name);
-    return v ? as_int(*v, name) : fallback;
-  }
-  std::optional<int64_t> optional_integer(const std::string& name) const {
-    const Value* v = get(name);
-    if (!v) return std::nullopt;
-    return as_int(*v, name);
-  }
-  // A sequence of integers; a single integer counts as a one-element sequence.
-  Shape ints(const std::string& name) const { return as_ints(required(name), name); }
-  bool is_sequence(const std::string& name) const {
-    const Value* v = get(name);
-    return v && v->kind == Value::Kind::Sequence;
-  }
-  // *size: the positional integers, or a single sequence of them, or size= as a keyword.
-  Shape star() const {
-    if (star_.size() == 1 && star_[0]->kind == Value::Kind::Sequence)
-      return as_ints(*star_[0], star_name_);
-    if (star_.empty() && values_.count(star_name_)) return as_ints(*values_.at(star_name_), star_name_);
-    Shape out;
-    for (size_t i = 0; i < star_.size(); ++i) {
-      if (star_[i]->kind != Value::Kind::Int)
-        throw ExploreError(step_.name + "(): argument '" + star_name_ +
-                               "' must be tuple of ints, but found element of type " +
-                               type_name(*star_[i]) + " at pos " + std::to_string(i + 1),
-                           star_[i]->span);
-      out.push_back(star_[i]->integer);
-    }
-    return out;
-  }
-  // view(torch.int32): a single positional dtype where *size would be, or dtype= as a keyword.
-  std::optional<DType> star_dtype() const {
-    if (const Value* v = get("dtype")) {
-      if (!star_.empty())
-        throw ExploreError(step_.name + "() takes either a dtype or sizes, not both", v->span);
-      return dtype_of(*v, step_.name);
-    }
-    if (star_.size() == 1 &&
-        (star_[0]->kind == Value::Kind::Name || star_[0]->kind == Value::Kind::String))
-      return dtype_of(*star_[0], step_.name);
-    return std::nullopt;
-  }
-  // A *size= that must be given after all (view without a dtype), with Python's error.
-  void required_star() const {
-    if (star_.empty() && !values_.count(star_name_))
-      throw ExploreError(step_.name + "() missing 1 required positional arguments: \"" +
-                             star_name_ + "\"",
-                         step_.span);
-  }
-  DType dtype_or(DType fallback) const {
-    const Value* v = get("dtype");
-    return v ? dtype_of(*v, step_.name) : fallback;
-  }
-
- private:
-  explicit Binder(const Step& step) : step_(step) {}
-
-  std::optional<ExploreError> bind(const Signature& signature) {
-    std::vector<std::string> positional, names;  // names without "*" and "=", in order
-    std::vector<bool> optional;
-    bool keyword_only = false;
-    for (const std::string& p : signature) {
-      if (p == "*") {
-        keyword_only = true;
-        continue;
-      }
-      const bool varargs = p[0] == '*', defaulted = p.back() == '=';
-      const std::string name = p.substr(varargs, p.size() - varargs - defaulted);
-      names.push_back(name);
-      optional.push_back(defaulted || keyword_only);
-      if (!keyword_only) positional.push_back(name);
-      if (varargs) {
-        star_name_ = name;
-        keyword_only = true;  // after *size every parameter is keyword-only, as in Python
-      }
-    }
-    size_t given = 0;
-    for (const Argument& a : step_.arguments) {
-      if (!a.keyword.empty()) continue;
-      if (!star_name_.empty()) {
-        star_.push_back(&a.value);
-      } else if (given < positional.size()) {
-        values_[positional[given]] = &a.value;
-      }
-      ++given;
-    }
-    if (star_name_.empty() && given > positional.size())
-      return ExploreError(step_.name + "() takes " + std::to_string(positional.size()) +
-                              " positional argument" + (positional.size() == 1 ? "" : "s") +
-                              " but " + std::to_string(given) + (given == 1 ? " was" : " were") +
-                              " given",
-                          step_.arguments[positional.size()].span);
-    for (const Argument& a : step_.arguments)
-      if (!a.keyword.empty() && !values_.count(a.keyword) &&
-          std::find(names.begin(), names.end(), a.keyword) != names.end())
-        values_[a.keyword] = &a.value;
-    // missing_args: the first missing parameter and every required one after it, with
-    // PyTorch's own plural ("missing 1 required positional arguments").
-    for (size_t i = 0; i < names.size(); ++i) {
-      if (optional[i] || values_.count(names[i]) || (names[i] == star_name_ && !star_.empty()))
-        continue;
-      std::string list;
-      size_t missing = 0;
-      for (size_t j = i; j < names.size(); ++j)
-        if (!optional[j]) list += (missing++ ? ", \"" : "\"") + names[j] + "\"";
-      return ExploreError(step_.name + "() missing " + std::to_string(missing) +
-                              " required positional argument" + (missing == 1 ? "s" : "") + ": " +
-                              list,
-                          step_.span);
-    }
-    for (const Argument& a : step_.arguments) {
-      if (a.keyword.empty()) continue;
-      if (std::find(names.begin(), names.end(), a.keyword) == names.end())
-        return ExploreError(step_.name + "() got an unexpected keyword argument '" + a.keyword +
-                                "'" + expected_keywords(names),
-                            a.span);
-      if (values_.at(a.keyword) != &a.value)
-        return ExploreError(
-            step_.name + "() got multiple values for argument '" + a.keyword + "'", a.span);
-    }
-    return std::nullopt;
-  }
-
-  static std::string expected_keywords(const std::vector<std::string>& names) {
-    std::string out;
-    for (const std::string& p : names) out += (out.empty() ? "" : ", ") + p;
-    return out.empty() ? "" : " (it takes " + out + ")";
-  }
-  // torch's "argument 'dim' must be int, not float" (FunctionSignature::parse).
-  int64_t as_int(const Value& v, const std::string& name) const {
-    if (v.kind != Value::Kind::Int)
-      throw ExploreError(step_.name + "(): argument '" + name + "' must be int, not " +
-                             type_name(v),
-                         v.span);
-    return v.integer;
-  }
-  Shape as_ints(const Value& v, const std::string& name) const {
-    if (v.kind == Value::Kind::Int) return {v.integer};
-    if (v.kind != Value::Kind::Sequence)
-      throw ExploreError(step_.name + "(): argument '" + name + "' must be tuple of ints, not " +
-                             type_name(v),
-                         v.span);
-    Shape out;
-    for (const Value& item : v.items) out.push_back(as_int(item, name));
-    return out;
-  }
-
-  const Step& step_;
-  std::map<std::string, const Value*> values_;
-  std::vector<const Value*> star_;
-  std::string star_name_;  // "size" for "*size"; empty when the signature has none
-};
-
-using MethodFn = std::function<Tensor(const Tensor&, const Binder&, Meter&)>;
 using FactoryFn = std::function<Tensor(const Binder&, Meter&)>;
-
-struct Method {
-  Signature params;
-  MethodFn run;
-};
 // Factories: dtype is keyword-only in each (native_functions.yaml: "*, ScalarType? dtype=None").
 struct Factory {
   std::vector<Signature> signatures;  // more than one when PyTorch overloads the name
@@ -631,6 +377,10 @@ Tensor apply(const Step& step, const Tensor& in, Meter& m) {
     if (factories().count(step.name))
       throw ExploreError(step.name + " makes a new tensor; it starts an expression",
                          step.name_span);
+    if (function_only_ops().count(step.name))  // x.view_as_real(): torch has no such method
+      throw ExploreError("'Tensor' object has no attribute '" + step.name + "'; write torch." +
+                             step.name + "(x)",
+                         step.name_span);
     throw ExploreError("unknown method '" + step.name + "'" + suggestion(step.name, method_names()),
                        step.name_span);
   }
@@ -641,18 +391,30 @@ Tensor apply(const Step& step, const Tensor& in, Meter& m) {
   return it->second.run(in, b, m);
 }
 
-// x.split(2)[1]: the call and the one integer index after it, as one step.
-Tensor apply_multi(const Step& call, const Step* pick, const Tensor& in, Meter& m) {
-  const MultiMethod& method = multi_methods().at(call.name);
+// x.split(2)[1] and torch.split(x, 2)[1]: the call and the one integer index after it, as one
+// step; b holds the call's other arguments.
+Tensor apply_multi(const Step& call, const Binder& b, const Step* pick, const Tensor& in,
+                   Meter& m) {
+  MultiOutputCall c = multi_methods().at(call.name).read(b);
+  c.index = pick->index[0].integer;
+  return bounded_pick(in, c, m);
+}
+
+// The index that must follow a call with several outputs, or the error saying so.
+void check_pick(const Step& call, const Step* pick) {
   if (!pick || pick->kind != Step::Kind::Index || pick->index.size() != 1 ||
       pick->index[0].kind != IndexItem::Kind::Int)
     throw ExploreError(call.name + "() returns a tuple of tensors: pick one with an integer "
-                           "index, as in x." + call.name + "(...)[0]",
+                           "index, as in " + (call.torch ? "torch." : "x.") + call.name +
+                           "(...)[0]",
                        call.span);
-  const Binder b(call, method.params);
-  MultiOutputCall c = method.read(b);
-  c.index = pick->index[0].integer;
-  return bounded_pick(in, c, m);
+}
+
+// torch.arang: the closest factory or function of the torch module, if one is close.
+std::string torch_suggestion(const std::string& name) {
+  std::vector<std::string> known = factory_names();
+  known.insert(known.end(), torch_function_names().begin(), torch_function_names().end());
+  return suggestion(name, known);
 }
 
 Tensor make(const Step& step, Meter& m) {
@@ -660,6 +422,12 @@ Tensor make(const Step& step, Meter& m) {
     throw ExploreError("an expression starts with a factory such as arange(6)", step.span);
   const auto it = factories().find(step.name);
   if (it == factories().end()) {
+    if (step.torch)
+      throw ExploreError(no_torch_attribute(step.name) + torch_suggestion(step.name),
+                         step.name_span);
+    if (torch_has_function(step.name))
+      throw ExploreError(step.name + " is a torch function: write torch." + step.name + "(...)",
+                         step.name_span);
     if (methods().count(step.name))
       throw ExploreError(step.name + " is a method; start with a factory, e.g. arange(6)." +
                              step.name + "(...)",
@@ -707,44 +475,94 @@ std::vector<StepResult> evaluate(const Expression& e) {
   return evaluate(e, meter);
 }
 
-std::vector<StepResult> evaluate(const Expression& e, Meter& meter) {
-  std::vector<StepResult> out;
-  std::vector<Tensor> kept;  // every step's tensor stays alive for the report
-  for (size_t i = 0; i < e.steps.size(); ++i) {
-    const Step& step = e.steps[i];
-    StepResult r;
-    r.span = step.span;
-    r.text = e.source.substr(0, step.span.end);
-    try {
-      if (i > 0 && step.kind == Step::Kind::Call && multi_methods().count(step.name)) {
-        const Step* pick = i + 1 < e.steps.size() ? &e.steps[i + 1] : nullptr;
-        r.tensor = apply_multi(step, pick, out.back().tensor, meter);
-        r.span.end = pick->span.end;
-        r.text = e.source.substr(0, pick->span.end);
-        ++i;
-      } else {
-        r.tensor = i == 0 ? make(step, meter) : apply(step, out.back().tensor, meter);
+namespace {
+
+// Runs the steps of a chain and of the tensor expressions its torch functions take, each
+// reported as a step of its own, in the order they run.
+class Runner {
+ public:
+  Runner(const std::string& source, Meter& meter) : source_(source), meter_(meter) {}
+
+  // A chain whose text starts at begin in the source.
+  void chain(const std::vector<Step>& steps, size_t begin) {
+    for (size_t i = 0; i < steps.size(); ++i) {
+      const Step& step = steps[i];
+      StepResult r;
+      r.span = step.span;
+      std::optional<Tensor> input;  // the tensor the step applies to; none for a factory
+      if (i > 0) input = out.back().tensor;
+      const bool multi = step.kind == Step::Kind::Call && multi_methods().count(step.name);
+      const Step* pick = multi && i + 1 < steps.size() ? &steps[i + 1] : nullptr;
+      try {
+        if (i == 0 && step.kind == Step::Kind::Call && !factories().count(step.name) &&
+            step.torch && torch_has_function(step.name)) {
+          r.tensor = function(step, pick, input);
+        } else if (i > 0 && multi) {
+          check_pick(step, pick);
+          r.tensor = apply_multi(step, Binder(step, multi_methods().at(step.name).params), pick,
+                                 *input, meter_);
+        } else {
+          r.tensor = i == 0 ? make(step, meter_) : apply(step, *input, meter_);
+        }
+      } catch (const ExploreError&) {
+        throw;
+      } catch (const Error& err) {
+        throw ExploreError(err.what(), step.span);
+      } catch (const std::bad_alloc&) {
+        throw ExploreError("out of memory", step.span);
       }
-    } catch (const ExploreError&) {
-      throw;
-    } catch (const Error& err) {
-      throw ExploreError(err.what(), step.span);
-    } catch (const std::bad_alloc&) {
-      throw ExploreError("out of memory", step.span);
+      if (multi) {
+        r.span.end = pick->span.end;
+        ++i;
+      }
+      r.text = source_.substr(begin, r.span.end - begin);
+      r.relation = !input                                       ? StepResult::Relation::New
+                   : same_tensor(r.tensor, *input)               ? StepResult::Relation::Same
+                   : r.tensor.storage().is_same(input->storage()) ? StepResult::Relation::View
+                                                                  : StepResult::Relation::Copy;
+      kept_.push_back(r.tensor);
+      meter_.hold(kept_);
+      out.push_back(std::move(r));
     }
-    if (i == 0) {
-      r.relation = StepResult::Relation::New;
-    } else {
-      const Tensor& prev = out.back().tensor;
-      r.relation = same_tensor(r.tensor, prev)                 ? StepResult::Relation::Same
-                   : r.tensor.storage().is_same(prev.storage()) ? StepResult::Relation::View
-                                                                : StepResult::Relation::Copy;
-    }
-    kept.push_back(r.tensor);
-    meter.hold(kept);
-    out.push_back(std::move(r));
   }
-  return out;
+
+  std::vector<StepResult> out;
+
+ private:
+  // torch.f(input, ...): input's chain runs first, then the op of the same name, its other
+  // arguments bound as the method's are.
+  Tensor function(const Step& call, const Step* pick, std::optional<Tensor>& input) {
+    const bool multi = multi_methods().count(call.name) > 0;
+    const auto method = methods().find(call.name);
+    const auto only = function_only_ops().find(call.name);
+    const Signature params = multi                        ? multi_methods().at(call.name).params
+                             : method != methods().end()  ? method->second.params
+                             : only != function_only_ops().end() ? only->second.params
+                                                                 : Signature{};  // real, imag
+    const FunctionForm form = function_form(call.name, params);
+    const Binder b(call, form.signature, form.options);
+    const Value& tensor = b.tensor("input");
+    if (multi) check_pick(call, pick);
+    chain(tensor.steps, tensor.steps.front().span.begin);
+    input = out.back().tensor;
+    if (multi) return apply_multi(call, b, pick, *input, meter_);
+    meter_.charge(call.name, "a view of " + input->layout(), view_cost(*input));
+    if (method != methods().end()) return method->second.run(*input, b, meter_);
+    if (only != function_only_ops().end()) return only->second.run(*input, b, meter_);
+    return properties().at(call.name)(*input);
+  }
+
+  const std::string& source_;
+  Meter& meter_;
+  std::vector<Tensor> kept_;  // every step's tensor stays alive for the report
+};
+
+}  // namespace
+
+std::vector<StepResult> evaluate(const Expression& e, Meter& meter) {
+  Runner run(e.source, meter);
+  run.chain(e.steps, 0);
+  return std::move(run.out);
 }
 
 }  // namespace strided::explore

@@ -186,6 +186,11 @@ class Parser {
   // chain := primary postfix*
   void chain(std::vector<Step>& steps) {
     primary(steps);
+    postfix(steps);
+  }
+
+  // postfix := '.' name ['(' arguments ')'] | '[' index ']'
+  void postfix(std::vector<Step>& steps) {
     for (;;) {
       if (is_punct(".")) {
         next();
@@ -240,6 +245,7 @@ class Parser {
       const Token& name = next();
       s.name = name.text;
       s.name_span = Span{first.span.begin, name.span.end};
+      s.torch = true;
     }
     if (!is_punct("("))
       throw ExploreError("expected '(' to call " + s.name + ", found " + describe(peek()),
@@ -323,6 +329,7 @@ class Parser {
         v.text = t.text;
         return v;
       case Token::Kind::Ident: {
+        const size_t start = pos_;
         next();
         if (t.text == "None") {
           v.kind = Value::Kind::None;
@@ -336,12 +343,25 @@ class Parser {
             next();
             v.text += "." + next().text;
           }
+          if (is_punct("(")) {  // a call: a tensor expression, as z in torch.view_as_real(z)
+            pos_ = start;
+            v.kind = Value::Kind::Tensor;
+            v.text.clear();
+            chain(v.steps);
+          }
           v.span.end = tokens_[pos_ - 1].span.end;
         }
         return v;
       }
       case Token::Kind::Punct:
-        if (t.text == "(" || t.text == "[") return sequence();
+        if (t.text == "(" || t.text == "[") {
+          Value s = sequence();
+          if (s.kind == Value::Kind::Tensor && (is_punct(".") || is_punct("["))) {
+            postfix(s.steps);  // (arange(6)).t()
+            s.span.end = tokens_[pos_ - 1].span.end;
+          }
+          return s;
+        }
         break;
       case Token::Kind::End: break;
     }

@@ -37,10 +37,13 @@ class ExploreError : public Error {
 //                               ^~~~~~~~~~~~
 std::string format_error(const std::string& source, Span span, const std::string& message);
 
+struct Step;
+
 // An argument value: an integer, a float, a tuple or list (Python's (2, 3) or [2, 3]), None,
-// True/False, a name (float32, torch.int64) or a string ('float32').
+// True/False, a name (float32, torch.int64), a string ('float32') or a tensor: an expression of
+// its own, as z in torch.view_as_real(z).
 struct Value {
-  enum class Kind { Int, Float, Sequence, None, Bool, Name, String };
+  enum class Kind { Int, Float, Sequence, None, Bool, Name, String, Tensor };
   Kind kind = Kind::None;
   int64_t integer = 0;
   double real = 0;
@@ -48,6 +51,7 @@ struct Value {
   std::string text;  // Name or String
   std::vector<Value> items;  // Sequence
   bool list = false;         // Sequence: written [...] rather than (...)
+  std::vector<Step> steps;   // Tensor: its chain
   Span span;
 };
 
@@ -67,18 +71,21 @@ struct IndexItem {
   Span span;
 };
 
-// A factory call, a method call, a property (x.mT) or an indexing.
+// A factory call, a function call (torch.view_as_real(z)), a method call, a property (x.mT) or an
+// indexing.
 struct Step {
   enum class Kind { Call, Property, Index };
   Kind kind = Kind::Call;
   std::string name;  // function, method or property name; empty for indexing
+  bool torch = false;  // the call was written torch.name(...)
   std::vector<Argument> arguments;
   std::vector<IndexItem> index;
   Span span;       // the step's own text: "permute(2,0,1)", "[1:, ::2]"
   Span name_span;  // the name alone, where errors about the call point
 };
 
-// A chain: the first step is a factory call, the rest apply to the result one after the other.
+// A chain: the first step is a factory call or a torch function applied to a tensor expression,
+// the rest apply to the result one after the other.
 struct Expression {
   std::string source;
   std::vector<Step> steps;

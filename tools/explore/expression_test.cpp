@@ -1,6 +1,10 @@
 // The parser on good and bad input, and the evaluator's binding of arguments.
 #include <doctest/doctest.h>
 
+#include <fstream>
+
+#include <nlohmann/json.hpp>
+
 #include "evaluate.h"
 #include "expression.h"
 
@@ -256,4 +260,143 @@ TEST_CASE("keyword arguments bind as PyTorch binds them") {
   CHECK(evaluate(parse("arange(6).view(2, 3).transpose(0, dim1=1)")).back().tensor.sizes() ==
         Shape{3, 2});
   CHECK(error_of("arange(5, step=2)").rfind("1: arange() received an invalid combination", 0) == 0);
+}
+
+namespace {
+
+// The last step's layout, offset and dtype, as "(2,3,2):(6,2,1)+0 float32".
+std::string layout_of(const std::string& source) {
+  const Tensor t = evaluate(parse(source)).back().tensor;
+  return t.layout() + "+" + std::to_string(t.storage_offset()) + " " +
+         std::string(name(t.dtype()));
+}
+
+}  // namespace
+
+TEST_CASE("torch.f(x, ...) gives what the method x.f(...) gives") {
+  const std::string x = "arange(24).view(2, 3, 4)", z = "zeros(2, 3, dtype=torch.complex64)";
+  // {function form, method form}: every view op torch 1.13 has as a function of its module.
+  const std::vector<std::pair<std::string, std::string>> pairs = {
+      {"torch.real(" + z + ")", z + ".real"},
+      {"torch.imag(" + z + ")", z + ".imag"},
+      {"torch.conj(" + z + ")", z + ".conj()"},
+      {"torch.adjoint(" + z + ")", z + ".adjoint()"},
+      {"torch.swapaxes(" + x + ", 0, 2)", x + ".swapaxes(0, 2)"},
+      {"torch.swapdims(" + x + ", 0, 1)", x + ".swapdims(0, 1)"},
+      {"torch.moveaxis(" + x + ", 0, 2)", x + ".moveaxis(0, 2)"},
+      {"torch.movedim(" + x + ", (0, 1), (2, 0))", x + ".movedim((0, 1), (2, 0))"},
+      {"torch.transpose(" + x + ", 0, 2)", x + ".transpose(0, 2)"},
+      {"torch.permute(" + x + ", (2, 0, 1))", x + ".permute(2, 0, 1)"},
+      {"torch.permute(input=" + x + ", dims=[2, 0, 1])", x + ".permute(dims=(2, 0, 1))"},
+      {"torch.narrow(" + x + ", 2, 1, 2)", x + ".narrow(2, 1, 2)"},
+      {"torch.select(" + x + ", 1, 2)", x + ".select(1, 2)"},
+      {"torch.squeeze(" + x + "[:, :1])", x + "[:, :1].squeeze()"},
+      {"torch.squeeze(" + x + "[:, :1], dim=1)", x + "[:, :1].squeeze(1)"},
+      {"torch.unsqueeze(" + x + ", 1)", x + ".unsqueeze(1)"},
+      {"torch.flatten(" + x + ")", x + ".flatten()"},
+      {"torch.flatten(" + x + ", start_dim=1)", x + ".flatten(1)"},
+      {"torch.unflatten(" + x + ", 2, (2, 2))", x + ".unflatten(2, (2, 2))"},
+      {"torch.reshape(" + x + ", (4, 6))", x + ".reshape(4, 6)"},
+      {"torch.t(" + x + "[0])", x + "[0].t()"},
+      {"torch.diagonal(" + x + ", 1, 1, 2)", x + ".diagonal(1, 1, 2)"},
+      {"torch.split(" + x + ", 2, -1)[1]", x + ".split(2, -1)[1]"},
+      {"torch.split(tensor=" + x + ", split_size_or_sections=[1, 2], dim=1)[1]",
+       x + ".split((1, 2), 1)[1]"},
+      {"torch.split_with_sizes(" + x + ", [1, 2], 1)[0]", x + ".split_with_sizes([1, 2], 1)[0]"},
+      {"torch.tensor_split(" + x + ", [1, 3], 2)[-1]", x + ".tensor_split([1, 3], 2)[-1]"},
+      {"torch.hsplit(" + x + ", 3)[2]", x + ".hsplit(3)[2]"},
+      {"torch.vsplit(" + x + ", 2)[1]", x + ".vsplit(2)[1]"},
+      {"torch.dsplit(" + x + ", [1])[1]", x + ".dsplit([1])[1]"},
+      {"torch.chunk(" + x + ", 2, 1)[1]", x + ".chunk(2, 1)[1]"},
+      {"torch.unbind(" + x + ", 0)[1]", x + ".unbind(0)[1]"},
+      {"torch.unbind(" + x + ")[1]", x + ".unbind()[1]"},
+      {"torch.detach(" + x + ")", x + ".detach()"},
+      {"torch.broadcast_to(" + x + "[:, :1], (2, 3, 4))", x + "[:, :1].broadcast_to((2, 3, 4))"},
+      {"torch.flip(" + x + ", (0, 2))", x + ".flip(0, 2)"},
+      {"torch.as_strided(" + x + ", (3, 3), (1, 3), 2)", x + ".as_strided((3, 3), (1, 3), 2)"},
+      {"torch.clone(" + x + ".mT)", x + ".mT.clone()"},
+      {"torch.resolve_conj(torch.conj(" + z + "))", z + ".conj().resolve_conj()"},
+      {"torch.conj_physical(" + z + ")", z + ".conj_physical()"},
+  };
+  for (const auto& [function, method] : pairs) {
+    CAPTURE(function);
+    CHECK(layout_of(function) == layout_of(method));
+  }
+  // The ops torch has only as functions, and a tensor that is itself a chain of functions.
+  CHECK(layout_of("torch.view_as_real(" + z + ")") == "(2,3,2):(6,2,1)+0 float32");
+  CHECK(layout_of("torch.view_as_complex(torch.view_as_real(" + z + "))") ==
+        "(2,3):(3,1)+0 complex64");
+  CHECK(layout_of("torch.atleast_1d(tensor(3))") == "(1,):(1,)+0 int64");
+  CHECK(layout_of("torch.atleast_2d(arange(3))") == "(1,3):(3,1)+0 int64");
+  CHECK(layout_of("torch.atleast_3d(arange(3))") == "(1,3,1):(3,1,1)+0 int64");
+  CHECK(layout_of("torch.t(torch.select(torch.permute((" + x + "), (2, 0, 1)), 0, 1))") ==
+        layout_of(x + ".permute(2, 0, 1).select(0, 1).t()"));
+  CHECK(layout_of("torch.view_as_real(" + z + ".t()).flatten(1)[0]") ==
+        layout_of("torch.view_as_real(" + z + ").transpose(0, 1).flatten(1)[0]"));
+}
+
+TEST_CASE("torch.f's tensor runs first, each of its steps reported") {
+  const std::vector<StepResult> s =
+      evaluate(parse("torch.view_as_real(zeros(2, 3, dtype=torch.complex64).t())[1]"));
+  REQUIRE(s.size() == 4);
+  CHECK(s[0].text == "zeros(2, 3, dtype=torch.complex64)");
+  CHECK(s[1].text == "zeros(2, 3, dtype=torch.complex64).t()");
+  CHECK(s[2].text == "torch.view_as_real(zeros(2, 3, dtype=torch.complex64).t())");
+  CHECK(s[3].text == "torch.view_as_real(zeros(2, 3, dtype=torch.complex64).t())[1]");
+  CHECK(s[0].relation == StepResult::Relation::New);
+  CHECK(s[2].relation == StepResult::Relation::View);
+  const std::vector<StepResult> m = evaluate(parse("torch.split(arange(6), 2)[1]"));
+  REQUIRE(m.size() == 2);
+  CHECK(m[1].text == "torch.split(arange(6), 2)[1]");
+  CHECK(m[1].relation == StepResult::Relation::View);
+  // PyTorch's spelling only: no bare function, no method torch lacks, no function it lacks.
+  CHECK(error_of("view_as_real(zeros(2))") ==
+        "1: view_as_real is a torch function: write torch.view_as_real(...)");
+  CHECK(error_of("arange(6).view_as_real()") ==
+        "11: 'Tensor' object has no attribute 'view_as_real'; write torch.view_as_real(x)");
+  CHECK(error_of("torch.expand(arange(6), 2, 6)") == "1: module 'torch' has no attribute 'expand'");
+  CHECK(error_of("torch.split(arange(6), 2)") ==
+        "1: split() returns a tuple of tensors: pick one with an integer index, as in "
+        "torch.split(...)[0]");
+  CHECK(error_of("torch.permute(arange(6).view(2, 3), 1, 0)") ==
+        "40: permute() takes 2 positional arguments but 3 were given");
+  CHECK(error_of("torch.transpose(arange(6).view(2, 3), 0, dim1=1.5)") ==
+        "47: transpose(): argument 'dim1' must be int, not float");
+  // An error inside the tensor points there.
+  CHECK(error_of("torch.t(arange(6).view(4, -1))").rfind("19: view", 0) == 0);
+  CHECK(parse("torch.t((arange(6)).view(2, 3))").steps[0].arguments[0].value.steps.size() == 2);
+}
+
+TEST_CASE("torch.f(x, ...) answers as PyTorch 1.13 does") {
+  // tests/conformance/torch_function_cases.jsonl, written by tools/conformance/torch_functions.py.
+  std::ifstream in(STRIDED_TORCH_FUNCTION_CASES);
+  REQUIRE(in.good());
+  std::string line;
+  int layouts = 0, errors = 0;
+  while (std::getline(in, line)) {
+    const nlohmann::json c = nlohmann::json::parse(line);
+    const std::string expression = c.at("expression");
+    CAPTURE(expression);
+    if (c.contains("error")) {
+      std::string message = "no error";
+      try {
+        evaluate(parse(expression));
+      } catch (const ExploreError& e) {
+        message = e.what();
+      }
+      // The library names the operation first, as its errors do (strided/core/error.h).
+      const std::string expected = c.at("error"), op = expression.substr(6, expression.find('(') - 6);
+      CHECK((message == expected || message == op + "(): " + expected));
+      ++errors;
+      continue;
+    }
+    const Tensor t = evaluate(parse(expression)).back().tensor;
+    CHECK(t.sizes() == c.at("shape").get<Shape>());
+    CHECK(t.strides() == c.at("stride").get<Shape>());
+    CHECK(t.storage_offset() == c.at("storage_offset").get<int64_t>());
+    CHECK(std::string(name(t.dtype())) == c.at("dtype").get<std::string>());
+    ++layouts;
+  }
+  CHECK(layouts >= 40);
+  CHECK(errors >= 10);
 }

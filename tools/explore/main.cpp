@@ -52,6 +52,11 @@ Methods (as torch.Tensor's; sizes as view(2, 3) or view((2, 3))):
   split_with_sizes split_sizes, chunk(3)[2], unbind(0)[1], tensor_split(3)[0],
   tensor_split([1, 4])[1], hsplit vsplit dsplit (sections or a list of indices)
 Properties: .mT .T .H .mH .real .imag
+Functions, as torch spells them: torch.f(x, ...) for each method or property above that the
+  torch module has, x first (by position or input=), the rest bound as the method's, e.g.
+  torch.transpose(x, 0, 1), torch.permute(x, (2, 0, 1)), torch.split(x, 2)[1], torch.real(z);
+  and torch.view_as_real(z), torch.view_as_complex(x), torch.atleast_1d(x) (2d, 3d). x is an
+  expression: torch.view_as_real(zeros(2, 3, dtype=torch.complex64).t())
 Indexing: integers, slices start:stop:step (step > 0), None, one ..., lists of integers
   (advanced indexing: a copy), e.g. x[0], x[1:, ::2], x[..., None], x[[0, 2]]
 
