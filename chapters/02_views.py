@@ -385,6 +385,8 @@ answers.tryit("arange(15).reshape(3, 5).diagonal(1)", "torch.arange(15).reshape(
 answers.tryit("tensor([[1, 2, 3], [4, 5, 6]])[:, 1]", "torch.tensor([[1, 2, 3], [4, 5, 6]])[:, 1]")
 answers.tryit("arange(6).reshape(2, 3).to(dtype=torch.float16)",
               "torch.arange(6).reshape(2, 3).to(dtype=torch.float16)")
+answers.tryit("torch.view_as_real(zeros(2, 3, dtype=torch.complex64).t())",
+              "torch.view_as_real(torch.zeros(2, 3, dtype=torch.complex64).t())")
 
 if __name__ == "__main__":
     answers.main()
