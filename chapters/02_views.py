@@ -376,6 +376,9 @@ for row in CATALOGUE:
     if base != "x":  # the complex rows also answer whether the conjugate bit is set
         answers.of(f"({expression}).is_conj()")
 
+answers.group("imag_of_conj")
+answers.of("z.conj().imag.is_neg()")
+
 # ---- Try it -------------------------------------------------------------------------------------
 answers.tryit("arange(24).reshape(2, 3, 4)[0, 2, 2]", "torch.arange(24).reshape(2, 3, 4)[0, 2, 2]")
 answers.tryit("arange(24).reshape(4, 6)[:, 1:6:2]", "torch.arange(24).reshape(4, 6)[:, 1:6:2]")

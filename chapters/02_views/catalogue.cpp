@@ -317,4 +317,18 @@ void views::catalogue(book::Chapter& ch) {
     ch.claim(catalogue_id(r),
              std::string(r.op) + " is a view of " + base_name(r.base) + ": " + r.rule + ".",
              [&r](book::Check& c) { check_catalogue_row(c, r); });
+
+  ch.claim("VW-20",
+           "PyTorch 1.13 returns z.conj().imag as a view with a negative bit, its elements read "
+           "negated; the library, which has no negative bit, refuses the expression and names "
+           "resolve_conj() as the way on.",
+           [](book::Check& c) {
+             const Tensor z = operand(Base::z);
+             pytorch().compare_value(c, "imag_of_conj", "z.conj().imag.is_neg()", true);
+             c.throws("the library refuses z.conj().imag", [&] { (void)z.conj().imag(); },
+                      "resolve_conj()");
+             const Tensor resolved = z.conj().resolve_conj();
+             c.equal("after resolve_conj(), imag is a view of the copy",
+                     resolved.imag().storage().is_same(resolved.storage()), true);
+           });
 }
