@@ -63,7 +63,12 @@ bool is_nan(T v) {
 // -------------------------------------------------------------------------------------------
 // Pairwise (cascade) summation, as cpu/SumKernel.cpp: the error of a float sum grows with log(n).
 
-// n contiguous elements of A (float, double or uint64) from byte address p.
+// n contiguous elements of A (float, double or uint64) from byte address p: four vector
+// accumulators over blocks of 4 vectors, then one over single vectors, then the lanes added
+// pairwise (vectorized_inner_sum's row_sum, whose last step is vec_reduce_all), then the tail. A
+// row shorter than one vector is added up in scalars: a vector's lanes would cost more additions
+// than its elements (so does cpu/SumKernel.cpp's cascade_sum, which takes scalar_inner_sum when
+// size0 < Vec::size()). Short rows are then a few additions each, with no fixed cost per row.
 template <class A>
 A sum_contiguous(const char* p, int64_t n) {
   constexpr int64_t S = sizeof(A);
@@ -73,6 +78,11 @@ A sum_contiguous(const char* p, int64_t n) {
     const int64_t half = (n / 2) / (4 * L) * (4 * L);
     return sum_contiguous<A>(p, half) + sum_contiguous<A>(p + half * S, n - half);
   }
+  if (n < L) {
+    A r = 0;
+    for (int64_t i = 0; i < n; ++i) r += load1<A>(p + i * S);
+    return r;
+  }
   Vec<A> a0{}, a1{}, a2{}, a3{};
   int64_t i = 0;
   for (; i + 4 * L <= n; i += 4 * L) {
@@ -81,9 +91,8 @@ A sum_contiguous(const char* p, int64_t n) {
     a2 += load<A>(p + (i + 2 * L) * S);
     a3 += load<A>(p + (i + 3 * L) * S);
   }
-  const Vec<A> s = (a0 + a1) + (a2 + a3);
-  A r = 0;
-  for (int64_t l = 0; l < L; ++l) r += s[l];
+  for (; i + L <= n; i += L) a0 += load<A>(p + i * S);
+  A r = vec::sum_lanes<A>((a0 + a1) + (a2 + a3));
   for (; i < n; ++i) r += load1<A>(p + i * S);
   return r;
 }
@@ -100,12 +109,18 @@ SumAcc<T> sum_strided(const char* p, int64_t sb, int64_t n) {
   return r;
 }
 
+// One row of n elements at byte stride sb. A row shorter than a vector is added up here, in a
+// loop the caller's loop over rows inlines: many short rows then pay no call each.
 template <class T>
 SumAcc<T> sum_row(const char* p, int64_t sb, int64_t n) {
   if constexpr (kVectorSum<T>) {
-    if (sb == static_cast<int64_t>(sizeof(T))) return sum_contiguous<SumLoad<T>>(p, n);
+    if (sb == static_cast<int64_t>(sizeof(T)) && n >= vec::kLanes<SumLoad<T>>)
+      return sum_contiguous<SumLoad<T>>(p, n);
   }
-  return sum_strided<T>(p, sb, n);
+  if (n > 64) return sum_strided<T>(p, sb, n);
+  SumAcc<T> r = 0;
+  for (int64_t i = 0; i < n; ++i) r += sum_value<T>(p + i * sb);
+  return r;
 }
 
 // out[j] = sum over i < rows of element j of row i, for w columns: row i starts at p + i * rs
@@ -319,9 +334,20 @@ void sum_kernel(const TensorIterator& plan, int64_t R, const Tensor& out) {
     }
     if (R == 1) {  // each output is one input
       for_outputs(plan, R, kGrainSize, [&](char** data, const int64_t* st, int64_t n0, int64_t n1) {
-        for (int64_t j = 0; j < n1; ++j)
-          for (int64_t i = 0; i < n0; ++i)
-            put(data[0] + i * st[0] + j * st[2], sum_row<T>(data[1] + i * st[1] + j * st[3], 0, 1));
+        for (int64_t j = 0; j < n1; ++j) {
+          int64_t i = 0;
+          if constexpr (kVectorSum<T>) {
+            // 0 + x, in vectors where both runs are contiguous: the sum of one -0.0 is +0.0,
+            // as PyTorch's, whose sums start from 0.
+            using V = SumLoad<T>;
+            constexpr int64_t L = vec::kLanes<V>;
+            if (st[0] == S && st[1] == S)
+              for (; i + L <= n0; i += L)
+                store<V>(data[0] + i * S + j * st[2], Vec<V>{} + load<V>(data[1] + i * S + j * st[3]));
+          }
+          for (; i < n0; ++i)
+            put(data[0] + i * st[0] + j * st[2], A{0} + sum_value<T>(data[1] + i * st[1] + j * st[3]));
+        }
       });
       return;
     }

@@ -258,3 +258,65 @@ TEST_CASE("the outer path also takes a unit-stride kept dim the plan puts furthe
   }
   set_num_threads(threads_before);
 }
+
+TEST_CASE("many short rows: sums of rows of 1 to 70 elements agree with a double-precision sum") {
+  // Rows shorter than a vector are added in scalars inside the loop over rows, longer ones with
+  // one vector accumulator before four fit (reduce_loops.h, sum_row and sum_contiguous): every
+  // length from 1 to 70 crosses those bounds for 16-, 32- and 64-byte vectors. Any order of n
+  // float additions is off by at most (n - 1) eps times the sum of magnitudes; a lost or doubled
+  // element would be off by about one element.
+  const int threads_before = get_num_threads();
+  for (int threads : {1, 2}) {
+    set_num_threads(threads);
+    for (int64_t n = 1; n <= 70; ++n) {
+      // Enough rows that two threads split them (kGrainSize inputs per chunk at least).
+      const int64_t rows = 2 * kGrainSize / n + 3;
+      const Tensor x = sub(mul(random({rows, n}, 100 + static_cast<uint64_t>(n)), Scalar(2.0)),
+                           Scalar(1.0));
+      INFO("rows of " << n << ", " << threads << " threads");
+      const std::vector<double> xs = vals(x), s = vals(sum(x, 1)), m = vals(mean(x, 1));
+      REQUIRE(s.size() == static_cast<size_t>(rows));
+      bool ok = true;
+      for (int64_t i = 0; i < rows; ++i) {
+        double exact = 0, magnitude = 0;
+        for (int64_t k = 0; k < n; ++k) {
+          exact += xs[static_cast<size_t>(i * n + k)];
+          magnitude += std::fabs(xs[static_cast<size_t>(i * n + k)]);
+        }
+        const double bound = static_cast<double>(n) * 0x1p-24 * magnitude;
+        ok &= std::fabs(s[static_cast<size_t>(i)] - exact) <= bound;
+        ok &= std::fabs(m[static_cast<size_t>(i)] - exact / static_cast<double>(n)) <=
+              bound / static_cast<double>(n) + 0x1p-24 * std::fabs(exact / static_cast<double>(n));
+      }
+      CHECK(ok);
+      // The other dtypes of the vector loops, on a few lengths: float64 and int64 exactly.
+      if (n % 7 == 1) {
+        const Tensor d = to_dtype(x, DType::Float64), k = to_dtype(mul(x, Scalar(1000.0)), DType::Int64);
+        const std::vector<double> ds = vals(sum(d, 1)), ks = vals(sum(k, 1)), kx = vals(k);
+        bool exact_ok = true;
+        for (int64_t i = 0; i < rows; ++i) {
+          double e = 0, ke = 0;
+          for (int64_t c = 0; c < n; ++c) {
+            e += xs[static_cast<size_t>(i * n + c)];
+            ke += kx[static_cast<size_t>(i * n + c)];
+          }
+          exact_ok &= std::fabs(ds[static_cast<size_t>(i)] - e) <= 1e-12 * static_cast<double>(n);
+          exact_ok &= ks[static_cast<size_t>(i)] == ke;
+        }
+        CHECK(exact_ok);
+      }
+    }
+  }
+  set_num_threads(threads_before);
+}
+
+TEST_CASE("a sum over a dim of size 1 starts from 0, as PyTorch's: -0.0 sums to +0.0") {
+  // torch.full((100, 1), -0.0).sum(1) is tensor([0., 0., ...]) in float32, float64 and float16.
+  for (DType dtype : {DType::Float32, DType::Float64, DType::Float16}) {
+    const Tensor x = full({100, 1}, Scalar(-0.0), {dtype});
+    for (double v : vals(sum(x, 1))) CHECK(!std::signbit(v));
+    for (double v : vals(sum(x.t(), 0))) CHECK(!std::signbit(v));
+  }
+  const Tensor k = full({50, 1}, Scalar(int64_t{-7}), {DType::Int64});
+  for (double v : vals(sum(k, 1))) CHECK(v == -7);
+}
