@@ -1,4 +1,4 @@
-// The reductions' loops (reduce.cpp makes their checks and plans): pairwise sums and the first
+// The reductions' loops (reduce.cpp makes their checks and plans): cascaded sums and the first
 // extreme with its index, on the inner, outer and strided paths of NOTE: [Reduction paths]. Part
 // of the kernel source every CPU capability compiles (cpu_kernels_body.h): its vectors are that
 // capability's width, so a float sum, whose pairwise tree follows the lane count, may round
@@ -123,35 +123,96 @@ SumAcc<T> sum_row(const char* p, int64_t sb, int64_t n) {
   return r;
 }
 
-// out[j] = sum over i < rows of element j of row i, for w columns: row i starts at p + i * rs
-// and its columns are contiguous. Blocks of up to 16 rows add up in order; blocks combine
-// pairwise (SumKernel.cpp's multi-level cascade over the outer dim).
+// The outer path's sums (cpu/SumKernel.cpp, multi_row_sum and vectorized_outer_sum): K
+// accumulators, each a column or a vector of columns, summed down `rows` rows at once, k-th one
+// `cs` bytes after the first in each row, rows `rs` bytes apart. The sums stay in registers in a
+// cascade of 4 levels, as ATen's: level 0 adds 2^power rows (power = max(4, ceil(log2 rows) / 4)),
+// then moves into level 1, which moves into level 2 every 2^power of its own additions, and so
+// on; the levels are added up last. So only sums of a similar size meet, in one pass over the
+// rows. The cascade depends on `rows` alone: a column summed in a vector lane and one summed in a
+// scalar give the same bits, whatever layout put them there.
+// Load: a load policy (VectorLoad, ScalarLoad), a class rather than a lambda so that its function
+// is compiled for the capability's vectors too (GCC's target pragma skips lambdas).
+template <class E>
+struct VectorLoad {
+  static Vec<E> at(const char* q) { return load<E>(q); }
+};
 template <class T>
-void sum_rows(const char* p, int64_t rs, int64_t rows, int64_t w, SumAcc<T>* out) {
+struct ScalarLoad {
+  static SumAcc<T> at(const char* q) { return sum_value<T>(q); }
+};
+
+template <class Load, class V, int K>
+void multi_row_sum(const char* p, int64_t rs, int64_t cs, int64_t rows, V (&result)[K]) {
+  constexpr int kLevels = 4;
+  int64_t log2_rows = 0;
+  while ((int64_t{1} << log2_rows) < rows) ++log2_rows;
+  const int64_t power = std::max<int64_t>(4, log2_rows / kLevels);
+  const int64_t step = int64_t{1} << power, mask = step - 1;
+  V acc[kLevels][K];
+  for (int l = 0; l < kLevels; ++l)
+#pragma GCC unroll 8
+    for (int k = 0; k < K; ++k) acc[l][k] = V{};
+  int64_t i = 0;
+  while (i + step <= rows) {
+    for (int64_t j = 0; j < step; ++j, ++i) {
+      const char* row = p + i * rs;
+#pragma GCC unroll 8
+      for (int k = 0; k < K; ++k) acc[0][k] += Load::at(row + k * cs);
+    }
+    for (int l = 1; l < kLevels; ++l) {
+#pragma GCC unroll 8
+      for (int k = 0; k < K; ++k) {
+        acc[l][k] += acc[l - 1][k];
+        acc[l - 1][k] = V{};
+      }
+      if ((i & (mask << (l * power))) != 0) break;
+    }
+  }
+  for (; i < rows; ++i) {
+    const char* row = p + i * rs;
+#pragma GCC unroll 8
+    for (int k = 0; k < K; ++k) acc[0][k] += Load::at(row + k * cs);
+  }
+  for (int l = 1; l < kLevels; ++l)
+#pragma GCC unroll 8
+    for (int k = 0; k < K; ++k) acc[0][k] += acc[l][k];
+#pragma GCC unroll 8
+  for (int k = 0; k < K; ++k) result[k] = acc[0][k];
+}
+
+// out: w columns, each summed down `rows` rows of T (column j of row i at p + i * rs + j * S),
+// stored by put(j, sum). Four vectors of columns at a time, then one vector, then four columns
+// and one column in scalars (vectorized_outer_sum's order).
+template <class T, class Put>
+void sum_columns(const char* p, int64_t rs, int64_t rows, int64_t w, const Put& put) {
   using A = SumAcc<T>;
   constexpr int64_t S = sizeof(T);
-  if (rows > 16) {
-    const int64_t half = rows / 2;
-    sum_rows<T>(p, rs, half, w, out);
-    A tmp[kColumns];  // w <= kColumns: the caller's column chunk
-    sum_rows<T>(p + half * rs, rs, rows - half, w, tmp);
-    for (int64_t j = 0; j < w; ++j) out[j] += tmp[j];
-    return;
-  }
-  for (int64_t j = 0; j < w; ++j) out[j] = 0;
-  for (int64_t i = 0; i < rows; ++i) {
-    const char* row = p + i * rs;
-    int64_t j = 0;
-    if constexpr (kVectorSum<T>) {
-      using V = SumLoad<T>;
-      constexpr int64_t L = vec::kLanes<V>;
-      char* o = reinterpret_cast<char*>(out);
-      for (; j + 2 * L <= w; j += 2 * L) {
-        store<V>(o + j * S, load<V>(o + j * S) + load<V>(row + j * S));
-        store<V>(o + (j + L) * S, load<V>(o + (j + L) * S) + load<V>(row + (j + L) * S));
-      }
+  int64_t j = 0;
+  if constexpr (kVectorSum<T>) {
+    using E = SumLoad<T>;
+    constexpr int64_t L = vec::kLanes<E>;
+    for (; j + 4 * L <= w; j += 4 * L) {
+      Vec<E> r[4];
+      multi_row_sum<VectorLoad<E>>(p + j * S, rs, L * S, rows, r);
+      for (int k = 0; k < 4; ++k)
+        for (int64_t l = 0; l < L; ++l) put(j + k * L + l, static_cast<A>(r[k][l]));
     }
-    for (; j < w; ++j) out[j] += sum_value<T>(row + j * S);
+    for (; j + L <= w; j += L) {
+      Vec<E> r[1];
+      multi_row_sum<VectorLoad<E>>(p + j * S, rs, L * S, rows, r);
+      for (int64_t l = 0; l < L; ++l) put(j + l, static_cast<A>(r[0][l]));
+    }
+  }
+  for (; j + 4 <= w; j += 4) {
+    A r[4];
+    multi_row_sum<ScalarLoad<T>>(p + j * S, rs, S, rows, r);
+    for (int k = 0; k < 4; ++k) put(j + k, r[k]);
+  }
+  for (; j < w; ++j) {
+    A r[1];
+    multi_row_sum<ScalarLoad<T>>(p + j * S, rs, S, rows, r);
+    put(j, r[0]);
   }
 }
 
@@ -352,14 +413,10 @@ void sum_kernel(const TensorIterator& plan, int64_t R, const Tensor& out) {
       return;
     }
     if (const int c = outer_dim(plan, R); c >= 0) {
-      // The block's rows are combined element-wise, kColumns columns at a time (st[3] == S).
+      // The block's rows are summed down its columns (st[3] == S).
       for_outer_blocks(plan, R, c, [&](char** data, const int64_t* st, int64_t n0, int64_t n1) {
-        for (int64_t j0 = 0; j0 < n1; j0 += kColumns) {
-          const int64_t w = std::min(kColumns, n1 - j0);
-          A acc[kColumns];
-          sum_rows<T>(data[1] + j0 * S, st[1], n0, w, acc);
-          for (int64_t j = 0; j < w; ++j) put(data[0] + (j0 + j) * st[2], acc[j]);
-        }
+        sum_columns<T>(data[1], st[1], n0, n1,
+                       [&](int64_t j, A v) { put(data[0] + j * st[2], v); });
       });
       return;
     }
