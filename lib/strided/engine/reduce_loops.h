@@ -123,16 +123,9 @@ SumAcc<T> sum_row(const char* p, int64_t sb, int64_t n) {
   return r;
 }
 
-// The outer path's sums (cpu/SumKernel.cpp, multi_row_sum and vectorized_outer_sum): K
-// accumulators, each a column or a vector of columns, summed down `rows` rows at once, k-th one
-// `cs` bytes after the first in each row, rows `rs` bytes apart. The sums stay in registers in a
-// cascade of 4 levels, as ATen's: level 0 adds 2^power rows (power = max(4, ceil(log2 rows) / 4)),
-// then moves into level 1, which moves into level 2 every 2^power of its own additions, and so
-// on; the levels are added up last. So only sums of a similar size meet, in one pass over the
-// rows. The cascade depends on `rows` alone: a column summed in a vector lane and one summed in a
-// scalar give the same bits, whatever layout put them there.
-// Load: a load policy (VectorLoad, ScalarLoad), a class rather than a lambda so that its function
-// is compiled for the capability's vectors too (GCC's target pragma skips lambdas).
+// multi_row_sum's loads (SumKernel.cpp's load policies): classes rather than lambdas, so that
+// their functions are compiled for the capability's vectors too (GCC's target pragma skips
+// lambdas).
 template <class E>
 struct VectorLoad {
   static Vec<E> at(const char* q) { return load<E>(q); }
@@ -142,6 +135,14 @@ struct ScalarLoad {
   static SumAcc<T> at(const char* q) { return sum_value<T>(q); }
 };
 
+// The outer path's sums (cpu/SumKernel.cpp, multi_row_sum and vectorized_outer_sum): K
+// accumulators, each a column or a vector of columns, summed down `rows` rows at once, k-th one
+// `cs` bytes after the first in each row, rows `rs` bytes apart. The sums stay in registers in a
+// cascade of 4 levels, as ATen's: level 0 adds 2^power rows (power = max(4, ceil(log2 rows) / 4)),
+// then moves into level 1, which moves into level 2 every 2^power of its own additions, and so
+// on; the levels are added up last. So only sums of a similar size meet, in one pass over the
+// rows. The cascade depends on `rows` alone: a column summed in a vector lane and one summed in a
+// scalar give the same bits, whatever layout put them there.
 template <class Load, class V, int K>
 void multi_row_sum(const char* p, int64_t rs, int64_t cs, int64_t rows, V (&result)[K]) {
   constexpr int kLevels = 4;

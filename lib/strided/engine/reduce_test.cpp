@@ -320,3 +320,43 @@ TEST_CASE("a sum over a dim of size 1 starts from 0, as PyTorch's: -0.0 sums to 
   const Tensor k = full({50, 1}, Scalar(int64_t{-7}), {DType::Int64});
   for (double v : vals(sum(k, 1))) CHECK(v == -7);
 }
+
+TEST_CASE("outer path: a column's sum is the same in a vector lane as in a scalar, and exact enough") {
+  // The outer path sums groups of four vectors of columns, then single vectors, then scalars
+  // (reduce_loops.h, sum_columns), each down all the rows in the same cascade. Slicing off the
+  // first s columns moves every column to another lane, or out of the vectors: its sum keeps its
+  // bits (while two columns are left: one alone has no unit-stride kept dim, and takes the
+  // strided path). Any order of n float additions is off by at most (n - 1) eps times the sum of
+  // magnitudes.
+  const int threads_before = get_num_threads();
+  for (int threads : {1, 2}) {
+    set_num_threads(threads);
+    for (int64_t rows : {1, 15, 17, 300, 4099}) {
+      const int64_t w = 70;
+      const Tensor x = sub(mul(random({rows, w}, 7 + static_cast<uint64_t>(rows)), Scalar(2.0)),
+                           Scalar(1.0));
+      REQUIRE((rows == 1 || reduce_path(x, 0) == ReducePath::Outer));
+      const std::vector<double> full_sum = vals(sum(x, 0)), xs = vals(x);
+      bool exact_enough = true;
+      for (int64_t j = 0; j < w; ++j) {
+        double exact = 0, magnitude = 0;
+        for (int64_t i = 0; i < rows; ++i) {
+          exact += xs[static_cast<size_t>(i * w + j)];
+          magnitude += std::fabs(xs[static_cast<size_t>(i * w + j)]);
+        }
+        exact_enough &= std::fabs(full_sum[static_cast<size_t>(j)] - exact) <=
+                        static_cast<double>(rows) * 0x1p-24 * magnitude;
+      }
+      INFO(rows << " rows, " << threads << " threads");
+      CHECK(exact_enough);
+      bool same_bits = true;
+      for (int64_t s = 1; s + 2 <= w; ++s) {
+        const std::vector<double> part = vals(sum(x.slice(1, s, w), 0));
+        for (int64_t j = s; j < w; ++j)
+          same_bits &= part[static_cast<size_t>(j - s)] == full_sum[static_cast<size_t>(j)];
+      }
+      CHECK(same_bits);
+    }
+  }
+  set_num_threads(threads_before);
+}
