@@ -97,32 +97,6 @@ A sum_contiguous(const char* p, int64_t n) {
   return r;
 }
 
-// n elements of T at byte stride sb, any dtype.
-template <class T>
-SumAcc<T> sum_strided(const char* p, int64_t sb, int64_t n) {
-  if (n > 64) {
-    const int64_t half = n / 2;
-    return sum_strided<T>(p, sb, half) + sum_strided<T>(p + half * sb, sb, n - half);
-  }
-  SumAcc<T> r = 0;
-  for (int64_t i = 0; i < n; ++i) r += sum_value<T>(p + i * sb);
-  return r;
-}
-
-// One row of n elements at byte stride sb. A row shorter than a vector is added up here, in a
-// loop the caller's loop over rows inlines: many short rows then pay no call each.
-template <class T>
-SumAcc<T> sum_row(const char* p, int64_t sb, int64_t n) {
-  if constexpr (kVectorSum<T>) {
-    if (sb == static_cast<int64_t>(sizeof(T)) && n >= vec::kLanes<SumLoad<T>>)
-      return sum_contiguous<SumLoad<T>>(p, n);
-  }
-  if (n > 64) return sum_strided<T>(p, sb, n);
-  SumAcc<T> r = 0;
-  for (int64_t i = 0; i < n; ++i) r += sum_value<T>(p + i * sb);
-  return r;
-}
-
 // multi_row_sum's loads (SumKernel.cpp's load policies): classes rather than lambdas, so that
 // their functions are compiled for the capability's vectors too (GCC's target pragma skips
 // lambdas).
@@ -180,6 +154,32 @@ void multi_row_sum(const char* p, int64_t rs, int64_t cs, int64_t rows, V (&resu
     for (int k = 0; k < K; ++k) acc[0][k] += acc[l][k];
 #pragma GCC unroll 8
   for (int k = 0; k < K; ++k) result[k] = acc[0][k];
+}
+
+// n elements of T at byte stride sb, any dtype: ATen's row_sum (SumKernel.cpp), the row viewed
+// as (n / 4, 4) rows of 4, summed by multi_row_sum into 4 running sums that do not wait for each
+// other, then the tail, then the 4 sums added in order.
+template <class T>
+SumAcc<T> sum_strided(const char* p, int64_t sb, int64_t n) {
+  SumAcc<T> r[4];
+  multi_row_sum<ScalarLoad<T>>(p, 4 * sb, sb, n / 4, r);
+  for (int64_t i = n / 4 * 4; i < n; ++i) r[0] += sum_value<T>(p + i * sb);
+  for (int k = 1; k < 4; ++k) r[0] += r[k];
+  return r[0];
+}
+
+// One row of n elements at byte stride sb. A row shorter than a vector is added up here, in a
+// loop the caller's loop over rows inlines: many short rows then pay no call each.
+template <class T>
+SumAcc<T> sum_row(const char* p, int64_t sb, int64_t n) {
+  if constexpr (kVectorSum<T>) {
+    if (sb == static_cast<int64_t>(sizeof(T)) && n >= vec::kLanes<SumLoad<T>>)
+      return sum_contiguous<SumLoad<T>>(p, n);
+  }
+  if (n > 64) return sum_strided<T>(p, sb, n);
+  SumAcc<T> r = 0;
+  for (int64_t i = 0; i < n; ++i) r += sum_value<T>(p + i * sb);
+  return r;
 }
 
 // out: w columns, each summed down `rows` rows of T (column j of row i at p + i * rs + j * S),
@@ -421,9 +421,26 @@ void sum_kernel(const TensorIterator& plan, int64_t R, const Tensor& out) {
       });
       return;
     }
-    // Inner or strided: one row of R inputs per output.
+    // Inner or strided: one row of R inputs per output, or, where the reduced dim steps further
+    // than the kept one (x.sum(0) of a column slice), four outputs at a time walked down their
+    // rows together, so that each row's four inputs come from the same lines (ATen's
+    // scalar_outer_sum); the last ones alone, in the same cascade.
     for_outputs(plan, R, std::max<int64_t>(1, kGrainSize / R),
                 [&](char** data, const int64_t* st, int64_t n0, int64_t n1) {
+                  if (std::abs(st[1]) > std::abs(st[3])) {
+                    int64_t j = 0;
+                    for (; j + 4 <= n1; j += 4) {
+                      A r[4];
+                      multi_row_sum<ScalarLoad<T>>(data[1] + j * st[3], st[1], st[3], n0, r);
+                      for (int k = 0; k < 4; ++k) put(data[0] + (j + k) * st[2], r[k]);
+                    }
+                    for (; j < n1; ++j) {
+                      A r[1];
+                      multi_row_sum<ScalarLoad<T>>(data[1] + j * st[3], st[1], st[3], n0, r);
+                      put(data[0] + j * st[2], r[0]);
+                    }
+                    return;
+                  }
                   for (int64_t j = 0; j < n1; ++j)
                     put(data[0] + j * st[2], sum_row<T>(data[1] + j * st[3], st[1], n0));
                 });

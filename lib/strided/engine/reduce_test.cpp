@@ -360,3 +360,52 @@ TEST_CASE("outer path: a column's sum is the same in a vector lane as in a scala
   }
   set_num_threads(threads_before);
 }
+
+TEST_CASE("strided path: a column slice summed down its rows, four outputs at a time") {
+  // x[:, ::2] of a (rows, 2 w) matrix, reduced over dim 0: the reduced dim steps further than
+  // the kept one, so four outputs walk down their rows together and the last ones alone, in the
+  // same cascade (reduce_loops.h, sum_kernel); their bits do not depend on which group a column
+  // falls in. Rows along the kept dim (dim 1) are strided rows of ATen's row_sum.
+  const int threads_before = get_num_threads();
+  for (int threads : {1, 2}) {
+    set_num_threads(threads);
+    for (int64_t rows : {3, 40, 2000}) {
+      const int64_t w = 23;
+      const Tensor full_x = sub(mul(random({rows, 2 * w}, 11 + static_cast<uint64_t>(rows)),
+                                    Scalar(2.0)),
+                                Scalar(1.0));
+      const Tensor x = full_x.slice(1, 0, std::nullopt, 2);
+      REQUIRE(reduce_path(x, 0) == ReducePath::Strided);
+      const std::vector<double> down = vals(sum(x, 0)), across = vals(sum(x, 1)), xs = vals(x);
+      bool exact_enough = true;
+      for (int64_t j = 0; j < w; ++j) {
+        double exact = 0, magnitude = 0;
+        for (int64_t i = 0; i < rows; ++i) {
+          exact += xs[static_cast<size_t>(i * w + j)];
+          magnitude += std::fabs(xs[static_cast<size_t>(i * w + j)]);
+        }
+        exact_enough &= std::fabs(down[static_cast<size_t>(j)] - exact) <=
+                        static_cast<double>(rows) * 0x1p-24 * magnitude;
+      }
+      for (int64_t i = 0; i < rows; ++i) {
+        double exact = 0, magnitude = 0;
+        for (int64_t j = 0; j < w; ++j) {
+          exact += xs[static_cast<size_t>(i * w + j)];
+          magnitude += std::fabs(xs[static_cast<size_t>(i * w + j)]);
+        }
+        exact_enough &= std::fabs(across[static_cast<size_t>(i)] - exact) <=
+                        static_cast<double>(w) * 0x1p-24 * magnitude;
+      }
+      INFO(rows << " rows, " << threads << " threads");
+      CHECK(exact_enough);
+      bool same_bits = true;
+      for (int64_t s = 1; s + 2 <= w; ++s) {
+        const std::vector<double> part = vals(sum(x.slice(1, s, w), 0));
+        for (int64_t j = s; j < w; ++j)
+          same_bits &= part[static_cast<size_t>(j - s)] == down[static_cast<size_t>(j)];
+      }
+      CHECK(same_bits);
+    }
+  }
+  set_num_threads(threads_before);
+}
