@@ -29,7 +29,8 @@ namespace strided {
 //  - outer: x has unit stride along a kept dim c (the last one of a contiguous x when d is not
 //    last). For each index of the other kept dims, the rows x[..., i, ...] (i along d) are each
 //    contiguous along c, and are combined element-wise: out[j] = op(out[j], row_i[j]), vectorised
-//    across j (vectorized_outer_reduction). This is the layout the seed's x.max(-2) walks (seed
+//    across j (vectorized_outer_reduction); a sum keeps its columns' running sums in registers
+//    down all the rows (SumKernel.cpp's vectorized_outer_sum). This is the layout the seed's x.max(-2) walks (seed
 //    000, In[15]); the reads follow memory exactly as in the inner case, which is why the book can
 //    time one against the other.
 //  - strided: anything else, one output at a time, stepping by x.stride(d).

@@ -1,4 +1,4 @@
-// The reductions' loops (reduce.cpp makes their checks and plans): pairwise sums and the first
+// The reductions' loops (reduce.cpp makes their checks and plans): cascaded sums and the first
 // extreme with its index, on the inner, outer and strided paths of NOTE: [Reduction paths]. Part
 // of the kernel source every CPU capability compiles (cpu_kernels_body.h): its vectors are that
 // capability's width, so a float sum, whose pairwise tree follows the lane count, may round
@@ -63,7 +63,12 @@ bool is_nan(T v) {
 // -------------------------------------------------------------------------------------------
 // Pairwise (cascade) summation, as cpu/SumKernel.cpp: the error of a float sum grows with log(n).
 
-// n contiguous elements of A (float, double or uint64) from byte address p.
+// n contiguous elements of A (float, double or uint64) from byte address p: four vector
+// accumulators over blocks of 4 vectors, then one over single vectors, then the lanes added
+// pairwise (vectorized_inner_sum's row_sum, whose last step is vec_reduce_all), then the tail. A
+// row shorter than one vector is added up in scalars: a vector's lanes would cost more additions
+// than its elements (so does cpu/SumKernel.cpp's cascade_sum, which takes scalar_inner_sum when
+// size0 < Vec::size()). Short rows are then a few additions each, with no fixed cost per row.
 template <class A>
 A sum_contiguous(const char* p, int64_t n) {
   constexpr int64_t S = sizeof(A);
@@ -73,6 +78,11 @@ A sum_contiguous(const char* p, int64_t n) {
     const int64_t half = (n / 2) / (4 * L) * (4 * L);
     return sum_contiguous<A>(p, half) + sum_contiguous<A>(p + half * S, n - half);
   }
+  if (n < L) {
+    A r = 0;
+    for (int64_t i = 0; i < n; ++i) r += load1<A>(p + i * S);
+    return r;
+  }
   Vec<A> a0{}, a1{}, a2{}, a3{};
   int64_t i = 0;
   for (; i + 4 * L <= n; i += 4 * L) {
@@ -81,62 +91,129 @@ A sum_contiguous(const char* p, int64_t n) {
     a2 += load<A>(p + (i + 2 * L) * S);
     a3 += load<A>(p + (i + 3 * L) * S);
   }
-  const Vec<A> s = (a0 + a1) + (a2 + a3);
-  A r = 0;
-  for (int64_t l = 0; l < L; ++l) r += s[l];
+  for (; i + L <= n; i += L) a0 += load<A>(p + i * S);
+  A r = vec::sum_lanes<A>((a0 + a1) + (a2 + a3));
   for (; i < n; ++i) r += load1<A>(p + i * S);
   return r;
 }
 
-// n elements of T at byte stride sb, any dtype.
+// multi_row_sum's loads (SumKernel.cpp's load policies): classes rather than lambdas, so that
+// their functions are compiled for the capability's vectors too (GCC's target pragma skips
+// lambdas).
+template <class E>
+struct VectorLoad {
+  static Vec<E> at(const char* q) { return load<E>(q); }
+};
+template <class T>
+struct ScalarLoad {
+  static SumAcc<T> at(const char* q) { return sum_value<T>(q); }
+};
+
+// The outer path's sums (cpu/SumKernel.cpp, multi_row_sum and vectorized_outer_sum): K
+// accumulators, each a column or a vector of columns, summed down `rows` rows at once, k-th one
+// `cs` bytes after the first in each row, rows `rs` bytes apart. The sums stay in registers in a
+// cascade of 4 levels, as ATen's: level 0 adds 2^power rows (power = max(4, ceil(log2 rows) / 4)),
+// then moves into level 1, which moves into level 2 every 2^power of its own additions, and so
+// on; the levels are added up last. So only sums of a similar size meet, in one pass over the
+// rows. The cascade depends on `rows` alone: a column summed in a vector lane and one summed in a
+// scalar give the same bits, whatever layout put them there.
+template <class Load, class V, int K>
+void multi_row_sum(const char* p, int64_t rs, int64_t cs, int64_t rows, V (&result)[K]) {
+  constexpr int kLevels = 4;
+  int64_t log2_rows = 0;
+  while ((int64_t{1} << log2_rows) < rows) ++log2_rows;
+  const int64_t power = std::max<int64_t>(4, log2_rows / kLevels);
+  const int64_t step = int64_t{1} << power, mask = step - 1;
+  V acc[kLevels][K];
+  for (int l = 0; l < kLevels; ++l)
+#pragma GCC unroll 8
+    for (int k = 0; k < K; ++k) acc[l][k] = V{};
+  int64_t i = 0;
+  while (i + step <= rows) {
+    for (int64_t j = 0; j < step; ++j, ++i) {
+      const char* row = p + i * rs;
+#pragma GCC unroll 8
+      for (int k = 0; k < K; ++k) acc[0][k] += Load::at(row + k * cs);
+    }
+    for (int l = 1; l < kLevels; ++l) {
+#pragma GCC unroll 8
+      for (int k = 0; k < K; ++k) {
+        acc[l][k] += acc[l - 1][k];
+        acc[l - 1][k] = V{};
+      }
+      if ((i & (mask << (l * power))) != 0) break;
+    }
+  }
+  for (; i < rows; ++i) {
+    const char* row = p + i * rs;
+#pragma GCC unroll 8
+    for (int k = 0; k < K; ++k) acc[0][k] += Load::at(row + k * cs);
+  }
+  for (int l = 1; l < kLevels; ++l)
+#pragma GCC unroll 8
+    for (int k = 0; k < K; ++k) acc[0][k] += acc[l][k];
+#pragma GCC unroll 8
+  for (int k = 0; k < K; ++k) result[k] = acc[0][k];
+}
+
+// n elements of T at byte stride sb, any dtype: ATen's row_sum (SumKernel.cpp), the row viewed
+// as (n / 4, 4) rows of 4, summed by multi_row_sum into 4 running sums that do not wait for each
+// other, then the tail, then the 4 sums added in order.
 template <class T>
 SumAcc<T> sum_strided(const char* p, int64_t sb, int64_t n) {
-  if (n > 64) {
-    const int64_t half = n / 2;
-    return sum_strided<T>(p, sb, half) + sum_strided<T>(p + half * sb, sb, n - half);
+  SumAcc<T> r[4];
+  multi_row_sum<ScalarLoad<T>>(p, 4 * sb, sb, n / 4, r);
+  for (int64_t i = n / 4 * 4; i < n; ++i) r[0] += sum_value<T>(p + i * sb);
+  for (int k = 1; k < 4; ++k) r[0] += r[k];
+  return r[0];
+}
+
+// One row of n elements at byte stride sb. A row shorter than a vector is added up here, in a
+// loop the caller's loop over rows inlines: many short rows then pay no call each.
+template <class T>
+SumAcc<T> sum_row(const char* p, int64_t sb, int64_t n) {
+  if constexpr (kVectorSum<T>) {
+    if (sb == static_cast<int64_t>(sizeof(T)) && n >= vec::kLanes<SumLoad<T>>)
+      return sum_contiguous<SumLoad<T>>(p, n);
   }
+  if (n > 64) return sum_strided<T>(p, sb, n);
   SumAcc<T> r = 0;
   for (int64_t i = 0; i < n; ++i) r += sum_value<T>(p + i * sb);
   return r;
 }
 
-template <class T>
-SumAcc<T> sum_row(const char* p, int64_t sb, int64_t n) {
-  if constexpr (kVectorSum<T>) {
-    if (sb == static_cast<int64_t>(sizeof(T))) return sum_contiguous<SumLoad<T>>(p, n);
-  }
-  return sum_strided<T>(p, sb, n);
-}
-
-// out[j] = sum over i < rows of element j of row i, for w columns: row i starts at p + i * rs
-// and its columns are contiguous. Blocks of up to 16 rows add up in order; blocks combine
-// pairwise (SumKernel.cpp's multi-level cascade over the outer dim).
-template <class T>
-void sum_rows(const char* p, int64_t rs, int64_t rows, int64_t w, SumAcc<T>* out) {
+// out: w columns, each summed down `rows` rows of T (column j of row i at p + i * rs + j * S),
+// stored by put(j, sum). Four vectors of columns at a time, then one vector, then four columns
+// and one column in scalars (vectorized_outer_sum's order).
+template <class T, class Put>
+void sum_columns(const char* p, int64_t rs, int64_t rows, int64_t w, const Put& put) {
   using A = SumAcc<T>;
   constexpr int64_t S = sizeof(T);
-  if (rows > 16) {
-    const int64_t half = rows / 2;
-    sum_rows<T>(p, rs, half, w, out);
-    A tmp[kColumns];  // w <= kColumns: the caller's column chunk
-    sum_rows<T>(p + half * rs, rs, rows - half, w, tmp);
-    for (int64_t j = 0; j < w; ++j) out[j] += tmp[j];
-    return;
-  }
-  for (int64_t j = 0; j < w; ++j) out[j] = 0;
-  for (int64_t i = 0; i < rows; ++i) {
-    const char* row = p + i * rs;
-    int64_t j = 0;
-    if constexpr (kVectorSum<T>) {
-      using V = SumLoad<T>;
-      constexpr int64_t L = vec::kLanes<V>;
-      char* o = reinterpret_cast<char*>(out);
-      for (; j + 2 * L <= w; j += 2 * L) {
-        store<V>(o + j * S, load<V>(o + j * S) + load<V>(row + j * S));
-        store<V>(o + (j + L) * S, load<V>(o + (j + L) * S) + load<V>(row + (j + L) * S));
-      }
+  int64_t j = 0;
+  if constexpr (kVectorSum<T>) {
+    using E = SumLoad<T>;
+    constexpr int64_t L = vec::kLanes<E>;
+    for (; j + 4 * L <= w; j += 4 * L) {
+      Vec<E> r[4];
+      multi_row_sum<VectorLoad<E>>(p + j * S, rs, L * S, rows, r);
+      for (int k = 0; k < 4; ++k)
+        for (int64_t l = 0; l < L; ++l) put(j + k * L + l, static_cast<A>(r[k][l]));
     }
-    for (; j < w; ++j) out[j] += sum_value<T>(row + j * S);
+    for (; j + L <= w; j += L) {
+      Vec<E> r[1];
+      multi_row_sum<VectorLoad<E>>(p + j * S, rs, L * S, rows, r);
+      for (int64_t l = 0; l < L; ++l) put(j + l, static_cast<A>(r[0][l]));
+    }
+  }
+  for (; j + 4 <= w; j += 4) {
+    A r[4];
+    multi_row_sum<ScalarLoad<T>>(p + j * S, rs, S, rows, r);
+    for (int k = 0; k < 4; ++k) put(j + k, r[k]);
+  }
+  for (; j < w; ++j) {
+    A r[1];
+    multi_row_sum<ScalarLoad<T>>(p + j * S, rs, S, rows, r);
+    put(j, r[0]);
   }
 }
 
@@ -319,27 +396,51 @@ void sum_kernel(const TensorIterator& plan, int64_t R, const Tensor& out) {
     }
     if (R == 1) {  // each output is one input
       for_outputs(plan, R, kGrainSize, [&](char** data, const int64_t* st, int64_t n0, int64_t n1) {
-        for (int64_t j = 0; j < n1; ++j)
-          for (int64_t i = 0; i < n0; ++i)
-            put(data[0] + i * st[0] + j * st[2], sum_row<T>(data[1] + i * st[1] + j * st[3], 0, 1));
-      });
-      return;
-    }
-    if (const int c = outer_dim(plan, R); c >= 0) {
-      // The block's rows are combined element-wise, kColumns columns at a time (st[3] == S).
-      for_outer_blocks(plan, R, c, [&](char** data, const int64_t* st, int64_t n0, int64_t n1) {
-        for (int64_t j0 = 0; j0 < n1; j0 += kColumns) {
-          const int64_t w = std::min(kColumns, n1 - j0);
-          A acc[kColumns];
-          sum_rows<T>(data[1] + j0 * S, st[1], n0, w, acc);
-          for (int64_t j = 0; j < w; ++j) put(data[0] + (j0 + j) * st[2], acc[j]);
+        for (int64_t j = 0; j < n1; ++j) {
+          int64_t i = 0;
+          if constexpr (kVectorSum<T>) {
+            // 0 + x, in vectors where both runs are contiguous: the sum of one -0.0 is +0.0,
+            // as PyTorch's, whose sums start from 0.
+            using V = SumLoad<T>;
+            constexpr int64_t L = vec::kLanes<V>;
+            if (st[0] == S && st[1] == S)
+              for (; i + L <= n0; i += L)
+                store<V>(data[0] + i * S + j * st[2], Vec<V>{} + load<V>(data[1] + i * S + j * st[3]));
+          }
+          for (; i < n0; ++i)
+            put(data[0] + i * st[0] + j * st[2], A{0} + sum_value<T>(data[1] + i * st[1] + j * st[3]));
         }
       });
       return;
     }
-    // Inner or strided: one row of R inputs per output.
+    if (const int c = outer_dim(plan, R); c >= 0) {
+      // The block's rows are summed down its columns (st[3] == S).
+      for_outer_blocks(plan, R, c, [&](char** data, const int64_t* st, int64_t n0, int64_t n1) {
+        sum_columns<T>(data[1], st[1], n0, n1,
+                       [&](int64_t j, A v) { put(data[0] + j * st[2], v); });
+      });
+      return;
+    }
+    // Inner or strided: one row of R inputs per output, or, where the reduced dim steps further
+    // than the kept one (x.sum(0) of a column slice), four outputs at a time walked down their
+    // rows together, so that each row's four inputs come from the same lines (ATen's
+    // scalar_outer_sum); the last ones alone, in the same cascade.
     for_outputs(plan, R, std::max<int64_t>(1, kGrainSize / R),
                 [&](char** data, const int64_t* st, int64_t n0, int64_t n1) {
+                  if (std::abs(st[1]) > std::abs(st[3])) {
+                    int64_t j = 0;
+                    for (; j + 4 <= n1; j += 4) {
+                      A r[4];
+                      multi_row_sum<ScalarLoad<T>>(data[1] + j * st[3], st[1], st[3], n0, r);
+                      for (int k = 0; k < 4; ++k) put(data[0] + (j + k) * st[2], r[k]);
+                    }
+                    for (; j < n1; ++j) {
+                      A r[1];
+                      multi_row_sum<ScalarLoad<T>>(data[1] + j * st[3], st[1], st[3], n0, r);
+                      put(data[0] + j * st[2], r[0]);
+                    }
+                    return;
+                  }
                   for (int64_t j = 0; j < n1; ++j)
                     put(data[0] + j * st[2], sum_row<T>(data[1] + j * st[3], st[1], n0));
                 });

@@ -258,3 +258,154 @@ TEST_CASE("the outer path also takes a unit-stride kept dim the plan puts furthe
   }
   set_num_threads(threads_before);
 }
+
+TEST_CASE("many short rows: sums of rows of 1 to 70 elements agree with a double-precision sum") {
+  // Rows shorter than a vector are added in scalars inside the loop over rows, longer ones with
+  // one vector accumulator before four fit (reduce_loops.h, sum_row and sum_contiguous): every
+  // length from 1 to 70 crosses those bounds for 16-, 32- and 64-byte vectors. Any order of n
+  // float additions is off by at most (n - 1) eps times the sum of magnitudes; a lost or doubled
+  // element would be off by about one element.
+  const int threads_before = get_num_threads();
+  for (int threads : {1, 2}) {
+    set_num_threads(threads);
+    for (int64_t n = 1; n <= 70; ++n) {
+      // Enough rows that two threads split them (kGrainSize inputs per chunk at least).
+      const int64_t rows = 2 * kGrainSize / n + 3;
+      const Tensor x = sub(mul(random({rows, n}, 100 + static_cast<uint64_t>(n)), Scalar(2.0)),
+                           Scalar(1.0));
+      INFO("rows of " << n << ", " << threads << " threads");
+      const std::vector<double> xs = vals(x), s = vals(sum(x, 1)), m = vals(mean(x, 1));
+      REQUIRE(s.size() == static_cast<size_t>(rows));
+      bool ok = true;
+      for (int64_t i = 0; i < rows; ++i) {
+        double exact = 0, magnitude = 0;
+        for (int64_t k = 0; k < n; ++k) {
+          exact += xs[static_cast<size_t>(i * n + k)];
+          magnitude += std::fabs(xs[static_cast<size_t>(i * n + k)]);
+        }
+        const double bound = static_cast<double>(n) * 0x1p-24 * magnitude;
+        ok &= std::fabs(s[static_cast<size_t>(i)] - exact) <= bound;
+        ok &= std::fabs(m[static_cast<size_t>(i)] - exact / static_cast<double>(n)) <=
+              bound / static_cast<double>(n) + 0x1p-24 * std::fabs(exact / static_cast<double>(n));
+      }
+      CHECK(ok);
+      // The other dtypes of the vector loops, on a few lengths: float64 and int64 exactly.
+      if (n % 7 == 1) {
+        const Tensor d = to_dtype(x, DType::Float64), k = to_dtype(mul(x, Scalar(1000.0)), DType::Int64);
+        const std::vector<double> ds = vals(sum(d, 1)), ks = vals(sum(k, 1)), kx = vals(k);
+        bool exact_ok = true;
+        for (int64_t i = 0; i < rows; ++i) {
+          double e = 0, ke = 0;
+          for (int64_t c = 0; c < n; ++c) {
+            e += xs[static_cast<size_t>(i * n + c)];
+            ke += kx[static_cast<size_t>(i * n + c)];
+          }
+          exact_ok &= std::fabs(ds[static_cast<size_t>(i)] - e) <= 1e-12 * static_cast<double>(n);
+          exact_ok &= ks[static_cast<size_t>(i)] == ke;
+        }
+        CHECK(exact_ok);
+      }
+    }
+  }
+  set_num_threads(threads_before);
+}
+
+TEST_CASE("a sum over a dim of size 1 starts from 0, as PyTorch's: -0.0 sums to +0.0") {
+  // torch.full((100, 1), -0.0).sum(1) is tensor([0., 0., ...]) in float32, float64 and float16.
+  for (DType dtype : {DType::Float32, DType::Float64, DType::Float16}) {
+    const Tensor x = full({100, 1}, Scalar(-0.0), {dtype});
+    for (double v : vals(sum(x, 1))) CHECK(!std::signbit(v));
+    for (double v : vals(sum(x.t(), 0))) CHECK(!std::signbit(v));
+  }
+  const Tensor k = full({50, 1}, Scalar(int64_t{-7}), {DType::Int64});
+  for (double v : vals(sum(k, 1))) CHECK(v == -7);
+}
+
+TEST_CASE("outer path: a column's sum is the same in a vector lane as in a scalar, and exact enough") {
+  // The outer path sums groups of four vectors of columns, then single vectors, then scalars
+  // (reduce_loops.h, sum_columns), each down all the rows in the same cascade. Slicing off the
+  // first s columns moves every column to another lane, or out of the vectors: its sum keeps its
+  // bits (while two columns are left: one alone has no unit-stride kept dim, and takes the
+  // strided path). Any order of n float additions is off by at most (n - 1) eps times the sum of
+  // magnitudes.
+  const int threads_before = get_num_threads();
+  for (int threads : {1, 2}) {
+    set_num_threads(threads);
+    for (int64_t rows : {1, 15, 17, 300, 4099}) {
+      const int64_t w = 70;
+      const Tensor x = sub(mul(random({rows, w}, 7 + static_cast<uint64_t>(rows)), Scalar(2.0)),
+                           Scalar(1.0));
+      REQUIRE((rows == 1 || reduce_path(x, 0) == ReducePath::Outer));
+      const std::vector<double> full_sum = vals(sum(x, 0)), xs = vals(x);
+      bool exact_enough = true;
+      for (int64_t j = 0; j < w; ++j) {
+        double exact = 0, magnitude = 0;
+        for (int64_t i = 0; i < rows; ++i) {
+          exact += xs[static_cast<size_t>(i * w + j)];
+          magnitude += std::fabs(xs[static_cast<size_t>(i * w + j)]);
+        }
+        exact_enough &= std::fabs(full_sum[static_cast<size_t>(j)] - exact) <=
+                        static_cast<double>(rows) * 0x1p-24 * magnitude;
+      }
+      INFO(rows << " rows, " << threads << " threads");
+      CHECK(exact_enough);
+      bool same_bits = true;
+      for (int64_t s = 1; s + 2 <= w; ++s) {
+        const std::vector<double> part = vals(sum(x.slice(1, s, w), 0));
+        for (int64_t j = s; j < w; ++j)
+          same_bits &= part[static_cast<size_t>(j - s)] == full_sum[static_cast<size_t>(j)];
+      }
+      CHECK(same_bits);
+    }
+  }
+  set_num_threads(threads_before);
+}
+
+TEST_CASE("strided path: a column slice summed down its rows, four outputs at a time") {
+  // x[:, ::2] of a (rows, 2 w) matrix, reduced over dim 0: the reduced dim steps further than
+  // the kept one, so four outputs walk down their rows together and the last ones alone, in the
+  // same cascade (reduce_loops.h, sum_kernel); their bits do not depend on which group a column
+  // falls in. Rows along the kept dim (dim 1) are strided rows of ATen's row_sum.
+  const int threads_before = get_num_threads();
+  for (int threads : {1, 2}) {
+    set_num_threads(threads);
+    for (int64_t rows : {3, 40, 2000}) {
+      const int64_t w = 23;
+      const Tensor full_x = sub(mul(random({rows, 2 * w}, 11 + static_cast<uint64_t>(rows)),
+                                    Scalar(2.0)),
+                                Scalar(1.0));
+      const Tensor x = full_x.slice(1, 0, std::nullopt, 2);
+      REQUIRE(reduce_path(x, 0) == ReducePath::Strided);
+      const std::vector<double> down = vals(sum(x, 0)), across = vals(sum(x, 1)), xs = vals(x);
+      bool exact_enough = true;
+      for (int64_t j = 0; j < w; ++j) {
+        double exact = 0, magnitude = 0;
+        for (int64_t i = 0; i < rows; ++i) {
+          exact += xs[static_cast<size_t>(i * w + j)];
+          magnitude += std::fabs(xs[static_cast<size_t>(i * w + j)]);
+        }
+        exact_enough &= std::fabs(down[static_cast<size_t>(j)] - exact) <=
+                        static_cast<double>(rows) * 0x1p-24 * magnitude;
+      }
+      for (int64_t i = 0; i < rows; ++i) {
+        double exact = 0, magnitude = 0;
+        for (int64_t j = 0; j < w; ++j) {
+          exact += xs[static_cast<size_t>(i * w + j)];
+          magnitude += std::fabs(xs[static_cast<size_t>(i * w + j)]);
+        }
+        exact_enough &= std::fabs(across[static_cast<size_t>(i)] - exact) <=
+                        static_cast<double>(w) * 0x1p-24 * magnitude;
+      }
+      INFO(rows << " rows, " << threads << " threads");
+      CHECK(exact_enough);
+      bool same_bits = true;
+      for (int64_t s = 1; s + 2 <= w; ++s) {
+        const std::vector<double> part = vals(sum(x.slice(1, s, w), 0));
+        for (int64_t j = s; j < w; ++j)
+          same_bits &= part[static_cast<size_t>(j - s)] == down[static_cast<size_t>(j)];
+      }
+      CHECK(same_bits);
+    }
+  }
+  set_num_threads(threads_before);
+}

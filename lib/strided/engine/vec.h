@@ -113,6 +113,25 @@ inline bool any_lane(M m) {
   return any != 0;
 }
 
+// The sum of a vector's lanes, halves added to halves (log2 of the lane count additions, as
+// ATen's vec_reduce_all), for a reduction's last step.
+template <class T, int64_t Bytes>
+struct VecBytes {
+  typedef T type __attribute__((vector_size(Bytes)));
+};
+template <class T, int64_t Bytes = kVecBytes>
+inline T sum_lanes(typename VecBytes<T, Bytes>::type v) {
+  if constexpr (Bytes == 2 * static_cast<int64_t>(sizeof(T))) {
+    return v[0] + v[1];
+  } else {
+    using Half = typename VecBytes<T, Bytes / 2>::type;
+    Half lo, hi;
+    std::memcpy(&lo, &v, sizeof lo);
+    std::memcpy(&hi, reinterpret_cast<const char*>(&v) + sizeof lo, sizeof hi);
+    return sum_lanes<T, Bytes / 2>(lo + hi);
+  }
+}
+
 // Scalar loads and stores through byte addresses, for the tails and the strided loops.
 template <class T>
 inline T load1(const char* p) {
