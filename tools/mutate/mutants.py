@@ -233,6 +233,17 @@ MUTANTS = [
          rule="as_strided's backward keeps the last gradient written to a storage position instead of adding them",
          find="                    [&](int64_t k, int64_t pos) { storage[static_cast<size_t>(pos - lo)] += g[k]; });",
          replace="                    [&](int64_t k, int64_t pos) { storage[static_cast<size_t>(pos - lo)] = g[k]; });"),
+    # ---- complex views and the GPU reductions' plan ---------------------------------------------
+    dict(id="imag-of-conj", file="lib/strided/tensor/views.cpp",
+         rule="imag of a conjugated tensor reads the stored imaginary parts, ignoring the conjugate bit",
+         find='  STRIDED_CHECK(!conj_, "imag(): the imaginary part',
+         replace='  if (conj_) {\n    Tensor bytes = alias();\n    bytes.set_conj(false);\n'
+                 '    return view_as_real(bytes).select(-1, 1);\n  }\n'
+                 '  STRIDED_CHECK(!conj_, "imag(): the imaginary part'),
+    dict(id="column-split-rows", file="kernels/strided/cuda/reduce_plan.h",
+         rule="the GPU's column-split reduction steps its thread rows one row on instead of eight",
+         find="  return {b * kSplitColumns + x, y + s * kSplitRows};",
+         replace="  return {b * kSplitColumns + x, y + s};"),
     # ---- the caching allocator ---------------------------------------------------------------
     dict(id="alloc-no-reuse", file="lib/strided/tensor/allocator.cpp",
          rule="the caching allocator keeps freed blocks but never hands one out again",
