@@ -1,5 +1,7 @@
 #include "strided/engine/iterator.h"
 
+#include "strided/tensor/allocator.h"
+
 #include <algorithm>
 #include <atomic>
 #include <numeric>
@@ -272,6 +274,7 @@ TensorIterator TensorIteratorConfig::build() const {
 
   auto allocate = [&](IterOperand& o, IntList strides) {
     o.tensor = empty_strided(shape, strides, {out_dtype, device});
+    o.fresh_pages = device.is_cpu() && !detail::last_allocation_reused();
   };
 
   // fast_set_up: all operands of one shape, and all contiguous (or all channels-last, or all dense

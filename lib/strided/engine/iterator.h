@@ -44,6 +44,9 @@ struct IterOperand {
   bool is_output = false;
   // The output is also an input (an in-place op such as add_).
   bool is_read_write = false;
+  // An output the build allocated on pages no one has written yet (not a cached block): the
+  // kernel's first writes fault them in (allocator.h), which decides how it stores (streaming.h).
+  bool fresh_pages = false;
   // Set for a Scalar operand (the 3 in x + 3), which PyTorch wraps into a 0-d tensor and promotes
   // by its own rule. A CUDA kernel can pass it by value instead of reading host memory.
   std::optional<Scalar> wrapped_number;

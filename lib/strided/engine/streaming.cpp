@@ -59,7 +59,8 @@ bool streaming_env_enabled(const char* value) { return !(value && std::strcmp(va
 bool streams_output(const TensorIterator& it) {
   if (!streaming_stores_enabled() || it.noutputs() != 1) return false;
   const IterOperand& out = it.operand(0);
-  if (out.is_read_write || it.numel() * out.element_size() < streaming_threshold_bytes())
+  if (out.is_read_write || out.fresh_pages ||
+      it.numel() * out.element_size() < streaming_threshold_bytes())
     return false;
   for (int k = 1; k < it.ntensors(); ++k) {
     const IterOperand& in = it.operand(k);

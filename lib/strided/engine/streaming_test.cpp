@@ -5,6 +5,7 @@
 #include <doctest/doctest.h>
 
 #include "strided/engine/ops.h"
+#include "strided/tensor/allocator.h"
 #include "strided/strided.h"
 
 using namespace strided;
@@ -46,13 +47,14 @@ TEST_CASE("the threshold defaults to half the last-level cache and can be restor
   CHECK(streaming_threshold_bytes() == initial);
 }
 
-TEST_CASE("a large fresh output streams; a small one, an in-place op or an overlap does not") {
+TEST_CASE("a large output streams; a small one, an in-place op or an overlap does not") {
   Streaming on(true);
   Generator gen(1);
   const Tensor x = rand({1 << 18}, gen), y = rand({1 << 18}, gen);  // 1 MiB each
-  CHECK(detail::streams_output(binary_plan(BinaryOp::Add, Tensor(), x, y)));
-  CHECK(detail::streams_output(binary_plan(BinaryOp::Add, Tensor(), x, Scalar(3.0))));
-  CHECK(detail::streams_output(unary_plan(UnaryOp::Neg, Tensor(), x)));
+  const Tensor out = empty({1 << 18});
+  CHECK(detail::streams_output(binary_plan(BinaryOp::Add, out, x, y)));
+  CHECK(detail::streams_output(binary_plan(BinaryOp::Add, out, x, Scalar(3.0))));
+  CHECK(detail::streams_output(unary_plan(UnaryOp::Neg, out, x)));
   CHECK_FALSE(detail::streams_output(binary_plan(BinaryOp::Add, Tensor(), x.narrow(0, 0, 1000), y.narrow(0, 0, 1000))));
   CHECK_FALSE(detail::streams_output(binary_plan(BinaryOp::Add, x, x, y)));  // x.add_(y)
   // An output on an input's storage: apart from it, it streams; where the overlap test cannot
@@ -62,7 +64,28 @@ TEST_CASE("a large fresh output streams; a small one, an in-place op or an overl
   CHECK(detail::streams_output(binary_plan(BinaryOp::Add, front, both.narrow(0, 1 << 18, 1 << 18), y)));
   CHECK_FALSE(detail::streams_output(binary_plan(BinaryOp::Add, front, both.slice(0, 1, 2 << 18, 2), y)));
   set_streaming_stores(false);
-  CHECK_FALSE(detail::streams_output(binary_plan(BinaryOp::Add, Tensor(), x, y)));
+  CHECK_FALSE(detail::streams_output(binary_plan(BinaryOp::Add, out, x, y)));
+}
+
+TEST_CASE("an output on fresh pages stores ordinarily; a cached block or a given output streams") {
+  Streaming on(true);
+  const bool cache_was = caching_allocator_enabled();
+  Generator gen(3);
+  const Tensor x = rand({1 << 18}, gen);  // 1 MiB: a block the caching allocator handles
+  set_caching_allocator_enabled(false);
+  {
+    const TensorIterator fresh = binary_plan(BinaryOp::Add, Tensor(), x, Scalar(3.0));
+    CHECK(fresh.operand(0).fresh_pages);
+    CHECK_FALSE(detail::streams_output(fresh));
+  }
+  set_caching_allocator_enabled(true);
+  { const Tensor warm = x + Scalar(1.0); }  // its block goes back to the cache
+  const TensorIterator cached = binary_plan(BinaryOp::Add, Tensor(), x, Scalar(3.0));
+  CHECK_FALSE(cached.operand(0).fresh_pages);
+  CHECK(detail::streams_output(cached));
+  const Tensor out = empty({1 << 18});
+  CHECK(detail::streams_output(binary_plan(BinaryOp::Add, out, x, Scalar(3.0))));
+  set_caching_allocator_enabled(cache_was);
 }
 
 TEST_CASE("streamed and ordinary stores write the same bits") {
@@ -88,8 +111,16 @@ TEST_CASE("streamed and ordinary stores write the same bits") {
   }
   {
     Streaming on(true, 4096);
-    streamed = ops(empty({n + 1}).narrow(0, 1, n));
+    const bool cache_was = caching_allocator_enabled();
+    set_caching_allocator_enabled(true);
+    {  // blocks of the outputs' sizes, freed into the cache: the ops' outputs are mapped pages
+      std::vector<Tensor> warm;
+      for (int k = 0; k < 12; ++k) warm.push_back(empty({n}));
+      for (int k = 0; k < 2; ++k) warm.push_back(empty({n}, {DType::Float64}));
+    }
     CHECK(detail::streams_output(binary_plan(BinaryOp::Add, Tensor(), x, y)));
+    streamed = ops(empty({n + 1}).narrow(0, 1, n));
+    set_caching_allocator_enabled(cache_was);
   }
   REQUIRE(plain.size() == streamed.size());
   for (size_t k = 0; k < plain.size(); ++k) {

@@ -80,7 +80,9 @@ class Cache {
     if (!on) release_all();
   }
 
-  void* allocate(int64_t nbytes) {
+  // reused: set to whether the block came from the cache.
+  void* allocate(int64_t nbytes, bool& reused) {
+    reused = false;
     std::unique_lock lock(mutex_);
     if (!enabled_) {
       lock.unlock();
@@ -98,6 +100,7 @@ class Cache {
       stats_.hits += 1;
       STRIDED_UNPOISON(b.ptr, static_cast<size_t>(b.size));
       hand_out(b.ptr, b.size);
+      reused = true;
       return b.ptr;
     }
     stats_.misses += 1;
@@ -225,10 +228,17 @@ class Cache {
 
 }  // namespace
 
+namespace {
+thread_local bool last_reused = false;
+}  // namespace
+
 void* cpu_allocate(int64_t nbytes) {
+  last_reused = false;
   if (nbytes < kCachingThreshold) return system_allocate(nbytes);
-  return Cache::get().allocate(nbytes);
+  return Cache::get().allocate(nbytes, last_reused);
 }
+
+bool detail::last_allocation_reused() { return last_reused; }
 
 void cpu_deallocate(void* p) { Cache::get().deallocate(p); }
 

@@ -73,6 +73,10 @@ PageFaults process_page_faults();
 PageFaults thread_page_faults();
 
 namespace detail {
+// Whether the calling thread's last cpu_allocate handed out a cached block, whose pages a previous
+// user has already faulted in; false for a block fresh from the system. The element-wise loops
+// stream only into mapped pages (engine/streaming.h).
+bool last_allocation_reused();
 // How STRIDED_CACHING_ALLOCATOR's value reads: unset, empty or anything else is on; "0", "off",
 // "false" or "no" is off.
 bool caching_allocator_env_enabled(const char* value);
