@@ -318,9 +318,11 @@ TEST_CASE("torch.f(x, ...) gives what the method x.f(...) gives") {
       {"torch.resolve_conj(torch.conj(" + z + "))", z + ".conj().resolve_conj()"},
       {"torch.conj_physical(" + z + ")", z + ".conj_physical()"},
   };
-  for (const auto& [function, method] : pairs) {
+  for (const auto& pair : pairs) {
+    // A named copy: clang does not let CAPTURE's lambda take a structured binding.
+    const std::string function = pair.first;
     CAPTURE(function);
-    CHECK(layout_of(function) == layout_of(method));
+    CHECK(layout_of(function) == layout_of(pair.second));
   }
   // The ops torch has only as functions, and a tensor that is itself a chain of functions.
   CHECK(layout_of("torch.view_as_real(" + z + ")") == "(2,3,2):(6,2,1)+0 float32");
