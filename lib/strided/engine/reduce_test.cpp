@@ -70,6 +70,36 @@ bool same(double a, double b) {
   return a == b || (std::isnan(a) && std::isnan(b));
 }
 
+
+// Whether each of x's column sums (x row-major, rows × w, as xs) is within rows · 2^-24 · Σ|x| of
+// the exact sum (any summation order keeps that bound).
+bool columns_within_bound(const std::vector<double>& sums, const std::vector<double>& xs,
+                          int64_t rows, int64_t w) {
+  bool ok = true;
+  for (int64_t j = 0; j < w; ++j) {
+    double exact = 0, magnitude = 0;
+    for (int64_t i = 0; i < rows; ++i) {
+      exact += xs[static_cast<size_t>(i * w + j)];
+      magnitude += std::fabs(xs[static_cast<size_t>(i * w + j)]);
+    }
+    ok &= std::fabs(sums[static_cast<size_t>(j)] - exact) <=
+          static_cast<double>(rows) * 0x1p-24 * magnitude;
+  }
+  return ok;
+}
+
+// Whether the column sums of every suffix x[:, s:] have the bits of the whole one's columns: a
+// column's sum does not depend on which lane or scalar loop takes it.
+bool suffix_columns_keep_bits(const Tensor& x, const std::vector<double>& full, int64_t w) {
+  bool same = true;
+  for (int64_t s = 1; s + 2 <= w; ++s) {
+    const std::vector<double> part = vals(sum(x.slice(1, s, w), 0));
+    for (int64_t j = s; j < w; ++j)
+      same &= part[static_cast<size_t>(j - s)] == full[static_cast<size_t>(j)];
+  }
+  return same;
+}
+
 }  // namespace
 
 TEST_CASE("dtypes: sum of integers and bool is int64, mean refuses them") {
@@ -337,25 +367,9 @@ TEST_CASE("outer path: a column's sum is the same in a vector lane as in a scala
                            Scalar(1.0));
       REQUIRE((rows == 1 || reduce_path(x, 0) == ReducePath::Outer));
       const std::vector<double> full_sum = vals(sum(x, 0)), xs = vals(x);
-      bool exact_enough = true;
-      for (int64_t j = 0; j < w; ++j) {
-        double exact = 0, magnitude = 0;
-        for (int64_t i = 0; i < rows; ++i) {
-          exact += xs[static_cast<size_t>(i * w + j)];
-          magnitude += std::fabs(xs[static_cast<size_t>(i * w + j)]);
-        }
-        exact_enough &= std::fabs(full_sum[static_cast<size_t>(j)] - exact) <=
-                        static_cast<double>(rows) * 0x1p-24 * magnitude;
-      }
       INFO(rows << " rows, " << threads << " threads");
-      CHECK(exact_enough);
-      bool same_bits = true;
-      for (int64_t s = 1; s + 2 <= w; ++s) {
-        const std::vector<double> part = vals(sum(x.slice(1, s, w), 0));
-        for (int64_t j = s; j < w; ++j)
-          same_bits &= part[static_cast<size_t>(j - s)] == full_sum[static_cast<size_t>(j)];
-      }
-      CHECK(same_bits);
+      CHECK(columns_within_bound(full_sum, xs, rows, w));
+      CHECK(suffix_columns_keep_bits(x, full_sum, w));
     }
   }
   set_num_threads(threads_before);
@@ -376,35 +390,11 @@ TEST_CASE("strided path: a column slice summed down its rows, four outputs at a 
                                 Scalar(1.0));
       const Tensor x = full_x.slice(1, 0, std::nullopt, 2);
       REQUIRE(reduce_path(x, 0) == ReducePath::Strided);
-      const std::vector<double> down = vals(sum(x, 0)), across = vals(sum(x, 1)), xs = vals(x);
-      bool exact_enough = true;
-      for (int64_t j = 0; j < w; ++j) {
-        double exact = 0, magnitude = 0;
-        for (int64_t i = 0; i < rows; ++i) {
-          exact += xs[static_cast<size_t>(i * w + j)];
-          magnitude += std::fabs(xs[static_cast<size_t>(i * w + j)]);
-        }
-        exact_enough &= std::fabs(down[static_cast<size_t>(j)] - exact) <=
-                        static_cast<double>(rows) * 0x1p-24 * magnitude;
-      }
-      for (int64_t i = 0; i < rows; ++i) {
-        double exact = 0, magnitude = 0;
-        for (int64_t j = 0; j < w; ++j) {
-          exact += xs[static_cast<size_t>(i * w + j)];
-          magnitude += std::fabs(xs[static_cast<size_t>(i * w + j)]);
-        }
-        exact_enough &= std::fabs(across[static_cast<size_t>(i)] - exact) <=
-                        static_cast<double>(w) * 0x1p-24 * magnitude;
-      }
+      const std::vector<double> down = vals(sum(x, 0)), across = vals(sum(x, 1));
       INFO(rows << " rows, " << threads << " threads");
-      CHECK(exact_enough);
-      bool same_bits = true;
-      for (int64_t s = 1; s + 2 <= w; ++s) {
-        const std::vector<double> part = vals(sum(x.slice(1, s, w), 0));
-        for (int64_t j = s; j < w; ++j)
-          same_bits &= part[static_cast<size_t>(j - s)] == down[static_cast<size_t>(j)];
-      }
-      CHECK(same_bits);
+      CHECK(columns_within_bound(down, vals(x), rows, w));
+      CHECK(columns_within_bound(across, vals(x.t()), w, rows));  // the rows, as x.t()'s columns
+      CHECK(suffix_columns_keep_bits(x, down, w));
     }
   }
   set_num_threads(threads_before);
