@@ -17,6 +17,14 @@ std::string message_of(const std::string& line) {
   REQUIRE(a.contains("error"));
   return a.at("message").get<std::string>();
 }
+// The last layout a chain of ops gives from a (2, 3, 4) start of dtype (PyTorch's arange
+// values), as "[sizes][strides]+offset", or "error: " and the message.
+std::string layout_after(const std::string& dtype, const std::string& ops) {
+  const Json a = ask(R"({"start":{"shape":[2,3,4],"dtype":")" + dtype + R"("},"ops":[)" + ops + "]}");
+  const Json& r = a.contains("results") ? a["results"].back() : a;
+  if (r.contains("error")) return "error: " + r["message"].get<std::string>();
+  return r["shape"].dump() + r["stride"].dump() + "+" + r["storage_offset"].dump();
+}
 }  // namespace
 
 TEST_CASE("a view chain: one result per op, with every field") {
@@ -62,12 +70,7 @@ TEST_CASE("shares_storage and shares_prev tell views from copies") {
 }
 
 TEST_CASE("every op of the protocol, with its defaults") {
-  const auto layout = [](const std::string& ops) {
-    const Json a = ask(R"({"start":{"shape":[2,3,4],"dtype":"int64"},"ops":[)" + ops + "]}");
-    const Json& r = a["results"].back();
-    if (r.contains("error")) return "error: " + r["message"].get<std::string>();
-    return r["shape"].dump() + r["stride"].dump() + "+" + r["storage_offset"].dump();
-  };
+  const auto layout = [](const std::string& ops) { return layout_after("int64", ops); };
   CHECK(layout(R"({"op":"transpose","dim0":0,"dim1":2})") == "[4,3,2][1,4,12]+0");
   CHECK(layout(R"({"op":"slice","dim":2,"start":-3,"stop":100})") == "[2,3,3][12,4,1]+1");
   CHECK(layout(R"({"op":"slice","start":1})") == "[1,3,4][12,4,1]+12");  // dim 0, step 1
@@ -104,12 +107,7 @@ TEST_CASE("every op of the protocol, with its defaults") {
 
 TEST_CASE("the views with several outputs take \"index\"; view_dtype and the other spellings") {
   // PyTorch 1.13's layouts for x = arange(24).view(2, 3, 4): x.split(2, -1)[1] and so on.
-  const auto layout = [](const std::string& ops) {
-    const Json a = ask(R"({"start":{"shape":[2,3,4],"dtype":"int64"},"ops":[)" + ops + "]}");
-    const Json& r = a.contains("results") ? a["results"].back() : a;
-    if (r.contains("error")) return "error: " + r["message"].get<std::string>();
-    return r["shape"].dump() + r["stride"].dump() + "+" + r["storage_offset"].dump();
-  };
+  const auto layout = [](const std::string& ops) { return layout_after("int64", ops); };
   CHECK(layout(R"({"op":"split","split_size":2,"dim":-1,"index":1})") == "[2,3,2][12,4,1]+2");
   CHECK(layout(R"({"op":"split","split_size":[1,2],"dim":1,"index":1})") == "[2,2,4][12,4,1]+4");
   CHECK(layout(R"({"op":"split_with_sizes","sizes":[1,3],"dim":2,"index":0})") ==
@@ -140,12 +138,7 @@ TEST_CASE("the views with several outputs take \"index\"; view_dtype and the oth
 
 TEST_CASE("complex starts and the complex views; complex values as [re, im] pairs") {
   // PyTorch 1.13's layouts for z = torch.complex(arange(24.), zeros(24)).view(2, 3, 4).
-  const auto layout = [](const std::string& ops) {
-    const Json a = ask(R"({"start":{"shape":[2,3,4],"dtype":"complex64"},"ops":[)" + ops + "]}");
-    const Json& r = a.contains("results") ? a["results"].back() : a;
-    if (r.contains("error")) return "error: " + r["message"].get<std::string>();
-    return r["shape"].dump() + r["stride"].dump() + "+" + r["storage_offset"].dump();
-  };
+  const auto layout = [](const std::string& ops) { return layout_after("complex64", ops); };
   CHECK(layout(R"({"op":"view_as_real"})") == "[2,3,4,2][24,8,2,1]+0");
   CHECK(layout(R"({"op":"real"})") == "[2,3,4][24,8,2]+0");
   CHECK(layout(R"({"op":"imag"})") == "[2,3,4][24,8,2]+1");
