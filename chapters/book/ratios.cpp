@@ -18,7 +18,7 @@ RatioBand band(double at_least, double at_most) {
 
 Timed timed_ratio(Check& c, const std::string& what, const std::string& key,
                   const std::function<void()>& a, const std::function<void()>& b,
-                  const RatioBand& band, int per) {
+                  const RatioBand& band, int per, const std::function<double()>& clock) {
   auto group = [per](const std::function<void()>& f) {
     return [per, &f] {
       for (int k = 0; k < per; ++k) f();
@@ -29,7 +29,7 @@ Timed timed_ratio(Check& c, const std::string& what, const std::string& key,
       per > 1 ? what + " (one measurement = " + std::to_string(per) + " calls)" : what;
   Timed t;
   t.label = what;
-  t.result = time_ratio(c, measured, group(a), group(b), band);
+  t.result = time_ratio(c, measured, group(a), group(b), band, clock);
   t.ratio = t.result.ratio;
   t.a_ms = t.result.median_a_s * 1e3 / per;
   t.b_ms = t.result.median_b_s * 1e3 / per;

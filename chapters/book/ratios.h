@@ -35,10 +35,12 @@ inline RatioBand much_slower() { return band(1.5); }          // B is slower by 
 // time_ratio of a against b with `per` calls making one measurement (short ops are timed in
 // groups, so that one hiccup of a shared machine weighs less). Keeps the values key_ratio,
 // key_a_ms and key_b_ms (per call), key_noise, key_spread (in %), key_at_least and key_at_most
-// (the band, where bounded) for the sentence that quotes them.
+// (the band, where bounded) for the sentence that quotes them. `clock` is time_ratio's: the steady
+// clock when empty; a GPU claim passes one that reads CUDA events (strided::cuda::EventClock), so
+// its ratio is judged by the same statistics as a CPU claim's.
 Timed timed_ratio(Check& c, const std::string& what, const std::string& key,
                   const std::function<void()>& a, const std::function<void()>& b,
-                  const RatioBand& band, int per = 1);
+                  const RatioBand& band, int per = 1, const std::function<double()>& clock = {});
 
 // The table of a timing claim: per row the two median times, the ratio ± its spread, the seed's
 // ratio, the model's and how far the run is from the model ("—" where there is none).

@@ -66,6 +66,17 @@ GpuComparison time_gpu_interleaved(const std::function<void()>& a, const std::fu
   return {summarise(std::move(sa)), summarise(std::move(sb))};
 }
 
+std::function<void()> EventClock::timed(std::function<void()> work, int calls) {
+  STRIDED_CHECK(calls >= 1, "cuda::EventClock::timed: need calls >= 1, got calls=", calls);
+  return [this, work = std::move(work), calls] {
+    require_available("cuda::EventClock");
+    const std::function<void()> group = [&] {
+      for (int i = 0; i < calls; ++i) work();
+    };
+    seconds_ += time_once(group) * 1e-3;
+  };
+}
+
 double gigabytes_per_second(double bytes, double milliseconds) {
   STRIDED_CHECK(milliseconds > 0, "gigabytes_per_second: time must be positive, got ",
                 milliseconds, " ms");

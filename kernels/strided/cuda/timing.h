@@ -37,6 +37,24 @@ struct GpuComparison {
 GpuComparison time_gpu_interleaved(const std::function<void()>& a, const std::function<void()>& b,
                                    int warmup = 5, int runs = 50);
 
+// A clock that reads GPU time, for a ratio measured the book's way (chapters/book/timing.h:
+// paired repeats, the noise of A against A, *inconclusive* when that noise is too high), so that a
+// GPU claim is judged by the same statistics as a CPU claim. timed(work, calls) returns a function
+// that runs work `calls` times between two CUDA events; seconds() is the GPU time of every such
+// call so far. time_ratio reads its clock before and after each call, so what it measures is the
+// time the GPU spent on the work, not the host's launch. Requires a CUDA device when called.
+class EventClock {
+ public:
+  std::function<void()> timed(std::function<void()> work, int calls = 1);
+  double seconds() const { return seconds_; }
+  std::function<double()> reader() const {
+    return [this] { return seconds_; };
+  }
+
+ private:
+  double seconds_ = 0;
+};
+
 // Bytes moved per second, in GB/s (10^9 bytes), for the bytes-moved arithmetic beside a time.
 double gigabytes_per_second(double bytes, double milliseconds);
 

@@ -36,6 +36,28 @@ TEST_CASE("a 64 MiB copy is timed slower than a 4 KiB one") {
   MESSAGE("64 MiB / 4 KiB copy time ratio: ", c.ratio());
 }
 
+TEST_CASE("an event clock adds the GPU time of each timed call, and a big copy reads longer") {
+  Tensor big_src = empty({1 << 24}, {DType::Float32, Device::cuda()});
+  Tensor big_dst = empty({1 << 24}, {DType::Float32, Device::cuda()});
+  Tensor small_src = empty({1 << 10}, {DType::Float32, Device::cuda()});
+  Tensor small_dst = empty({1 << 10}, {DType::Float32, Device::cuda()});
+  EventClock clock;
+  const auto big = clock.timed([&] { copy_(big_dst, big_src); }, 4);
+  const auto small = clock.timed([&] { copy_(small_dst, small_src); }, 4);
+  big();
+  small();  // warm
+  const double t0 = clock.seconds();
+  small();
+  const double t_small = clock.seconds() - t0;
+  big();
+  const double t_big = clock.seconds() - t0 - t_small;
+  CHECK(t_small > 0);
+  // Four 128 MiB copies take at least 0.15 ms at 3.5 TB/s; four 8 KiB ones a few µs each.
+  CHECK(t_big > 3.0 * t_small);
+  CHECK(clock.reader()() == clock.seconds());
+  MESSAGE("4 x 64 MiB copies: ", t_big * 1e3, " ms; 4 x 4 KiB: ", t_small * 1e3, " ms");
+}
+
 TEST_CASE("an error inside the timed work is reported, not swallowed") {
   Tensor a = empty({4}, {DType::Float32, Device::cuda()});
   Tensor b = empty({5}, {DType::Float32, Device::cuda()});

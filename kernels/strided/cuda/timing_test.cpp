@@ -35,3 +35,15 @@ TEST_CASE("without a device, timing is refused with the runtime's reason") {
   if (available()) return;  // the GPU test cuda.timing_events_gpu covers this machine
   CHECK_THROWS_WITH_AS(time_gpu([] {}), ("cuda::time_gpu: no CUDA device: " + unavailable_reason()).c_str(), Error);
 }
+
+TEST_CASE("an event clock refuses nonsense counts, and without a device names itself") {
+  EventClock clock;
+  CHECK_THROWS_WITH_AS(clock.timed([] {}, 0), "cuda::EventClock::timed: need calls >= 1, got calls=0",
+                       Error);
+  CHECK(clock.seconds() == 0.0);
+  if (available()) return;  // cuda.timing_events_gpu runs it on a device
+  const auto timed = clock.timed([] {});
+  CHECK_THROWS_WITH_AS(timed(), ("cuda::EventClock: no CUDA device: " + unavailable_reason()).c_str(),
+                       Error);
+  CHECK(clock.reader()() == 0.0);
+}
