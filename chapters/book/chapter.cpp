@@ -196,6 +196,32 @@ void write_file(const fs::path& path, const std::string& text) {
   if (!out) throw std::runtime_error("book: cannot write " + path.string());
 }
 
+// The claims of a run as report.json keeps them: the page's marks, the ledger and a recorded run
+// from another machine (--report) all read this one form.
+json claims_json(const RunResult& r) {
+  json claims = json::array();
+  for (const auto& c : r.claims) {
+    json measured = json::array();
+    for (const auto& m : c.measurements)
+      measured.push_back(measurement_json(m));
+    json names = json::array();
+    for (const auto& o : c.outputs) names.push_back(o.name);
+    json claim = {{"id", c.def->id},
+                  {"section", c.def->section},
+                  {"statement", c.def->statement},
+                  {"kind", kind_name(c.def->kind)},
+                  {"needs_gpu", c.def->gpu},
+                  {"status", status_name(c.status)},
+                  {"reason", c.reason},
+                  {"measured", measured},
+                  {"outputs", names},
+                  {"seconds", c.seconds}};
+    if (!c.def->seed_says.empty()) claim["seed_says"] = c.def->seed_says;
+    claims.push_back(claim);
+  }
+  return claims;
+}
+
 }  // namespace
 
 void Chapter::emit(const std::string& dir_name, const RunResult& r) const {
@@ -226,26 +252,7 @@ void Chapter::emit(const std::string& dir_name, const RunResult& r) const {
   json sections = json::array();
   for (const auto& s : sections_)
     if (!s.id.empty()) sections.push_back({{"id", s.id}, {"title", s.title}});
-  json claims = json::array();
-  for (const auto& c : r.claims) {
-    json measured = json::array();
-    for (const auto& m : c.measurements)
-      measured.push_back(measurement_json(m));
-    json names = json::array();
-    for (const auto& o : c.outputs) names.push_back(o.name);
-    json claim = {{"id", c.def->id},
-                  {"section", c.def->section},
-                  {"statement", c.def->statement},
-                  {"kind", kind_name(c.def->kind)},
-                  {"needs_gpu", c.def->gpu},
-                  {"status", status_name(c.status)},
-                  {"reason", c.reason},
-                  {"measured", measured},
-                  {"outputs", names},
-                  {"seconds", c.seconds}};
-    if (!c.def->seed_says.empty()) claim["seed_says"] = c.def->seed_says;
-    claims.push_back(claim);
-  }
+  const json claims = claims_json(r);
   const json report = {{"format", 1},
                        {"chapter", id_},
                        {"title", title_},
@@ -262,12 +269,15 @@ void Chapter::emit(const std::string& dir_name, const RunResult& r) const {
 int Chapter::main(int argc, char** argv) const {
   const std::string usage =
       "usage: " + std::string(argc ? argv[0] : "chapter") +
-      " [--emit DIR | --list | --claim ID | --exhibits] [--kind exact,model,...] [--statuses]\n"
+      " [--emit DIR | --list | --claim ID | --exhibits] [--kind exact,model,...] [--statuses]"
+      " [--report FILE]\n"
       "  --kind K,...  run (or list) only the claims of these kinds (exact, model, timing, gpu, quoted)\n"
       "  --claim ID    run one claim; exit 0 passed, 1 failed, 77 not run or inconclusive\n"
       "  --exhibits    run only the exhibits (outputs of no claim); with --list, list them\n"
-      "  --statuses    print one line per claim, \"ID<tab>status\", instead of the report\n";
-  std::optional<std::string> emit_dir, only;
+      "  --statuses    print one line per claim, \"ID<tab>status\", instead of the report\n"
+      "  --report FILE write the claims that ran, with the machine's provenance, as JSON (a\n"
+      "                recorded run: tools/gpu/record.py reads it)\n";
+  std::optional<std::string> emit_dir, only, report_file;
   std::vector<Kind> kinds;
   bool list = false, statuses = false, exhibits = false;
   for (int i = 1; i < argc; ++i) {
@@ -294,6 +304,8 @@ int Chapter::main(int argc, char** argv) const {
           return 2;
         }
       }
+    } else if (a == "--report" && i + 1 < argc) {
+      report_file = argv[++i];
     } else if ((a == "--emit" || a == "--claim") && i + 1 < argc) {
       (a == "--emit" ? emit_dir : only) = argv[++i];
     } else if (a == "-h" || a == "--help") {
@@ -310,8 +322,8 @@ int Chapter::main(int argc, char** argv) const {
                  "--exhibits\n";
     return 2;
   }
-  if (exhibits && (only || !kinds.empty())) {
-    std::cerr << "--exhibits runs no claim; it cannot be combined with --claim or --kind\n";
+  if (exhibits && (only || !kinds.empty() || report_file)) {
+    std::cerr << "--exhibits runs no claim; it cannot be combined with --claim, --kind or --report\n";
     return 2;
   }
   if (list && exhibits) {
@@ -342,6 +354,16 @@ int Chapter::main(int argc, char** argv) const {
       print(std::cout, r);
     }
     if (emit_dir) emit(*emit_dir, r);
+    if (report_file) {
+      // A part of a chapter, run on another machine: it names the claims it ran and nothing else,
+      // so it cannot be taken for a whole chapter's report.
+      const json report = {{"format", 1},
+                           {"chapter", id_},
+                           {"partial", only.has_value() || !kinds.empty()},
+                           {"provenance", provenance_json(r.provenance)},
+                           {"claims", claims_json(r)}};
+      write_file(*report_file, report.dump(1));
+    }
     // A full run has looked up every answer its checks compare: one left over was recorded for
     // no check. GPU claims that did not run here compare no recorded answer (the record holds
     // what torch answered on the CPU), so their absence cannot hide one.

@@ -161,6 +161,32 @@ TEST_CASE("--exhibits runs the exhibits alone, and lists them with --list") {
   CHECK(run_main(none, {"--list", "--exhibits"}).second.empty());
 }
 
+TEST_CASE("--report writes only the claims that ran, with the provenance, marked partial") {
+  const fs::path file = fs::temp_directory_path() / "book_chapter_test_report.json";
+  fs::remove(file);
+  const auto ch = sample();
+  CHECK(run_main(ch, {"--kind", "gpu", "--report", file.string()}).first == 0);
+  std::ifstream in(file);
+  const auto report = nlohmann::json::parse(in);
+  CHECK(report["chapter"] == "99_sample");
+  CHECK(report["partial"] == true);
+  REQUIRE(report["claims"].size() == 1);
+  CHECK(report["claims"][0]["id"] == "PF-10");
+  CHECK(report["claims"][0]["needs_gpu"] == true);
+  // Where the report says it ran, the provenance says which device; where not, why not.
+  CHECK(report["provenance"]["gpu"] == (book::gpu().available ? book::gpu().name : "no GPU"));
+  CHECK(report["claims"][0]["status"] == (book::gpu().available ? "passed" : "not run"));
+  fs::remove(file);
+  CHECK(run_main(ch, {"--report", file.string()}).first == 0);
+  std::ifstream whole(file);
+  const auto all = nlohmann::json::parse(whole);
+  CHECK(all["partial"] == false);
+  CHECK(all["claims"].size() == 3);
+  fs::remove(file);
+  CHECK(run_main(ch, {"--exhibits", "--report", file.string()}).first == 2);
+  CHECK_FALSE(fs::exists(file));
+}
+
 TEST_CASE("an output name used twice is refused") {
   book::Chapter ch("x", "x");
   ch.exhibit([](book::Exhibit& e) { e.text("a", "1"); });
