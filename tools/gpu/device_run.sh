@@ -11,8 +11,8 @@
 #   3. every GPU claim of chapters 6 and 7 at the seed's sizes, each chapter with --report
 #   4. the CUDA benchmarks (kernels/bench), as Google Benchmark JSON
 #   5. PyTorch's own kernels on the same GPU (tools/gpu/torch_gpu.py), where torch has CUDA
-#   6. compute-sanitizer memcheck on the GPU tests, racecheck on those with shared memory
-#   7. every chapter at the test sizes (--statuses)
+#   6. every chapter at the test sizes (--statuses)
+#   7. compute-sanitizer memcheck on the GPU tests, racecheck on those with shared memory
 # and packs the results, after every step, into OUT/results.tar.gz, which tools/gpu/record.py
 # turns into the recorded run under docs/recorded/gpu/. A step that fails is logged and the next
 # runs: what did not run is absent from the results, never counted as passed.
@@ -42,11 +42,14 @@ cp .gpu/b/commit "$res/commit"
 # The programs read the checkout (recorded answers, seeds) at the path they were built in.
 if [ ! -e /work/main ]; then mkdir -p /work && ln -s "$root" /work/main; fi
 [ "$(cd /work/main && pwd -P)" = "$(pwd -P)" ] || log "warning: /work/main is not this checkout"
-cuda_dirs=$(find /usr/local/cuda*/lib64 /usr/local/cuda*/targets/x86_64-linux/lib \
-  /usr/lib/x86_64-linux-gnu /opt /usr/local/lib -maxdepth 6 -name 'libcublas.so.13*' 2>/dev/null \
-  | xargs -r -n1 dirname | sort -u | tr '\n' ':')
-rt_dirs=$(find /usr/local/cuda*/lib64 /usr/local/cuda*/targets/x86_64-linux/lib /opt -maxdepth 6 \
-  -name 'libcudart.so.13*' 2>/dev/null | xargs -r -n1 dirname | sort -u | tr '\n' ':')
+# The CUDA runtime and cuBLAS: the toolkit's, or those a Python package carries (torch's).
+libdirs() {
+  find /usr/local/cuda*/lib64 /usr/local/cuda*/targets/x86_64-linux/lib /usr/lib/x86_64-linux-gnu \
+    /opt /usr/local/lib /usr/lib/python3* -maxdepth 10 -name "$1" 2>/dev/null |
+    xargs -r -n1 dirname | sort -u | tr '\n' ':'
+}
+cuda_dirs=$(libdirs 'libcublas.so.13*')
+rt_dirs=$(libdirs 'libcudart.so.13*')
 export LD_LIBRARY_PATH="$root/.gpu/b/lib:${cuda_dirs}${rt_dirs}${LD_LIBRARY_PATH:-}"
 export PATH="$PATH:/usr/local/cuda/bin"
 log "LD_LIBRARY_PATH=$LD_LIBRARY_PATH"
@@ -92,24 +95,26 @@ pack
 PYTHONUNBUFFERED=1 runstep torch 90 python3 tools/gpu/torch_gpu.py "$res/torch.json"
 pack
 
-# ---- 6. compute-sanitizer ----------------------------------------------------------------------------
+# ---- 6. every chapter, at the test sizes --------------------------------------------------------------
+for c in "$bin"/chapter_*; do
+  runstep "chapter_$(basename "$c" | sed 's/^chapter_//')" 40 "$c" --statuses
+done
+pack
+
+# ---- 7. compute-sanitizer ----------------------------------------------------------------------------
 if command -v compute-sanitizer >/dev/null; then
   # The 2^31-element case moves 2 GiB through an instrumented kernel: too slow to check so.
   for t in elementwise reduce to_device transpose matmul; do
-    runstep "memcheck_$t" 60 compute-sanitizer --tool memcheck --error-exitcode 9 \
+    runstep "memcheck_$t" 45 compute-sanitizer --tool memcheck --error-exitcode 9 \
       "$bin/cuda.${t}_gpu" --test-case-exclude='*2^31*'
   done
   for t in transpose reduce matmul; do
-    runstep "racecheck_$t" 60 compute-sanitizer --tool racecheck --error-exitcode 9 "$bin/cuda.${t}_gpu"
+    runstep "racecheck_$t" 45 compute-sanitizer --tool racecheck --error-exitcode 9 "$bin/cuda.${t}_gpu"
   done
 else
   log "no compute-sanitizer on this machine"
 fi
 pack
 
-# ---- 7. every chapter, at the test sizes --------------------------------------------------------------
-for c in "$bin"/chapter_*; do
-  runstep "chapter_$(basename "$c" | sed 's/^chapter_//')" 40 "$c" --statuses
-done
 log "done"
 pack
