@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds what a GPU run needs and packs it into .gpu/bundle.tar.xz, for a machine with a GPU that
+# Builds what a GPU run needs and packs it into .gpu/bundle.tar.gz, for a machine with a GPU that
 # has CUDA 13 and no build tools of ours (the lent machine of tools/gpu/device_run.sh).
 #
 #   tools/gpu/bundle.sh            # from the repository root, on a clean work tree
@@ -43,6 +43,6 @@ for lib in $(ldd "$stage"/bin/* | awk '/=> \// {print $3}' | sort -u); do
   esac
 done
 git rev-parse --short=12 HEAD >"$stage/commit"
-tar -C "$stage" -cJf .gpu/bundle.tar.xz .
+tar -C "$stage" -czf .gpu/bundle.tar.gz .
 rm -rf "$stage"
-ls -l .gpu/bundle.tar.xz
+ls -l .gpu/bundle.tar.gz

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The GPU half of the book, run on a machine with an NVIDIA GPU, from the repository root, with
-# .gpu/bundle.tar.xz made by tools/gpu/bundle.sh beside it:
+# .gpu/bundle.tar.gz made by tools/gpu/bundle.sh beside it:
 #
 #   tools/gpu/device_run.sh OUT [SECONDS]
 #
@@ -36,7 +36,7 @@ runstep() {  # runstep NAME CAP CMD...: runs CMD with a timeout, its output in N
 }
 
 # ---- set-up: the bundle, the checkout's path, the CUDA libraries -----------------------------------
-mkdir -p .gpu/b && tar -C .gpu/b -xJf .gpu/bundle.tar.xz || { log "no bundle"; pack; exit 1; }
+mkdir -p .gpu/b && tar -C .gpu/b -xzf .gpu/bundle.tar.gz || { log "no bundle"; pack; exit 1; }
 bin=$root/.gpu/b/bin
 cp .gpu/b/commit "$res/commit"
 # The programs read the checkout (recorded answers, seeds) at the path they were built in.
@@ -116,5 +116,7 @@ else
 fi
 pack
 
+nvidia-smi --query-gpu=clocks.sm,clocks.mem,temperature.gpu,pstate --format=csv \
+  >"$res/nvidia-smi-after.csv" 2>&1
 log "done"
 pack
