@@ -1,0 +1,279 @@
+#!/usr/bin/env python3
+"""Turns the results of tools/gpu/device_run.sh into the recorded GPU run the site shows.
+
+    tools/gpu/record.py RESULTS.tar.gz|RESULTS_DIR [--out docs/recorded/gpu/NAME.json]
+
+The record keeps what was measured and nothing typed by hand: the device as nvidia-smi and the
+CUDA runtime named it, the commit the programs were built from (the bundle's), the GPU tests as
+ctest reported them, compute-sanitizer's verdicts, every GPU claim as its chapter reported it
+(--report), the CUDA benchmarks and PyTorch's kernels on the same GPU, and the goals of the GPU
+work computed from those two. A step that did not run or did not finish is recorded so, never as
+passed. The site (tools/embed/embed.py) shows the record beside this machine's statuses; a
+recorded status never changes a local one.
+"""
+import argparse
+import csv
+import io
+import json
+import os
+import re
+import sys
+import tarfile
+
+FORMAT = 1
+
+# The goals of the GPU work: (id, what, numerator benchmark, denominator benchmark, bound, sense).
+# Each is a ratio of two times measured in the same run, the kind of statement a ratio claim makes.
+GOALS = [
+    ("add_vs_copy", "add(3), flat kernel, at least 90% of a device-to-device copy's bandwidth",
+     "BM_add3_contiguous_flat", "BM_copy_cudaMemcpy", 0.90, "bandwidth"),
+    ("transpose_vs_copy", "tiled transpose at least 80% of a copy's bandwidth (8192² float32)",
+     "BM_transpose_2_tiled", "BM_transpose_ceiling_copy", 0.80, "bandwidth"),
+] + [
+    (f"cublas_{k}", f"cuBLAS path, {label}, at most 1.05 × a direct cublasSgemm",
+     f"BM_matmul_cublas_path_{k}", f"BM_matmul_cublas_direct_{k}", 1.05, "time")
+    for k, label in (("a_b", "a@b"), ("a_bT", "a@b.mT"), ("aT_b", "a.mT@b"), ("aT_bT", "a.mT@b.mT"))
+]
+
+# The library's benchmark beside PyTorch's experiment of the same work (tools/gpu/torch_gpu.py),
+# both into a preallocated output: kernel against kernel. The goal: the library no slower.
+AGAINST_PYTORCH = [
+    ("In[14]", "add(3), contiguous", "BM_add3_contiguous_flat", "add3_contiguous"),
+    ("In[14]", "add(3), permuted", "BM_add3_permuted", "add3_permuted"),
+    ("In[14]", "add(3), stride-5 slice", "BM_add3_stride5", "add3_stride5"),
+    ("In[14]", "add(3), slice with holes", "BM_add3_holes", "add3_holes"),
+    ("In[15]", "amax(-1), 1024²", "BM_amax_auto/n:1024/dim:1", "amax_last"),
+    ("In[15]", "amax(-2), 1024²", "BM_amax_auto/n:1024/dim:0", "amax_first"),
+    ("In[17]", "x·y", "BM_mul_x_y", "mul_x_y"),
+    ("In[17]", "x·yᵀ", "BM_mul_x_yT", "mul_x_yT"),
+    ("In[17]", "xᵀ·y", "BM_mul_xT_y", "mul_xT_y"),
+    ("In[17]", "xᵀ·yᵀ", "BM_mul_xT_yT", "mul_xT_yT"),
+    ("In[20]", "a@b", "BM_matmul_cublas_path_a_b", "mm_a_b"),
+    ("In[20]", "a@b.mT", "BM_matmul_cublas_path_a_bT", "mm_a_bT"),
+    ("In[20]", "a.mT@b", "BM_matmul_cublas_path_aT_b", "mm_aT_b"),
+    ("In[20]", "a.mT@b.mT", "BM_matmul_cublas_path_aT_bT", "mm_aT_bT"),
+    ("", "transpose copy, 8192²", "BM_transpose_2_tiled", "transpose_copy"),
+    ("", "device-to-device copy, 512³", "BM_copy_cudaMemcpy", "copy"),
+]
+
+
+class Results:
+    """The files of one device_run.sh run, from its tarball or an unpacked folder."""
+
+    def __init__(self, path):
+        self.files = {}
+        if os.path.isdir(path):
+            for dirpath, _, names in os.walk(path):
+                for n in names:
+                    full = os.path.join(dirpath, n)
+                    with open(full, "rb") as f:
+                        self.files[os.path.relpath(full, path)] = f.read()
+        else:
+            with tarfile.open(path) as t:
+                for m in t.getmembers():
+                    if m.isfile():
+                        self.files[os.path.normpath(m.name)] = t.extractfile(m).read()
+
+    def text(self, name):
+        data = self.files.get(name)
+        return None if data is None else data.decode("utf-8", "replace")
+
+    def json(self, name):
+        t = self.text(name)
+        return None if t is None else json.loads(t)
+
+    def rc(self, name):
+        t = self.text(name + ".rc")
+        return None if t is None else t.strip()
+
+
+def device(res):
+    rows = list(csv.reader(io.StringIO(res.text("nvidia-smi.csv") or "")))
+    if len(rows) < 2:
+        raise SystemExit("record.py: nvidia-smi.csv has no device: no GPU run to record")
+    head = [h.strip() for h in rows[0]]
+    vals = dict(zip(head, (v.strip() for v in rows[1])))
+    after = list(csv.reader(io.StringIO(res.text("nvidia-smi-after.csv") or "")))
+    after_vals = dict(zip((h.strip() for h in after[0]), (v.strip() for v in after[1]))) if len(after) > 1 else {}
+    info = (res.text("device_info.log") or "").strip().splitlines()
+    return {
+        "gpu": vals.get("name", "unknown GPU"),
+        "driver": vals.get("driver_version", ""),
+        "memory": vals.get("memory.total [MiB]", ""),
+        "power_limit": vals.get("power.limit [W]", ""),
+        "sm_clock_max": vals.get("clocks.max.sm [MHz]", ""),
+        "memory_clock": vals.get("clocks.current.memory [MHz]", ""),
+        "sm_clock_before": vals.get("clocks.current.sm [MHz]", ""),
+        "sm_clock_after": after_vals.get("clocks.current.sm [MHz]", ""),
+        "device_info": info,
+    }
+
+
+def ctest_result(res):
+    log = res.text("ctest_gpu/ctest_gpu.log") or res.text("ctest_gpu.log")
+    if log is None:
+        return {"ran": False, "tests": [], "output": ""}
+    tests = [{"name": m.group(1), "status": m.group(2).strip().lower(), "seconds": float(m.group(3))}
+             for m in re.finditer(r"Test +#\d+: (\S+) \.+\s*(\*{0,3}[A-Za-z ]+?)\s+([\d.]+) sec", log)]
+    return {"ran": True, "command": "ctest -L gpu --output-on-failure", "exit": res.rc("ctest_gpu"),
+            "tests": tests, "output": log.strip()}
+
+
+def sanitizer_results(res):
+    out = []
+    for name in sorted(res.files):
+        m = re.fullmatch(r"(memcheck|racecheck)_(\w+)\.log", name)
+        if not m:
+            continue
+        log = res.text(name)
+        rc = res.rc(name[:-4])
+        summary = re.findall(r"========= (ERROR SUMMARY: .*|RACECHECK SUMMARY: .*)", log)
+        if rc == "124" or not summary:
+            verdict = "not finished"
+        elif rc == "0":
+            verdict = "clean"
+        else:
+            verdict = "errors"
+        out.append({"tool": m.group(1), "program": f"cuda.{m.group(2)}_gpu", "exit": rc,
+                    "verdict": verdict, "summary": summary[-1] if summary else ""})
+    return out
+
+
+def chapter_runs(res):
+    runs = []
+    for name in sorted(res.files):
+        m = re.fullmatch(r"chapter_(\d\d_\w+)\.log", name)
+        if not m:
+            continue
+        counts = {}
+        failed = []
+        for line in res.text(name).splitlines():
+            cid, _, status = line.partition("\t")
+            if not status:
+                continue
+            counts[status] = counts.get(status, 0) + 1
+            if status == "failed":
+                failed.append(cid)
+        runs.append({"chapter": m.group(1), "exit": res.rc(name[:-4]), "statuses": counts,
+                     "failed": failed})
+    return runs
+
+
+def claims(res):
+    out, provenance = [], None
+    for name in sorted(res.files):
+        m = re.fullmatch(r"report_(\d\d_\w+)\.json", name)
+        if not m:
+            continue
+        report = res.json(name)
+        provenance = provenance or report.get("provenance", {})
+        for c in report.get("claims", []):
+            out.append(dict(c, chapter=report.get("chapter", m.group(1))))
+    return out, provenance or {}
+
+
+def bench(res):
+    data = res.json("bench.json")
+    if not data:
+        return []
+    out = []
+    for b in data.get("benchmarks", []):
+        name = b["name"].replace("/manual_time", "")
+        row = {"name": name}
+        if b.get("error_occurred"):
+            row["error"] = b.get("error_message", "")
+        else:
+            scale = {"ns": 1e-6, "us": 1e-3, "ms": 1.0, "s": 1e3}[b.get("time_unit", "ns")]
+            row["ms"] = b["real_time"] * scale
+            if b.get("bytes_per_second"):
+                row["gb_per_s"] = b["bytes_per_second"] / 1e9
+        out.append(row)
+    return out
+
+
+def goals(bench_rows, torch):
+    by = {b["name"]: b for b in bench_rows if "ms" in b}
+    out = []
+    for gid, what, num, den, bound, sense in GOALS:
+        if num not in by or den not in by:
+            out.append({"id": gid, "what": what, "status": "not run"})
+            continue
+        if sense == "bandwidth":
+            value = by[num]["gb_per_s"] / by[den]["gb_per_s"]
+            met = value >= bound
+        else:
+            value = by[num]["ms"] / by[den]["ms"]
+            met = value <= bound
+        out.append({"id": gid, "what": what, "value": value, "bound": bound, "sense": sense,
+                    "of": [num, den], "status": "met" if met else "missed"})
+    experiments = {e["id"]: e for e in (torch or {}).get("experiments", [])}
+    for seed, what, ours, theirs in AGAINST_PYTORCH:
+        if ours not in by or theirs not in experiments:
+            out.append({"id": f"pytorch_{theirs}", "what": f"{what}: no slower than PyTorch",
+                        "status": "not run"})
+            continue
+        value = by[ours]["ms"] / experiments[theirs]["median_ms"]
+        out.append({"id": f"pytorch_{theirs}", "seed": seed, "what": f"{what}: no slower than PyTorch",
+                    "value": value, "bound": 1.0, "sense": "time", "of": [ours, theirs],
+                    "ours_ms": by[ours]["ms"], "pytorch_ms": experiments[theirs]["median_ms"],
+                    "status": "met" if value <= 1.0 else "missed"})
+    return out
+
+
+def record(res):
+    prov = device(res)
+    claim_list, chapter_prov = claims(res)
+    torch = res.json("torch.json")
+    bench_rows = bench(res)
+    machine = res.text("machine.txt") or ""
+    nvcc = re.search(r"release ([\d.]+), V([\d.]+)", machine)
+    prov.update({
+        "commit": (res.text("commit") or "unknown").strip(),
+        "date": chapter_prov.get("date", ""),
+        "cuda_runtime": chapter_prov.get("cuda_runtime", ""),
+        "cpu": chapter_prov.get("cpu", ""),
+        "cpu_threads": chapter_prov.get("cpu_threads", 0),
+        "os": chapter_prov.get("os", ""),
+        "compiler": chapter_prov.get("compiler", ""),
+        "flags": chapter_prov.get("flags", ""),
+        "sizes": chapter_prov.get("sizes", ""),
+        "architectures": "sm_90 (tools/gpu/bundle.sh)",
+        "nvcc": nvcc.group(2) if nvcc else "",
+        "torch": (torch or {}).get("torch", ""),
+    })
+    return {
+        "format": FORMAT,
+        "provenance": prov,
+        "ctest_gpu": ctest_result(res),
+        "sanitizer": sanitizer_results(res),
+        "chapters": chapter_runs(res),
+        "claims": claim_list,
+        "bench": bench_rows,
+        "pytorch": torch or {},
+        "goals": goals(bench_rows, torch),
+    }
+
+
+def slug(gpu):
+    return re.sub(r"[^a-z0-9]+", "-", gpu.lower()).strip("-")
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("results", help="device_run.sh's results.tar.gz, or the folder it unpacks to")
+    ap.add_argument("--out", help="the record to write (default docs/recorded/gpu/<gpu>.json)")
+    args = ap.parse_args(argv)
+    rec = record(Results(args.results))
+    out = args.out or os.path.join("docs", "recorded", "gpu", slug(rec["provenance"]["gpu"]) + ".json")
+    os.makedirs(os.path.dirname(out) or ".", exist_ok=True)
+    with open(out, "w", encoding="utf-8") as f:
+        json.dump(rec, f, indent=1, ensure_ascii=False)
+        f.write("\n")
+    met = sum(1 for g in rec["goals"] if g["status"] == "met")
+    print(f"{out}: {len(rec['claims'])} GPU claims, {len(rec['bench'])} benchmarks, "
+          f"{met} of {len(rec['goals'])} goals met")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
