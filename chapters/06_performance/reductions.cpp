@@ -307,7 +307,8 @@ void performance::reductions(book::Chapter& ch) {
                     kernel_reads(x, 1, ReduceVersion::BlockPerRow, 8, 4) ==
                         logical_trace(x.select(0, 0).view({-1, 32})).bytes);
              c.that("ColumnSplit reads the adjacent-columns view",
-                    kernel_reads(x, 0, ReduceVersion::ColumnSplit, 8, 128) ==
+                    kernel_reads(x, 0, ReduceVersion::ColumnSplit, cuda::kSplitRows,
+                                 1024 / cuda::kSplitRows) ==
                         logical_trace(x.slice(1, 0, 32)).bytes);
              c.that("ThreadPerOutput reads the thread-per-row view",
                     kernel_reads(x, 1, ReduceVersion::ThreadPerOutput, 1, 1024) ==

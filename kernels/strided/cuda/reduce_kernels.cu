@@ -87,8 +87,8 @@ __global__ void reduce_block_per_row(const ReducePlan p) {
   }
 }
 
-// 3. A 32×8 block reduces 32 adjacent outputs: thread (x, y) takes output 32 b + x and rows y,
-// y+8, y+16, ...; the 8 partial results per output meet in shared memory.
+// 3. A 32×32 block reduces 32 adjacent outputs: thread (x, y) takes output 32 b + x and rows y,
+// y+32, y+64, ...; the 32 partial results per output meet in shared memory.
 template <class Op>
 __global__ void reduce_column_split(const ReducePlan p) {
   __shared__ float partial[kSplitRows][kSplitColumns];

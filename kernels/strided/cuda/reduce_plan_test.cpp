@@ -161,6 +161,7 @@ TEST_CASE("the sectors a warp's reads span: PF-13's mappings over the kernels' o
   CHECK(warp_reads(short_rows, ReduceVersion::BlockPerRow, 0, 0).size() == 32);
   CHECK(warp_reads(short_rows, ReduceVersion::BlockPerRow, 0, 1).empty());
   CHECK(warp_reads(short_rows, ReduceVersion::BlockPerRow, 1, 0).size() == 8);  // lanes 32..39
-  CHECK_THROWS_WITH(warp_reads(short_rows, ReduceVersion::ColumnSplit, 8, 0),
-                    doctest::Contains("block 0 has no warp 8"));
+  const std::string no_warp = "block 0 has no warp " + std::to_string(kSplitRows);
+  CHECK_THROWS_WITH(warp_reads(short_rows, ReduceVersion::ColumnSplit, kSplitRows, 0),
+                    doctest::Contains(no_warp.c_str()));
 }
