@@ -72,37 +72,27 @@ struct alignas(sizeof(T) * VEC) Vec {
   T v[VEC];
 };
 
+// One 16-byte vector per thread and step, 128 threads a block, as PyTorch's vectorized loop
+// (vectorized_elementwise_kernel, aten/src/ATen/native/cuda/CUDALoops.cuh). Four vectors per
+// thread, loads first, was 4% slower on an H200 (262.7 µs against 252.6 µs for x + 3 on 512³
+// float32; a device-to-device cudaMemcpy of the same bytes took 254.9 µs): the grid of one
+// vector per thread has four times the blocks to spread over the multiprocessors.
 template <int NIN, class T, int VEC, class F>
 __global__ void flat_kernel(T* out, const T* in0, const T* in1, int64_t n, F f) {
   using V = Vec<T, VEC>;
   const int64_t nvec = n / VEC;
-  const int64_t per_block = int64_t{kThreads} * kUnroll;
-  const int64_t step = int64_t{gridDim.x} * per_block;
-  for (int64_t base = int64_t{blockIdx.x} * per_block; base < nvec; base += step) {
-    // All loads of the step first, then the stores: kUnroll independent 16-byte requests in
-    // flight per operand and thread keep enough bytes moving to saturate DRAM.
-    V a[kUnroll], b[kUnroll];
+  const int64_t step = int64_t{gridDim.x} * kThreads;
+  for (int64_t i = int64_t{blockIdx.x} * kThreads + threadIdx.x; i < nvec; i += step) {
+    const V a = reinterpret_cast<const V*>(in0)[i];
+    V b{};
+    if constexpr (NIN == 2) b = reinterpret_cast<const V*>(in1)[i];
+    V r;
 #pragma unroll
-    for (int u = 0; u < kUnroll; ++u) {
-      const int64_t i = base + u * kThreads + threadIdx.x;
-      if (i < nvec) {
-        a[u] = reinterpret_cast<const V*>(in0)[i];
-        if constexpr (NIN == 2) b[u] = reinterpret_cast<const V*>(in1)[i];
-      }
+    for (int k = 0; k < VEC; ++k) {
+      if constexpr (NIN == 1) r.v[k] = f(a.v[k]);
+      else r.v[k] = f(a.v[k], b.v[k]);
     }
-#pragma unroll
-    for (int u = 0; u < kUnroll; ++u) {
-      const int64_t i = base + u * kThreads + threadIdx.x;
-      if (i < nvec) {
-        V r;
-#pragma unroll
-        for (int k = 0; k < VEC; ++k) {
-          if constexpr (NIN == 1) r.v[k] = f(a[u].v[k]);
-          else r.v[k] = f(a[u].v[k], b[u].v[k]);
-        }
-        reinterpret_cast<V*>(out)[i] = r;
-      }
-    }
+    reinterpret_cast<V*>(out)[i] = r;
   }
   // The n % VEC elements past the last whole vector.
   const int64_t threads = int64_t{gridDim.x} * kThreads;
@@ -123,7 +113,7 @@ void launch_flat(const ElementwisePlan& plan, char* const data[3], F f) {
   const bool vec = aligned16(out) && aligned16(in0) && (NIN == 1 || aligned16(in1));
   const int64_t units = vec ? plan.numel / kVec : plan.numel;
   // At least one block, so the scalar tail runs even when there is no whole vector.
-  LaunchGeometry g = linear_geometry(units > 0 ? units : 1, kThreads, kUnroll);
+  LaunchGeometry g = linear_geometry(units > 0 ? units : 1, kThreads, 1);
   if (vec) {
     flat_kernel<NIN, T, kVec, F><<<g.grid.x, g.block.x>>>(out, in0, in1, plan.numel, f);
   } else {
