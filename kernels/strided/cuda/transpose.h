@@ -4,11 +4,12 @@
 //      reads of a row-major input are consecutive (4 sectors), but its 32 writes land `rows`
 //      elements apart (32 sectors): half the traffic is uncoalesced.
 //   2. Tiled — the block stages the tile in shared memory, reads it row by row and writes it
-//      column by column, so both global sides are consecutive. The tile is 32×33 floats: the extra
-//      column puts the 32 elements of a tile column in 32 different banks (bank = word index mod 32)
-//      instead of one, so reading a column does not serialise into 32 bank conflicts.
-// After M. Harris, "An Efficient Matrix Transpose in CUDA C/C++", NVIDIA Developer Blog, 2013:
-// 32×32 tiles, 32×8 threads, each thread moving 4 elements.
+//      column by column, so both global sides are consecutive. The tile is 64×65 floats: the extra
+//      column puts the elements of a tile column in 32 different banks (bank = word index mod 32)
+//      instead of two, so reading a column does not serialise into bank conflicts.
+// After M. Harris, "An Efficient Matrix Transpose in CUDA C/C++", NVIDIA Developer Blog, 2013,
+// whose 32×32 tiles (32×8 threads, 4 elements each) the naive version keeps; the tiled version
+// moves 64×64 tiles with the same 32×8 threads, 16 elements each (transpose_kernels.cu says why).
 //
 // Both move 4-byte elements bit for bit (float32, int32); any 2-D layout is read correctly, and
 // a row-major input is the one the tiled version is fast for. The result is a fresh contiguous
