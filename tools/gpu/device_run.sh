@@ -109,7 +109,9 @@ if command -v compute-sanitizer >/dev/null; then
       "$bin/cuda.${t}_gpu" --test-case-exclude='*2^31*'
   done
   for t in transpose reduce matmul; do
-    runstep "racecheck_$t" 45 compute-sanitizer --tool racecheck --error-exitcode 9 "$bin/cuda.${t}_gpu"
+    # The 70000-row case has too many shared-memory accesses to check within the cap.
+    runstep "racecheck_$t" 45 compute-sanitizer --tool racecheck --error-exitcode 9 "$bin/cuda.${t}_gpu" \
+      --test-case-exclude='*long rows*'
   done
 else
   log "no compute-sanitizer on this machine"
