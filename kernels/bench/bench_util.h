@@ -37,7 +37,9 @@ void run_timed(benchmark::State& state, F&& work, double bytes) {
   const auto group = [&] {
     for (int i = 0; i < calls; ++i) work();
   };
-  for (auto _ : state) state.SetIterationTime(time_gpu(group, 0, 1).median_ms / calls / 1e3);
+  // One sample counts as `calls` iterations, so the reported time is per call and the benchmark
+  // stops after its minimum time of work, not after that time divided among the calls.
+  while (state.KeepRunningBatch(calls)) state.SetIterationTime(time_gpu(group, 0, 1).median_ms / 1e3);
   state.SetBytesProcessed(static_cast<int64_t>(bytes) * state.iterations());
   state.counters["calls_per_sample"] = calls;
 }
