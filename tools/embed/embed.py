@@ -15,10 +15,10 @@ Markdown pages of docs/, and writes into --pages:
 It fails (exit 1, one line per problem naming the file and the claim) when the text and the checks
 drift apart: a claim ID in the text that no chapter checks, a check that no page cites, an output or
 value a page refers to that is missing or older than its chapter's source, a claim that failed, a
-recorded run naming a claim no chapter checks, or a claim's sentence whose numbers are not its
-statement's (a number of the statement that neither the sentence's paragraph nor what its section
-shows says, or a shape or size that differs from the statement's; see check_claim_numbers and
-docs/claim_numbers.txt, its reviewed exceptions).
+recorded GPU run of an unknown format or naming a claim no chapter checks, or a claim's sentence
+whose numbers are not its statement's (a number of the statement that neither the sentence's
+paragraph nor what its section shows says, or a shape or size that differs from the statement's;
+see check_claim_numbers and docs/claim_numbers.txt, its reviewed exceptions).
 
 Directives in docs/*.md (nothing else is touched):
   \\claim{MT-03}        the mark of a sentence stating claim MT-03 (status, link to the ledger)
@@ -26,6 +26,7 @@ Directives in docs/*.md (nothing else is touched):
   \\book{chapters}      the list of chapter pages, in order
   \\book{ledger}        the claims ledger table
   \\book{errata}        the errata table
+  \\book{gpu_runs}      a section for each recorded GPU run (docs/recorded/gpu; see gpu_runs.py)
   \\chNN_name           a value of chapter NN (a Doxygen alias, checked here first)
   \\tryit ARGS          (a line of its own) runs `strided-explore ARGS` now and shows the command
                        with its real output (text, or an SVG drawing); a failing command fails
@@ -59,6 +60,9 @@ import subprocess
 import sys
 import xml.etree.ElementTree as ET
 from decimal import Decimal
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import gpu_runs  # noqa: E402
 
 ID = r"[A-Z]{2}-[0-9]{2}(?:\.[a-z0-9]+)?"
 CLAIM_RE = re.compile(r"\\claim\{([^}]*)\}")
@@ -219,9 +223,13 @@ def measurements(c):
 
 
 def load_recorded(recorded_dir, claims, problems, root):
-    """Recorded runs (report.json files from other machines, e.g. a GPU) shown beside this run.
+    """The recorded GPU runs of docs/recorded/gpu/*.json (tools/gpu/record.py; gpu_runs.FORMAT),
+    shown beside this run.
 
-    A recorded status is kept apart from the claim's own status: it never makes a claim passed here.
+    A recorded status is kept apart from the claim's own status: it never makes a claim passed
+    here, and a claim that failed there is shown as failed there without failing this build. A
+    recorded claim that no chapter checks in this build is a problem: the record is older than the
+    book and must be made again.
     """
     if not recorded_dir or not os.path.isdir(recorded_dir):
         return []
@@ -231,15 +239,21 @@ def load_recorded(recorded_dir, claims, problems, root):
             continue
         path = os.path.join(recorded_dir, fname)
         where = rel(path, root)
-        report = load_json(path, problems, where)
-        if report is None:
+        record = load_json(path, problems, where)
+        if record is None:
             continue
-        prov = report.get("provenance", {})
-        run = {"file": fname, "chapter": report.get("chapter", ""), "gpu": prov.get("gpu", "no GPU"),
+        if not isinstance(record, dict) or record.get("format") != gpu_runs.FORMAT:
+            got = record.get("format") if isinstance(record, dict) else None
+            problems.add(where, f"unknown format {got!r} of a recorded GPU run (this build reads "
+                                f"format {gpu_runs.FORMAT}): record it again with tools/gpu/record.py")
+            continue
+        prov = record.get("provenance", {})
+        run = {"file": fname, "anchor": gpu_runs.anchor(fname), "gpu": prov.get("gpu", "unknown GPU"),
                "cpu": prov.get("cpu", ""), "commit": prov.get("commit", "unknown"),
-               "date": prov.get("date", ""), "cuda_runtime": prov.get("cuda_runtime", "")}
+               "date": prov.get("date", ""), "cuda_runtime": prov.get("cuda_runtime", ""),
+               "claims": [], "record": record}
         runs.append(run)
-        for c in report.get("claims", []):
+        for c in record.get("claims", []):
             cid = c.get("id", "")
             if cid not in claims:
                 problems.add(where, f"recorded claim {cid} has no check in this build "
@@ -249,9 +263,13 @@ def load_recorded(recorded_dir, claims, problems, root):
             if status not in STATUSES:
                 problems.add(where, f"recorded claim {cid} has an unknown status {status!r}")
                 continue
+            seen = {"id": cid, "statement": c.get("statement", claims[cid]["statement"]),
+                    "status": status, "reason": c.get("reason", ""), "measured": measurements(c)}
+            run["claims"].append(seen)
             claims[cid]["recorded"].append({
-                "file": fname, "gpu": run["gpu"], "commit": run["commit"], "date": run["date"],
-                "status": status, "reason": c.get("reason", ""), "measured": measurements(c)})
+                "file": fname, "anchor": run["anchor"], "gpu": run["gpu"], "commit": run["commit"],
+                "date": run["date"], "status": status, "reason": seen["reason"],
+                "measured": seen["measured"]})
     return runs
 
 
@@ -1233,9 +1251,13 @@ def status_html(status, reason=""):
 
 
 def recorded_html(c):
+    """Each recorded run's status of a claim and the values it judged there, under the local
+    status, linking to the run's section (\\book{gpu_runs})."""
     return "".join(
-        f'<div class="claim-recorded">recorded on {esc(r["gpu"])} at <code>{esc(r["commit"])}</code>: '
-        f'{status_html(r["status"])}</div>' for r in c.get("recorded", []))
+        f'<div class="claim-recorded"><a href="#{esc(r["anchor"])}">recorded on {esc(r["gpu"])}</a> '
+        f'at <code>{esc(r["commit"])}</code>, <span class="book-nowrap">{esc(r["date"][:10])}</span>: '
+        f'{status_html(r["status"], r.get("reason", ""))}{gpu_runs.judged_html(r["measured"])}</div>'
+        for r in c.get("recorded", []))
 
 
 def machine_text(prov):
@@ -1548,7 +1570,11 @@ def main(argv=None):
     ap.add_argument("--chapter", action="append", default=[], metavar="NAME=SOURCE",
                     help="a chapter and a source file of it (repeat; a chapter of several files "
                          "is named once per file, its program first)")
-    ap.add_argument("--recorded", help="a folder of recorded runs (report.json files)")
+    ap.add_argument("--recorded", help="the folder of the recorded GPU runs (docs/recorded/gpu, "
+                                       "written by tools/gpu/record.py)")
+    ap.add_argument("--seed-timings", help="the seed notebook's quoted timings, which the GPU runs' "
+                                           "section sets beside the library's (default: "
+                                           "DOCS/recorded/seeds/pytorch-for-scientists.txt)")
     ap.add_argument("--mutants", help="the record of tools/book mutate (which mutants kill which "
                                       "claims); the build fails when it is stale")
     ap.add_argument("--claim-numbers", help="the reviewed exceptions to the check that a claim's "
@@ -1567,6 +1593,16 @@ def main(argv=None):
     chapters_by_name = {c["name"]: c for c in chapters}
     claims = check_claims(chapters, problems, args.root)
     runs = load_recorded(args.recorded, claims, problems, args.root)
+    seed_text = ""
+    if runs:
+        seed_path = args.seed_timings or os.path.join(args.docs, gpu_runs.SEED_FILE)
+        try:
+            with open(seed_path, encoding="utf-8") as f:
+                seed_text = f.read()
+            gpu_runs.seed_timings(seed_text)
+        except (OSError, ValueError) as e:
+            problems.add(rel(seed_path, args.root), f"the seed's quoted timings cannot be read: {e}")
+            seed_text = ""
     mutants = load_mutants(args.mutants, claims, problems, args.root)
     notes = load_claim_numbers(args.claim_numbers, claims, problems, args.root)
     check_caption_numbers(chapters, claims, notes, problems, args.root)
@@ -1621,6 +1657,7 @@ def main(argv=None):
                               if page_ids.get(c["name"])),
         "ledger": "\\htmlinclude[block] book.ledger.html",
         "errata": "\\htmlinclude[block] book.errata.html",
+        "gpu_runs": "\\htmlinclude[block] book.gpu_runs.html",
     }
 
     # The chapters' sources, as \\snippet shows them, and their PyTorch companions with PyTorch's
@@ -1740,6 +1777,11 @@ def main(argv=None):
         f.write(ledger_html(chapters, claims, page_ids, mutants))
     with open(os.path.join(frag_dir, "book.errata.html"), "w", encoding="utf-8") as f:
         f.write(errata_html(chapters, claims, page_ids))
+    by_name = {ch["name"]: ch for ch in chapters}
+    with open(os.path.join(frag_dir, "book.gpu_runs.html"), "w", encoding="utf-8") as f:
+        f.write(gpu_runs.gpu_runs_html(
+            runs, seed_text, status_html,
+            lambda name: chapter_link(by_name[name], page_ids) if name in by_name else esc(name)))
     with open(os.path.join(args.pages, "values.doxy"), "w", encoding="utf-8") as f:
         f.write("# Values quoted in sentences, from the chapters' runs (generated by tools/embed).\n")
         for alias in sorted(values):
@@ -1750,7 +1792,8 @@ def main(argv=None):
     provenance = [ch["report"].get("provenance", {}) | {"chapter": ch["name"]} for ch in chapters]
     ledger = {
         "provenance": provenance,
-        "recorded_runs": runs,
+        "recorded_runs": [{k: v for k, v in r.items() if k not in ("claims", "record")}
+                          for r in runs],
         "claims": [{
             "id": cid, "chapter": c["chapter"], "statement": c["statement"], "status": c["status"],
             "reason": c.get("reason", ""), "kind": c.get("kind", ""), "measured": c.get("measured", []),
