@@ -86,6 +86,13 @@ class Results:
         t = self.text(name + ".rc")
         return None if t is None else t.strip()
 
+    def matching(self, pattern):
+        """(name, match) for each file whose whole name matches pattern, in name order."""
+        for name in sorted(self.files):
+            m = re.fullmatch(pattern, name)
+            if m:
+                yield name, m
+
 
 def device(res):
     rows = list(csv.reader(io.StringIO(res.text("nvidia-smi.csv") or "")))
@@ -113,7 +120,7 @@ def ctest_result(res):
     log = res.text("ctest_gpu/ctest_gpu.log") or res.text("ctest_gpu.log")
     if log is None:
         return {"ran": False, "tests": [], "output": ""}
-    tests = [{"name": m.group(1), "status": m.group(2).strip().lower(), "seconds": float(m.group(3))}
+    tests = [{"name": m.group(1), "status": m.group(2).strip("* ").lower(), "seconds": float(m.group(3))}
              for m in re.finditer(r"Test +#\d+: (\S+) \.+\s*(\*{0,3}[A-Za-z ]+?)\s+([\d.]+) sec", log)]
     return {"ran": True, "command": "ctest -L gpu --output-on-failure", "exit": res.rc("ctest_gpu"),
             "tests": tests, "output": log.strip()}
@@ -121,10 +128,7 @@ def ctest_result(res):
 
 def sanitizer_results(res):
     out = []
-    for name in sorted(res.files):
-        m = re.fullmatch(r"(memcheck|racecheck)_(\w+)\.log", name)
-        if not m:
-            continue
+    for name, m in res.matching(r"(memcheck|racecheck)_(\w+)\.log"):
         log = res.text(name)
         rc = res.rc(name[:-4])
         summary = re.findall(r"========= (ERROR SUMMARY: .*|RACECHECK SUMMARY: .*)", log)
@@ -141,10 +145,7 @@ def sanitizer_results(res):
 
 def chapter_runs(res):
     runs = []
-    for name in sorted(res.files):
-        m = re.fullmatch(r"chapter_(\d\d_\w+)\.log", name)
-        if not m:
-            continue
+    for name, m in res.matching(r"chapter_(\d\d_\w+)\.log"):
         counts = {}
         failed = []
         for line in res.text(name).splitlines():
@@ -161,10 +162,7 @@ def chapter_runs(res):
 
 def claims(res):
     out, provenance = [], None
-    for name in sorted(res.files):
-        m = re.fullmatch(r"report_(\d\d_\w+)\.json", name)
-        if not m:
-            continue
+    for name, m in res.matching(r"report_(\d\d_\w+)\.json"):
         report = res.json(name)
         provenance = provenance or report.get("provenance", {})
         for c in report.get("claims", []):

@@ -1,0 +1,120 @@
+#!/usr/bin/env python3
+"""Tests of tools/gpu/record.py on small results folders written here, shaped as device_run.sh
+writes them: what ran is recorded with its numbers, and what did not run is never counted."""
+import json
+import os
+import sys
+import tempfile
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import record  # noqa: E402
+
+SMI = ("name, driver_version, memory.total [MiB], clocks.current.sm [MHz], "
+       "clocks.current.memory [MHz], clocks.max.sm [MHz], clocks.max.memory [MHz], "
+       "power.limit [W], temperature.gpu, pstate\n"
+       "NVIDIA Test GPU, 580.1, 1000 MiB, 345 MHz, 3201 MHz, 1980 MHz, 3201 MHz, 700.00 W, 34, P0\n")
+
+
+def bench_entry(name, us, gbps=None, error=None):
+    e = {"name": name + "/manual_time", "real_time": us, "time_unit": "us"}
+    if gbps is not None:
+        e["bytes_per_second"] = gbps * 1e9
+    if error:
+        e = {"name": name + "/manual_time", "error_occurred": True, "error_message": error}
+    return e
+
+
+class RecordTest(unittest.TestCase):
+    def write(self, files):
+        d = tempfile.mkdtemp(prefix="record_test_")
+        for name, text in files.items():
+            path = os.path.join(d, name)
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            with open(path, "w", encoding="utf-8") as f:
+                f.write(text if isinstance(text, str) else json.dumps(text))
+        return record.Results(d)
+
+    def base(self):
+        return {
+            "nvidia-smi.csv": SMI,
+            "commit": "0123456789ab\n",
+            "report_06_performance.json": {
+                "chapter": "06_performance", "partial": True,
+                "provenance": {"date": "2026-01-01T00:00:00Z", "gpu": "NVIDIA Test GPU"},
+                "claims": [{"id": "PF-09", "status": "passed", "measured": []}]},
+            "bench.json": {"benchmarks": [
+                bench_entry("BM_copy_cudaMemcpy", 100.0, 4000.0),
+                bench_entry("BM_add3_contiguous_flat", 110.0, 3500.0),
+                bench_entry("BM_matmul_cublas_path_a_b", 210.0),
+                bench_entry("BM_matmul_cublas_direct_a_b", 200.0),
+                bench_entry("BM_add3_permuted", 99.0, 4000.0)]},
+            "torch.json": {"torch": "2.x", "experiments": [
+                {"id": "add3_contiguous", "median_ms": 0.100},
+                {"id": "add3_permuted", "median_ms": 0.100}]},
+            "memcheck_reduce.log": "========= ERROR SUMMARY: 0 errors\n",
+            "memcheck_reduce.rc": "0\n",
+            "racecheck_reduce.log": "doctest output, then the cap\n",
+            "racecheck_reduce.rc": "124\n",
+            "chapter_06_performance.log": "PF-08\tinconclusive\nPF-09\tpassed\nPF-13\tfailed\n",
+            "chapter_06_performance.rc": "1\n",
+        }
+
+    def goal(self, rec, gid):
+        return next(g for g in rec["goals"] if g["id"] == gid)
+
+    def test_goals_are_ratios_of_the_runs_own_measurements(self):
+        rec = record.record(self.write(self.base()))
+        self.assertAlmostEqual(self.goal(rec, "add_vs_copy")["value"], 3500 / 4000)
+        self.assertEqual(self.goal(rec, "add_vs_copy")["status"], "missed")  # 87.5% < 90%
+        self.assertAlmostEqual(self.goal(rec, "cublas_a_b")["value"], 1.05)
+        self.assertEqual(self.goal(rec, "cublas_a_b")["status"], "met")  # at the bound
+        self.assertEqual(self.goal(rec, "pytorch_add3_contiguous")["status"], "missed")  # 1.1x
+        self.assertEqual(self.goal(rec, "pytorch_add3_permuted")["status"], "met")  # 0.99x
+
+    def test_what_did_not_run_is_not_run_never_met(self):
+        files = self.base()
+        del files["torch.json"]
+        files["bench.json"]["benchmarks"][0] = bench_entry("BM_copy_cudaMemcpy", 0, error="no device")
+        rec = record.record(self.write(files))
+        self.assertEqual(self.goal(rec, "add_vs_copy")["status"], "not run")
+        self.assertEqual(self.goal(rec, "transpose_vs_copy")["status"], "not run")
+        self.assertEqual(self.goal(rec, "pytorch_add3_permuted")["status"], "not run")
+        self.assertEqual(rec["bench"][0], {"name": "BM_copy_cudaMemcpy", "error": "no device"})
+        self.assertFalse(rec["ctest_gpu"]["ran"])
+
+    def test_a_sanitizer_stopped_by_its_cap_is_not_finished(self):
+        rec = record.record(self.write(self.base()))
+        verdicts = {(s["tool"], s["program"]): s["verdict"] for s in rec["sanitizer"]}
+        self.assertEqual(verdicts, {("memcheck", "cuda.reduce_gpu"): "clean",
+                                    ("racecheck", "cuda.reduce_gpu"): "not finished"})
+
+    def test_claims_chapters_and_the_bundles_commit(self):
+        rec = record.record(self.write(self.base()))
+        self.assertEqual([(c["id"], c["chapter"]) for c in rec["claims"]], [("PF-09", "06_performance")])
+        self.assertEqual(rec["chapters"], [{"chapter": "06_performance", "exit": "1",
+                                            "statuses": {"inconclusive": 1, "passed": 1, "failed": 1},
+                                            "failed": ["PF-13"]}])
+        self.assertEqual(rec["provenance"]["commit"], "0123456789ab")
+        self.assertEqual(rec["provenance"]["gpu"], "NVIDIA Test GPU")
+        self.assertEqual(rec["provenance"]["sm_clock_before"], "345 MHz")
+
+    def test_ctest_lines_are_read_with_their_status(self):
+        files = self.base()
+        files["ctest_gpu.log"] = ("1/2 Test #1: cuda.a_gpu .......   Passed    6.40 sec\n"
+                                  "2/2 Test #2: cuda.b_gpu .......***Failed    0.50 sec\n")
+        files["ctest_gpu.rc"] = "8\n"
+        rec = record.record(self.write(files))
+        self.assertEqual([(t["name"], t["status"]) for t in rec["ctest_gpu"]["tests"]],
+                         [("cuda.a_gpu", "passed"), ("cuda.b_gpu", "failed")])
+        self.assertEqual(rec["ctest_gpu"]["exit"], "8")
+
+    def test_no_device_no_record(self):
+        files = self.base()
+        files["nvidia-smi.csv"] = "NVIDIA-SMI has failed\n"
+        with self.assertRaises(SystemExit):
+            record.record(self.write(files))
+
+
+if __name__ == "__main__":
+    unittest.main()
