@@ -228,8 +228,8 @@ def load_recorded(recorded_dir, claims, problems, root):
 
     A recorded status is kept apart from the claim's own status: it never makes a claim passed
     here, and a claim that failed there is shown as failed there without failing this build. A
-    recorded claim that no chapter checks in this build is a problem: the record is older than the
-    book and must be made again.
+    recorded claim that no chapter checks in this build, or that this build states otherwise, is a
+    problem: the record is older than the book and must be made again.
     """
     if not recorded_dir or not os.path.isdir(recorded_dir):
         return []
@@ -259,11 +259,16 @@ def load_recorded(recorded_dir, claims, problems, root):
                 problems.add(where, f"recorded claim {cid} has no check in this build "
                                     "(record the run again, or remove it)")
                 continue
+            if c.get("statement") != claims[cid]["statement"]:
+                # The claim was restated since the run: its status there judged another sentence.
+                problems.add(where, f"recorded claim {cid} states {c.get('statement')!r}, this build's "
+                                    f"check states {claims[cid]['statement']!r} (record the run again)")
+                continue
             status = c.get("status")
             if status not in STATUSES:
                 problems.add(where, f"recorded claim {cid} has an unknown status {status!r}")
                 continue
-            seen = {"id": cid, "statement": c.get("statement", claims[cid]["statement"]),
+            seen = {"id": cid, "statement": c["statement"],
                     "status": status, "reason": c.get("reason", ""), "measured": measurements(c)}
             run["claims"].append(seen)
             claims[cid]["recorded"].append({

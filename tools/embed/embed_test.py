@@ -921,6 +921,13 @@ A GPU sentence.\\claim{PF-10} The seed's dump reads past the end.\\claim{ER-14}
         self.assertIn("nvidia-h100.json", err)
         self.assertIn("recorded claim PF-99", err)
 
+    def test_a_recorded_claim_restated_since_fails(self):
+        rec = self.recorded([claim("MT-01", statement="An older sentence.")])
+        rc, err = self.run_embed("--recorded", rec)
+        self.assertEqual(rc, 1)
+        self.assertIn("recorded claim MT-01 states 'An older sentence.'", err)
+        self.assertIn("record the run again", err)
+
     def test_a_recorded_status_never_changes_the_local_status_or_the_counts(self):
         self.recorded([])
         rc, err = self.run_embed()
