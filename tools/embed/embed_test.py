@@ -843,7 +843,8 @@ A GPU sentence.\\claim{PF-10} The seed's dump reads past the end.\\claim{ER-14}
                           "tests": [{"name": "cuda.elementwise_gpu", "status": "passed", "seconds": 6.4}],
                           "output": "1/1 Test #1: cuda.elementwise_gpu <ok>"},
             "sanitizer": [{"tool": "memcheck", "program": "cuda.reduce_gpu", "exit": "0",
-                           "verdict": "clean", "summary": "ERROR SUMMARY: 0 errors"},
+                           "verdict": "clean", "summary": "ERROR SUMMARY: 0 errors",
+                           "test_cases": {"passed": 8, "failed": 0, "skipped": 1}},
                           {"tool": "racecheck", "program": "cuda.matmul_gpu", "exit": "124",
                            "verdict": "not finished", "summary": ""}],
             "chapters": [{"chapter": "99_demo", "exit": "1", "statuses": {"passed": 25, "failed": 1},
@@ -1013,6 +1014,8 @@ A GPU sentence.\\claim{PF-10} The seed's dump reads past the end.\\claim{ER-14}
         sanitizer = parts["compute-sanitizer"]
         self.assertIn("ERROR SUMMARY: 0 errors", sanitizer)
         self.assertIn(">not finished<", sanitizer)
+        self.assertIn("<td>8 passed, 1 left out</td>", sanitizer)  # a filter's cases are said
+        self.assertIn("<td>not counted</td>", sanitizer)
         chapters = parts["Every chapter, at the test sizes"]
         self.assertIn("1 failed, 25 passed", chapters)
         self.assertIn('<a href="#MT-03">MT-03</a>', chapters)

@@ -293,11 +293,18 @@ def sanitizer_html(rec):
     if not runs:
         return not_run("compute-sanitizer")
     cls = {"clean": "claim-passed", "errors": "claim-failed", "not finished": "claim-not-run"}
+    def cases(s):
+        c = s.get("test_cases")
+        if not c:
+            return "not counted"
+        text = f"{c['passed']} passed" + (f", {c['failed']} failed" if c["failed"] else "")
+        return text + (f", {c['skipped']} left out" if c["skipped"] else "")
+
     rows = [(esc(s["tool"]), f"<code>{esc(s['program'])}</code>",
              f'<span class="claim-status {cls.get(s["verdict"], "claim-not-run")}">{esc(s["verdict"])}</span>',
-             esc(s.get("summary") or f"exit {s.get('exit')}"))
+             esc(cases(s)), esc(s.get("summary") or f"exit {s.get('exit')}"))
             for s in runs]
-    return table("gpu-sanitizer", ("Tool", "Program", "Verdict", "Summary"), rows)
+    return table("gpu-sanitizer", ("Tool", "Program", "Verdict", "Test cases", "Summary"), rows)
 
 
 def chapters_html(rec, chapter_link):

@@ -29,7 +29,8 @@ cap() { local left=$((limit - SECONDS - 20)); [ "$left" -lt "$1" ] && echo "$lef
 runstep() {  # runstep NAME CAP CMD...: runs CMD with a timeout, its output in NAME.log
   local name=$1 c; c=$(cap "$2"); shift 2
   if [ "$c" -le 5 ]; then log "$name: skipped, no time left"; echo "skipped" >"$res/$name.rc"; return; fi
-  timeout --kill-after=5 "$c" "$@" >"$res/$name.log" 2>&1
+  echo "\$ $*" >"$res/$name.log"  # the command, so the record can say what ran
+  timeout --kill-after=5 "$c" "$@" >>"$res/$name.log" 2>&1
   local rc=$?
   echo "$rc" >"$res/$name.rc"
   log "$name: exit $rc (cap ${c} s)"

@@ -132,14 +132,22 @@ def sanitizer_results(res):
         log = res.text(name)
         rc = res.rc(name[:-4])
         summary = re.findall(r"========= (ERROR SUMMARY: .*|RACECHECK SUMMARY: .*)", log)
+        # doctest's count: the cases run under the tool, and those the run's filter left out.
+        cases = re.findall(r"test cases: *(\d+) \| *(\d+) passed \| *(\d+) failed \| *(\d+) skipped", log)
         if rc == "124" or not summary:
             verdict = "not finished"
         elif rc == "0":
             verdict = "clean"
         else:
             verdict = "errors"
-        out.append({"tool": m.group(1), "program": f"cuda.{m.group(2)}_gpu", "exit": rc,
-                    "verdict": verdict, "summary": summary[-1] if summary else ""})
+        run = {"tool": m.group(1), "program": f"cuda.{m.group(2)}_gpu", "exit": rc,
+               "verdict": verdict, "summary": summary[-1] if summary else ""}
+        if log.startswith("$ "):
+            run["command"] = log.splitlines()[0][2:]
+        if cases:
+            _, passed, failed, skipped = (int(n) for n in cases[-1])
+            run["test_cases"] = {"passed": passed, "failed": failed, "skipped": skipped}
+        out.append(run)
     return out
 
 

@@ -52,7 +52,8 @@ class RecordTest(unittest.TestCase):
             "torch.json": {"torch": "2.x", "experiments": [
                 {"id": "add3_contiguous", "median_ms": 0.100},
                 {"id": "add3_permuted", "median_ms": 0.100}]},
-            "memcheck_reduce.log": "========= ERROR SUMMARY: 0 errors\n",
+            "memcheck_reduce.log": ("[doctest] test cases:   8 |   8 passed | 0 failed | 1 skipped\n"
+                                    "========= ERROR SUMMARY: 0 errors\n"),
             "memcheck_reduce.rc": "0\n",
             "racecheck_reduce.log": "doctest output, then the cap\n",
             "racecheck_reduce.rc": "124\n",
@@ -88,6 +89,9 @@ class RecordTest(unittest.TestCase):
         verdicts = {(s["tool"], s["program"]): s["verdict"] for s in rec["sanitizer"]}
         self.assertEqual(verdicts, {("memcheck", "cuda.reduce_gpu"): "clean",
                                     ("racecheck", "cuda.reduce_gpu"): "not finished"})
+        # The cases a filter left out are kept, so "clean" is never read as "every case".
+        self.assertEqual(rec["sanitizer"][0]["test_cases"], {"passed": 8, "failed": 0, "skipped": 1})
+        self.assertNotIn("test_cases", rec["sanitizer"][1])
 
     def test_claims_chapters_and_the_bundles_commit(self):
         rec = record.record(self.write(self.base()))
