@@ -71,19 +71,30 @@ bool same(double a, double b) {
 }
 
 
+// The exact sum (in double) of count elements of xs from first, step apart, and the sum of their
+// magnitudes: a float32 sum of them in any order is within count · 2^-24 · magnitude of exact.
+struct ExactSum {
+  double exact = 0, magnitude = 0;
+};
+ExactSum exact_sum(const std::vector<double>& xs, int64_t first, int64_t count, int64_t step) {
+  ExactSum s;
+  for (int64_t k = 0; k < count; ++k) {
+    const double v = xs[static_cast<size_t>(first + k * step)];
+    s.exact += v;
+    s.magnitude += std::fabs(v);
+  }
+  return s;
+}
+
 // Whether each of x's column sums (x row-major, rows × w, as xs) is within rows · 2^-24 · Σ|x| of
 // the exact sum (any summation order keeps that bound).
 bool columns_within_bound(const std::vector<double>& sums, const std::vector<double>& xs,
                           int64_t rows, int64_t w) {
   bool ok = true;
   for (int64_t j = 0; j < w; ++j) {
-    double exact = 0, magnitude = 0;
-    for (int64_t i = 0; i < rows; ++i) {
-      exact += xs[static_cast<size_t>(i * w + j)];
-      magnitude += std::fabs(xs[static_cast<size_t>(i * w + j)]);
-    }
-    ok &= std::fabs(sums[static_cast<size_t>(j)] - exact) <=
-          static_cast<double>(rows) * 0x1p-24 * magnitude;
+    const ExactSum e = exact_sum(xs, j, rows, w);
+    ok &= std::fabs(sums[static_cast<size_t>(j)] - e.exact) <=
+          static_cast<double>(rows) * 0x1p-24 * e.magnitude;
   }
   return ok;
 }
@@ -308,11 +319,7 @@ TEST_CASE("many short rows: sums of rows of 1 to 70 elements agree with a double
       REQUIRE(s.size() == static_cast<size_t>(rows));
       bool ok = true;
       for (int64_t i = 0; i < rows; ++i) {
-        double exact = 0, magnitude = 0;
-        for (int64_t k = 0; k < n; ++k) {
-          exact += xs[static_cast<size_t>(i * n + k)];
-          magnitude += std::fabs(xs[static_cast<size_t>(i * n + k)]);
-        }
+        const auto [exact, magnitude] = exact_sum(xs, i * n, n, 1);
         const double bound = static_cast<double>(n) * 0x1p-24 * magnitude;
         ok &= std::fabs(s[static_cast<size_t>(i)] - exact) <= bound;
         ok &= std::fabs(m[static_cast<size_t>(i)] - exact / static_cast<double>(n)) <=
