@@ -49,8 +49,11 @@ void launch_elementwise(ElementwiseOp op, ElementwisePath path, int64_t itemsize
 
 // ---- transpose: out (cols×rows, contiguous) = in (rows×cols, element strides s0, s1) ------------
 enum class TransposeVersion : uint8_t { Naive, Tiled };
+// index64: the tiled version's offsets in 64 bits (tiles_fit_32bit false, launch.h); the naive
+// version always uses 64.
+inline constexpr int kTransposeTile = 64;  // the tiled version's tile side
 void launch_transpose_4byte(TransposeVersion v, void* out, const void* in, int64_t rows,
-                            int64_t cols, int64_t s0, int64_t s1);
+                            int64_t cols, int64_t s0, int64_t s1, bool index64);
 
 // ---- reductions of float32 along one dim, over make_reduction's plan (reduce_plan.h) -----------
 enum class ReduceOp : uint8_t { Sum, Max };

@@ -34,4 +34,12 @@ LaunchGeometry tile_geometry(int64_t rows, int64_t cols, int tile_rows, int tile
   return g;
 }
 
+bool tiles_fit_32bit(int64_t rows, int64_t cols, int64_t s0, int64_t s1, int tile) {
+  STRIDED_INTERNAL_ASSERT(rows >= 1 && cols >= 1 && s0 >= 0 && s1 >= 0 && tile >= 1);
+  constexpr int64_t kLimit = 2147483647;  // 2^31 - 1
+  const int64_t last_in = (rows - 1) * s0 + (cols - 1) * s1;
+  const int64_t span = (rows + tile) * (cols + tile);
+  return last_in < kLimit && span < kLimit;
+}
+
 }  // namespace strided::cuda

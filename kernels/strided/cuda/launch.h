@@ -37,4 +37,9 @@ LaunchGeometry linear_geometry(int64_t n, int threads, int items_per_thread,
 LaunchGeometry tile_geometry(int64_t rows, int64_t cols, int tile_rows, int tile_cols,
                              int block_rows);
 
+// Whether a tiled walk of a rows x cols matrix with element strides s0, s1 (>= 0), written to a
+// contiguous cols x rows output, can do its index arithmetic in 32 bits: every input offset, every
+// output offset, and the tile loops' bounds (one tile past the last) stay below 2^31.
+bool tiles_fit_32bit(int64_t rows, int64_t cols, int64_t s0, int64_t s1, int tile);
+
 }  // namespace strided::cuda

@@ -45,3 +45,15 @@ TEST_CASE("ceil_div") {
   CHECK(ceil_div(8, 7) == 2);
   CHECK(ceil_div(INT64_MAX, 1) == INT64_MAX);
 }
+
+TEST_CASE("a tiled walk takes 32-bit offsets only while every offset and loop bound fits") {
+  CHECK(tiles_fit_32bit(8192, 8192, 8192, 1, 64));
+  CHECK(tiles_fit_32bit(1, 1, 0, 0, 64));
+  // The output's span: (rows + 64) · (cols + 64) must stay below 2^31.
+  CHECK(tiles_fit_32bit(46000, 46000, 46000, 1, 64));
+  CHECK_FALSE(tiles_fit_32bit(46341, 46341, 46341, 1, 64));
+  // The input's last offset: a padded row stride reaches past 2^31 with few elements.
+  CHECK(tiles_fit_32bit(2, 5, 1'000'000'000, 1, 64));
+  CHECK_FALSE(tiles_fit_32bit(3, 5, 1'073'741'824, 1, 64));  // 2 · 2^30 + 4 >= 2^31 - 1
+  CHECK_FALSE(tiles_fit_32bit(5, 3, 1, 1'073'741'824, 64));  // a transposed view, likewise
+}

@@ -39,7 +39,7 @@ void launch_elementwise(ElementwiseOp, ElementwisePath, int64_t, const Elementwi
   refuse("cuda elementwise kernel");
 }
 void launch_transpose_4byte(TransposeVersion, void*, const void*, int64_t, int64_t, int64_t,
-                            int64_t) {
+                            int64_t, bool) {
   refuse("cuda transpose kernel");
 }
 void launch_reduce(ReduceVersion, ReduceOp, const ReducePlan&) {

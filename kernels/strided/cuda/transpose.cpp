@@ -1,6 +1,7 @@
 #include "strided/cuda/transpose.h"
 
 #include "strided/cuda/backend.h"
+#include "strided/cuda/launch.h"
 #include "strided/cuda/runtime.h"
 #include "strided/cuda/out_checks.h"
 
@@ -33,7 +34,9 @@ Tensor& transposed_copy_out(Tensor& out, const Tensor& in, TransposeKernel kerne
                                       ? backend::TransposeVersion::Naive
                                       : backend::TransposeVersion::Tiled,
                                   out.data_ptr(), in.data_ptr(), rows, cols, in.stride(0),
-                                  in.stride(1));
+                                  in.stride(1),
+                                  !tiles_fit_32bit(rows, cols, in.stride(0), in.stride(1),
+                                                   backend::kTransposeTile));
   return out;
 }
 

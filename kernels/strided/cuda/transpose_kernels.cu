@@ -1,6 +1,5 @@
 // Transpose kernels: 1. naive, 2. shared-memory tiled with a padded tile. See transpose.h.
 #include <cstdint>
-#include <climits>
 
 #include "strided/cuda/backend.h"
 #include "strided/cuda/check.h"
@@ -43,7 +42,7 @@ __global__ void transpose_naive(uint32_t* out, const uint32_t* in, int64_t rows,
 // kernels. The tile has kTiled + 1 columns: a tile column's elements sit 65 words apart, in 32
 // different banks (65 mod 32 = 1), where with 64 columns they would share two banks and the
 // read would be replayed 16 times.
-constexpr int kTiled = 64;
+constexpr int kTiled = kTransposeTile;
 
 template <class index_t>
 __global__ void transpose_tiled(uint32_t* out, const uint32_t* in, index_t rows, index_t cols,
@@ -79,7 +78,7 @@ __global__ void transpose_tiled(uint32_t* out, const uint32_t* in, index_t rows,
 }  // namespace
 
 void launch_transpose_4byte(TransposeVersion v, void* out, const void* in, int64_t rows,
-                            int64_t cols, int64_t s0, int64_t s1) {
+                            int64_t cols, int64_t s0, int64_t s1, bool index64) {
   auto* o = static_cast<uint32_t*>(out);
   const auto* i = static_cast<const uint32_t*>(in);
   if (v == TransposeVersion::Naive) {
@@ -91,14 +90,12 @@ void launch_transpose_4byte(TransposeVersion v, void* out, const void* in, int64
     const LaunchGeometry g = tile_geometry(rows, cols, kTiled, kTiled, kBlockRows);
     if (g.empty()) return;
     const dim3 grid(g.grid.x, g.grid.y), block(kTile, kBlockRows);
-    // Every offset either side (and the tile loops' bounds, a tile past the last) below 2^31.
-    const int64_t last_in = (rows - 1) * s0 + (cols - 1) * s1;
-    const int64_t span = (rows + kTiled) * (cols + kTiled);
-    if (last_in < INT32_MAX && span < INT32_MAX) {
-      transpose_tiled<uint32_t><<<grid, block>>>(o, i, static_cast<uint32_t>(rows), static_cast<uint32_t>(cols),
-                                                 static_cast<uint32_t>(s0), static_cast<uint32_t>(s1));
-    } else {
+    if (index64) {
       transpose_tiled<int64_t><<<grid, block>>>(o, i, rows, cols, s0, s1);
+    } else {
+      transpose_tiled<uint32_t><<<grid, block>>>(o, i, static_cast<uint32_t>(rows),
+                                                 static_cast<uint32_t>(cols),
+                                                 static_cast<uint32_t>(s0), static_cast<uint32_t>(s1));
     }
   }
   STRIDED_CUDA_CHECK_LAUNCH();
