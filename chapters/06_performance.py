@@ -51,12 +51,12 @@ def lru_misses(byte_addresses, capacity_bytes, line_bytes=64):
 
 # [warp_view]
 # PyTorch has no model of a warp. The requests of a GPU kernel: at each step, 32
-# lanes read 32 elements. Put the step in the outer dim and the lane in the inner
-# one: each row of that view is one request, and it costs the distinct 32-byte
-# sectors its addresses fall in.
+# lanes read 32 elements. Put the step in the outer dim and the lanes in the inner
+# ones: each entry of the outer dim is one request, and it costs the distinct
+# 32-byte sectors its addresses fall in.
 def sectors_per_request(steps_by_lanes):
     sectors = offsets(steps_by_lanes) * steps_by_lanes.element_size() // 32
-    return [len(set(request.tolist())) for request in sectors]
+    return [len(set(request.flatten().tolist())) for request in sectors]
 # [warp_view]
 
 
@@ -233,8 +233,9 @@ x = torch.zeros(1024, 1024)
 # The CUDA kernels' mappings, as steps × lanes views: a warp cooperating along
 # row 0 (dim -1): at step i, lane l reads x[0, 32 i + l];
 cooperative = sectors_per_request(x[0].view(-1, 32))
-# lanes over 32 adjacent columns (dim -2): at step i, lane l reads x[i, l];
-per_column = sectors_per_request(x[:, 0:32])
+# lanes over 8 adjacent columns of 4 rows (dim -2): in request i, lane l
+# reads x[4 i + l // 8, l % 8];
+per_column = sectors_per_request(x[:, 0:8].view(-1, 4, 8))
 # one thread per row (dim -1): at step j, lane l reads x[l, j].
 per_row = sectors_per_request(x[0:32].t())
 # [mappings]

@@ -78,7 +78,8 @@ struct SumPlan {
 
 //! [warp_view]
 // The warp requests of a GPU kernel: at each step, 32 lanes read 32 elements. Put the step in the
-// outer dim and the lane in the inner one, and the requests are the logical trace of that view.
+// outer dim and the lanes in the inner ones, and the requests are the logical trace of that view,
+// 32 elements at a time.
 SectorCount sectors_per_request(const Tensor& steps_by_lanes) {
   return warp_sectors(logical_trace(steps_by_lanes));
 }
@@ -286,9 +287,9 @@ void performance::reductions(book::Chapter& ch) {
              // a warp cooperating along row 0 (BlockPerRow, dim -1): at step i, lane l reads
              // x[0, 32 i + l];
              SectorCount cooperative = sectors_per_request(x.select(0, 0).view({-1, 32}));
-             // lanes over 32 adjacent columns (ColumnSplit, dim -2): at step i, lane l
-             // reads x[i, l];
-             SectorCount per_column = sectors_per_request(x.slice(1, 0, 32));
+             // lanes over 8 adjacent columns of 4 rows (ColumnSplit, dim -2): in request i,
+             // lane l reads x[4 i + l / 8, l % 8];
+             SectorCount per_column = sectors_per_request(x.slice(1, 0, 8).view({-1, 4, 8}));
              // one thread per row (ThreadPerOutput, dim -1): at step j, lane l reads x[l, j].
              SectorCount per_row = sectors_per_request(x.slice(0, 0, 32).t());
              //! [mappings]
@@ -307,9 +308,9 @@ void performance::reductions(book::Chapter& ch) {
                     kernel_reads(x, 1, ReduceVersion::BlockPerRow, 8, 4) ==
                         logical_trace(x.select(0, 0).view({-1, 32})).bytes);
              c.that("ColumnSplit reads the adjacent-columns view",
-                    kernel_reads(x, 0, ReduceVersion::ColumnSplit, cuda::kSplitRows,
+                    kernel_reads(x, 0, ReduceVersion::ColumnSplit, cuda::kSplitWarps,
                                  1024 / cuda::kSplitRows) ==
-                        logical_trace(x.slice(1, 0, 32)).bytes);
+                        logical_trace(x.slice(1, 0, 8).view({-1, 4, 8})).bytes);
              c.that("ThreadPerOutput reads the thread-per-row view",
                     kernel_reads(x, 1, ReduceVersion::ThreadPerOutput, 1, 1024) ==
                         logical_trace(x.slice(0, 0, 32).t()).bytes);

@@ -241,7 +241,7 @@ MUTANTS = [
                  '    return view_as_real(bytes).select(-1, 1);\n  }\n'
                  '  STRIDED_CHECK(!conj_, "imag(): the imaginary part'),
     dict(id="column-split-rows", file="kernels/strided/cuda/reduce_plan.h",
-         rule="the GPU's column-split reduction steps its thread rows one row on instead of 32",
+         rule="the GPU's column-split reduction steps its thread rows one row on instead of 128",
          find="  return {b * kSplitColumns + x, y + s * kSplitRows};",
          replace="  return {b * kSplitColumns + x, y + s};"),
     # ---- the caching allocator ---------------------------------------------------------------

@@ -15,9 +15,10 @@
 //   2. BlockPerRow — a block of 256 threads owns one output and strides through its row, then
 //      combines the partial results with warp shuffles: consecutive lanes, consecutive addresses
 //      when the step is one element (4 sectors per load).
-//   3. ColumnSplit — a 32×32 block owns 32 adjacent outputs; its 32 thread rows split the inputs
+//   3. ColumnSplit — an 8×128 block owns 8 adjacent outputs; its 128 thread rows split the inputs
 //      between them and combine in shared memory: coalesced when adjacent outputs are adjacent in
-//      memory, and 32× the parallelism of ThreadPerOutput when there are few outputs.
+//      memory (a warp reads 8 adjacent floats in each of 4 rows, 4 sectors), and 128× the
+//      parallelism of ThreadPerOutput when there are few outputs.
 // Auto picks BlockPerRow when the step is one element and ColumnSplit otherwise. Every version is
 // correct for every shape and layout; only the speed differs.
 //

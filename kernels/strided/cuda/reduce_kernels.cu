@@ -87,8 +87,8 @@ __global__ void reduce_block_per_row(const ReducePlan p) {
   }
 }
 
-// 3. A 32×32 block reduces 32 adjacent outputs: thread (x, y) takes output 32 b + x and rows y,
-// y+32, y+64, ...; the 32 partial results per output meet in shared memory.
+// 3. An 8×128 block reduces 8 adjacent outputs: thread (x, y) takes output 8 b + x and rows y,
+// y+128, y+256, ...; the 128 partial results per output meet in shared memory, halving each step.
 template <class Op>
 __global__ void reduce_column_split(const ReducePlan p) {
   __shared__ float partial[kSplitRows][kSplitColumns];
@@ -107,12 +107,15 @@ __global__ void reduce_column_split(const ReducePlan p) {
     }
     partial[threadIdx.y][threadIdx.x] = acc;
     __syncthreads();
-    if (threadIdx.y == 0 && t < p.outputs) {
 #pragma unroll
-      for (int k = 1; k < kSplitRows; ++k) acc = Op::combine(acc, partial[k][threadIdx.x]);
-      *output_at(p, at[0]) = acc;
+    for (int half = kSplitRows / 2; half > 0; half /= 2) {
+      if (threadIdx.y < half)
+        partial[threadIdx.y][threadIdx.x] =
+            Op::combine(partial[threadIdx.y][threadIdx.x], partial[threadIdx.y + half][threadIdx.x]);
+      __syncthreads();
     }
-    __syncthreads();
+    if (threadIdx.y == 0 && t < p.outputs) *output_at(p, at[0]) = partial[0][threadIdx.x];
+    __syncthreads();  // partial is rewritten by the next strip
   }
 }
 

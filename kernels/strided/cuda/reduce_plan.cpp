@@ -38,14 +38,16 @@ ReduceVersion auto_version(const ReducePlan& plan, int64_t itemsize) {
 }
 
 std::vector<int64_t> warp_reads(const ReducePlan& plan, ReduceVersion v, int w, int64_t s) {
-  STRIDED_CHECK(w >= 0 && w < (v == ReduceVersion::ColumnSplit ? kSplitRows : kRowThreads / 32),
+  STRIDED_CHECK(w >= 0 && w < (v == ReduceVersion::ColumnSplit ? kSplitWarps : kRowThreads / 32),
                 "warp_reads: block 0 has no warp ", w);
   std::vector<int64_t> bytes;
   for (int lane = 0; lane < 32; ++lane) {
     const int thread = 32 * w + lane;
-    const ReduceRead read = v == ReduceVersion::ThreadPerOutput ? thread_per_output_read(thread, s)
-                            : v == ReduceVersion::BlockPerRow   ? block_per_row_read(0, thread, s)
-                                                                : column_split_read(0, lane, w, s);
+    const ReduceRead read =
+        v == ReduceVersion::ThreadPerOutput ? thread_per_output_read(thread, s)
+        : v == ReduceVersion::BlockPerRow
+            ? block_per_row_read(0, thread, s)
+            : column_split_read(0, thread % kSplitColumns, thread / kSplitColumns, s);
     if (read.output >= plan.outputs || read.r >= plan.reduced) continue;
     bytes.push_back(plan.kept.get(static_cast<uint64_t>(read.output))[1] +
                     read.r * plan.reduced_step);

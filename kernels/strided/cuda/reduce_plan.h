@@ -27,13 +27,17 @@ namespace strided::cuda {
 
 enum class ReduceVersion : uint8_t { ThreadPerOutput, BlockPerRow, ColumnSplit };
 
-// Launch shapes: BlockPerRow's threads per block, ColumnSplit's 32 outputs × 8 row-splitters.
+// Launch shapes: BlockPerRow's threads per block; ColumnSplit's block of 8 outputs × 128
+// row-splitters. A warp of that block is 4 thread rows of 8 lanes: it reads 8 adjacent floats
+// (one 32-byte sector) in each of 4 rows, 4 sectors a request, as a warp along one row does.
+// Why 8 columns: a block owns a strip of kSplitColumns outputs, so a 1024-column matrix gives
+// 1024 / kSplitColumns blocks. With strips of 32 (32 blocks, a quarter of an H200's 132
+// multiprocessors) x.amax(-2) of 1024² took 8.3 µs there; with strips of 8 (128 blocks), 4.3 µs,
+// against 3.6 µs for the BlockPerRow kernel's x.amax(-1) (an experiment on the lent H200).
 inline constexpr int kRowThreads = 256;
-inline constexpr int kSplitColumns = 32;
-// 32 rows of 32 threads: with 8 rows, a 1024-column matrix kept 32 blocks of 256 threads busy,
-// a quarter of an H200's 132 multiprocessors, and took 26 µs for x.amax(-2); with 32 rows it
-// takes 9.4 µs (tools/gpu, the recorded run's notes).
-inline constexpr int kSplitRows = 32;
+inline constexpr int kSplitColumns = 8;
+inline constexpr int kSplitRows = 128;
+inline constexpr int kSplitWarps = kSplitColumns * kSplitRows / 32;
 
 struct ReducePlan {
   int64_t outputs = 0;       // kept elements
@@ -66,16 +70,16 @@ STRIDED_HOST_DEVICE inline ReduceRead thread_per_output_read(int64_t t, int64_t 
 STRIDED_HOST_DEVICE inline ReduceRead block_per_row_read(int64_t b, int thread, int64_t s) {
   return {b, thread + s * kRowThreads};
 }
-// ColumnSplit: block b owns outputs [32 b, 32 b + 32); thread (x, y) owns output 32 b + x and
-// rows y, y + 8, y + 16, ...
+// ColumnSplit: block b owns outputs [8 b, 8 b + 8); thread (x, y) owns output 8 b + x and rows
+// y, y + 128, y + 256, ...
 STRIDED_HOST_DEVICE inline ReduceRead column_split_read(int64_t b, int x, int y, int64_t s) {
   return {b * kSplitColumns + x, y + s * kSplitRows};
 }
 
 // The input byte offsets (from plan.in) that the 32 lanes of warp w of block 0 read at step s, in
 // lane order; a lane with nothing to read at that step is left out. Warp w is threads 32w to
-// 32w + 31 of the block (for ColumnSplit's 32×8 block, the threads (x, w)). The sector model of
-// chapter 6 counts these.
+// 32w + 31 of the block, numbered x first as CUDA numbers them (for ColumnSplit's 8×128 block,
+// lane l of warp w is thread (l mod 8, 4w + l / 8)). The sector model of chapter 6 counts these.
 std::vector<int64_t> warp_reads(const ReducePlan& plan, ReduceVersion v, int w, int64_t s);
 
 }  // namespace strided::cuda

@@ -152,6 +152,11 @@ TEST_CASE("the sectors a warp's reads span: PF-13's mappings over the kernels' o
     CHECK(sectors(rows, ReduceVersion::ThreadPerOutput, s) == 32);  // ER-11
     CHECK(sectors(cols, ReduceVersion::ThreadPerOutput, s) == 4);
   }
+  // ColumnSplit's warp 1 at step 2: rows 2·128 + 4 to 2·128 + 7, columns 0 to 7, x first.
+  std::vector<int64_t> block;
+  for (int64_t row = 260; row < 264; ++row)
+    for (int64_t col = 0; col < 8; ++col) block.push_back((row * 1024 + col) * 4);
+  CHECK(warp_reads(cols, ReduceVersion::ColumnSplit, 1, 2) == block);
   // A transposed input reduced along its strided dim: adjacent outputs are adjacent in memory.
   const ReducePlan t = plan_of(x.t(), 1).plan;
   CHECK(auto_version(t, 4) == ReduceVersion::ColumnSplit);
@@ -161,7 +166,7 @@ TEST_CASE("the sectors a warp's reads span: PF-13's mappings over the kernels' o
   CHECK(warp_reads(short_rows, ReduceVersion::BlockPerRow, 0, 0).size() == 32);
   CHECK(warp_reads(short_rows, ReduceVersion::BlockPerRow, 0, 1).empty());
   CHECK(warp_reads(short_rows, ReduceVersion::BlockPerRow, 1, 0).size() == 8);  // lanes 32..39
-  const std::string no_warp = "block 0 has no warp " + std::to_string(kSplitRows);
-  CHECK_THROWS_WITH(warp_reads(short_rows, ReduceVersion::ColumnSplit, kSplitRows, 0),
+  const std::string no_warp = "block 0 has no warp " + std::to_string(kSplitWarps);
+  CHECK_THROWS_WITH(warp_reads(short_rows, ReduceVersion::ColumnSplit, kSplitWarps, 0),
                     doctest::Contains(no_warp.c_str()));
 }
