@@ -314,6 +314,11 @@ void performance::reductions(book::Chapter& ch) {
              c.that("ThreadPerOutput reads the thread-per-row view",
                     kernel_reads(x, 1, ReduceVersion::ThreadPerOutput, 1, 1024) ==
                         logical_trace(x.slice(0, 0, 32).t()).bytes);
+             // The ColumnSplit kernel's strips (reduce_plan.h), for the text on its launch.
+             c.value("split_columns", int64_t{cuda::kSplitColumns});
+             c.value("split_rows", int64_t{cuda::kSplitRows});
+             c.value("split_warp_rows", int64_t{32 / cuda::kSplitColumns});
+             c.value("split_blocks", int64_t{1024 / cuda::kSplitColumns});
 #endif
              c.value("map_coop", fixed(cooperative.per_request(), 0));
              c.value("map_row", fixed(per_row.per_request(), 0));
