@@ -9,12 +9,16 @@
 // allocator is on (STRIDED_CACHING_ALLOCATOR=0 turns it off, strided/tensor/allocator.h) as
 // "caching_allocator".
 //
-// Every experiment that makes a fresh output calls its op once before the timed loop: with the
-// cache on, that call's miss (fresh pages) is not timed and the loop measures the reuse; with it
-// off the call changes nothing, each call's output being new pages again.
+// Every experiment that makes a fresh output calls its op before the timed loop (warm_up): with
+// the cache on, the first call's miss (fresh pages) is not timed and the loop measures the reuse;
+// with it off the calls change nothing, each call's output being new pages again. They go on for
+// STRIDED_BENCH_WARMUP seconds (tools/bench/run sets it; unset, one call): on a virtual machine
+// the first calls after a process has faulted in gigabytes of input can be several times slower
+// than the rest, for PyTorch's process as for this one (tools/bench/run says what was measured).
 #include <benchmark/benchmark.h>
 #include <cblas.h>
 
+#include <chrono>
 #include <cstdlib>
 #include <optional>
 #include <string>
@@ -37,6 +41,37 @@ Tensor random(IntList sizes, uint64_t seed) {
   return rand(sizes, gen);
 }
 
+double warmup_seconds = 0;  // STRIDED_BENCH_WARMUP, read in main
+
+// The inputs of the experiment that runs, made at its first call and kept across the calls Google
+// Benchmark makes of it (its search for an iteration count calls an experiment again), as
+// tools/bench/run makes PyTorch's inputs once per experiment. Made again on every call, the 2.5
+// GiB of In[13]'s stride-5 input were freed and faulted in again just before each timed loop, on
+// the library's side alone. One experiment's inputs are kept at a time: each Make is a lambda of
+// its own type, so each experiment has its own slot, and the next experiment's empties the last.
+std::vector<Tensor>* live_inputs = nullptr;
+
+template <class Make>
+const std::vector<Tensor>& kept_inputs(const Make& make) {
+  static std::vector<Tensor> inputs;
+  if (live_inputs != &inputs) {
+    if (live_inputs != nullptr) live_inputs->clear();
+    inputs = make();
+    live_inputs = &inputs;
+  }
+  return inputs;
+}
+
+// Calls f once, then again until warmup_seconds have passed since the first call began.
+template <class F>
+void warm_up(const F& f) {
+  const auto start = std::chrono::steady_clock::now();
+  do {
+    f();
+  } while (std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() <
+           warmup_seconds);
+}
+
 void finish(benchmark::State& state, const std::string& shape, double bytes_per_iteration = 0) {
   state.SetLabel(shape);
   if (bytes_per_iteration > 0)
@@ -47,20 +82,24 @@ void finish(benchmark::State& state, const std::string& shape, double bytes_per_
 constexpr int64_t kCube = 512;
 
 void in13_add_contiguous(benchmark::State& state) {
-  Tensor t = random({kCube, kCube, kCube}, 1);
-  benchmark::DoNotOptimize(add(t, Scalar(int64_t{3})));
+  const Tensor t = kept_inputs([] { return std::vector{random({kCube, kCube, kCube}, 1)}; })[0];
+  warm_up([&] { benchmark::DoNotOptimize(add(t, Scalar(int64_t{3}))); });
   for (auto _ : state) benchmark::DoNotOptimize(add(t, Scalar(int64_t{3})));
   finish(state, "512x512x512", 2.0 * t.nbytes());
 }
 void in13_add_permuted(benchmark::State& state) {
-  Tensor t = random({kCube, kCube, kCube}, 1).permute({2, 1, 0});
-  benchmark::DoNotOptimize(add(t, Scalar(int64_t{3})));
+  const Tensor t = kept_inputs([] {
+    return std::vector{random({kCube, kCube, kCube}, 1).permute({2, 1, 0})};
+  })[0];
+  warm_up([&] { benchmark::DoNotOptimize(add(t, Scalar(int64_t{3}))); });
   for (auto _ : state) benchmark::DoNotOptimize(add(t, Scalar(int64_t{3})));
   finish(state, "512x512x512 permute(2,1,0)", 2.0 * t.nbytes());
 }
 void in13_add_stride5(benchmark::State& state) {
-  Tensor t = random({kCube, kCube, kCube, 5}, 1).select(3, 0);
-  benchmark::DoNotOptimize(add(t, Scalar(int64_t{3})));
+  const Tensor t = kept_inputs([] {
+    return std::vector{random({kCube, kCube, kCube, 5}, 1).select(3, 0)};
+  })[0];
+  warm_up([&] { benchmark::DoNotOptimize(add(t, Scalar(int64_t{3}))); });
   for (auto _ : state) benchmark::DoNotOptimize(add(t, Scalar(int64_t{3})));
   finish(state, "512x512x512 of 512x512x512x5[..., 0]");
 }
@@ -144,10 +183,12 @@ STRIDED_REDUCE_BENCH(reduce_argmax_all_transposed, Transposed, "1024x1024 .t()",
 // ---- In[16]: x * y on 512³ float32 with either operand transposed (0, 2) -----------------------------
 template <bool TransposeX, bool TransposeY>
 void in16_mul(benchmark::State& state) {
-  Tensor x = random({kCube, kCube, kCube}, 3), y = random({kCube, kCube, kCube}, 4);
-  if (TransposeX) x = x.transpose(0, 2);
-  if (TransposeY) y = y.transpose(0, 2);
-  benchmark::DoNotOptimize(mul(x, y));
+  const std::vector<Tensor>& xy = kept_inputs([] {
+    Tensor x = random({kCube, kCube, kCube}, 3), y = random({kCube, kCube, kCube}, 4);
+    return std::vector{TransposeX ? x.transpose(0, 2) : x, TransposeY ? y.transpose(0, 2) : y};
+  });
+  const Tensor &x = xy[0], &y = xy[1];
+  warm_up([&] { benchmark::DoNotOptimize(mul(x, y)); });
   for (auto _ : state) benchmark::DoNotOptimize(mul(x, y));
   finish(state, "512x512x512", 3.0 * x.nbytes());
 }
@@ -157,10 +198,12 @@ constexpr int64_t kMat = 2048;
 
 template <bool TransposeA, bool TransposeB>
 void in19_matmul(benchmark::State& state) {
-  Tensor a = random({kMat, kMat}, 5), b = random({kMat, kMat}, 6);
-  if (TransposeA) a = a.mT();
-  if (TransposeB) b = b.mT();
-  benchmark::DoNotOptimize(matmul(a, b));
+  const std::vector<Tensor>& ab = kept_inputs([] {
+    Tensor a = random({kMat, kMat}, 5), b = random({kMat, kMat}, 6);
+    return std::vector{TransposeA ? a.mT() : a, TransposeB ? b.mT() : b};
+  });
+  const Tensor &a = ab[0], &b = ab[1];
+  warm_up([&] { benchmark::DoNotOptimize(matmul(a, b)); });
   for (auto _ : state) benchmark::DoNotOptimize(matmul(a, b));
   finish(state, "2048x2048");
   state.counters["GFLOP/s"] = benchmark::Counter(2.0 * kMat * kMat * kMat,
@@ -189,7 +232,7 @@ void cblas_direct(benchmark::State& state) {
 template <MatmulKernel K>
 void kernel_1024(benchmark::State& state) {
   Tensor a = random({1024, 1024}, 7), b = random({1024, 1024}, 8);
-  benchmark::DoNotOptimize(matmul_2d(a, b, K));
+  warm_up([&] { benchmark::DoNotOptimize(matmul_2d(a, b, K)); });
   for (auto _ : state) benchmark::DoNotOptimize(matmul_2d(a, b, K));
   finish(state, "1024x1024");
   state.counters["GFLOP/s"] = benchmark::Counter(2.0 * 1024 * 1024 * 1024,
@@ -269,6 +312,7 @@ STRIDED_BENCH(kernel_1024<MatmulKernel::Blas>, "kernel_blas_1024");
 
 int main(int argc, char** argv) {
   if (const char* t = std::getenv("STRIDED_BENCH_THREADS")) set_num_threads(std::atoi(t));
+  if (const char* w = std::getenv("STRIDED_BENCH_WARMUP")) warmup_seconds = std::atof(w);
   benchmark::AddCustomContext("threads", std::to_string(get_num_threads()));
   benchmark::AddCustomContext("caching_allocator", caching_allocator_enabled() ? "on" : "off");
   benchmark::AddCustomContext("cpu_capability", cpu_capability_name());
