@@ -6,18 +6,28 @@
 
 #include <filesystem>
 #include <string>
+#include <vector>
+
+#include <nlohmann/json_fwd.hpp>
 
 #include "book/chapter.h"
 
 namespace book {
 
+// One row of the goals table from one goal of a recorded run (tools/bench/run's "goals"): the
+// goal, "threads, allocator setting", the measured ratio, the bound, and the verdict (met, missed
+// by how much, or no measurement where the bench marked that part of the run busy).
+std::vector<std::string> bench_goal_row(const nlohmann::json& goal);
+
 // The newest recorded run (last in sort order); empty when none is committed.
 std::filesystem::path recorded_bench();
 
 // Shows the recorded run as recorded, with its machine and commit, never as this build's
-// measurement: the value and table `runs` (per experiment the two times and their ratio), and the
-// table `goals` (each goal of tools/bench with its verdict). With no recorded run, the value says
-// so and the tables are empty.
+// measurement: the value and table `runs` (per experiment the two times and their ratio), the
+// value `runs`_warmup (the untimed calls before each side's timed ones), and the table `goals`
+// (each goal of tools/bench at its thread count and allocator setting, with its verdict; a goal
+// of a busy part of the run is no measurement). With no recorded run, the values say so and the
+// tables are empty.
 void show_recorded_bench(Exhibit& e, const std::string& runs, const std::string& goals);
 
 }  // namespace book
