@@ -318,9 +318,10 @@ void performance::reductions(book::Chapter& ch) {
              c.value("split_columns", int64_t{cuda::kSplitColumns});
              c.value("split_rows", int64_t{cuda::kSplitRows});
              c.value("split_warp_rows", int64_t{32 / cuda::kSplitColumns});
-             c.value("split_blocks", int64_t{1024 / cuda::kSplitColumns});
+             c.value("split_blocks", cuda::column_split_strips(1024));
 #endif
              c.value("map_coop", fixed(cooperative.per_request(), 0));
+             c.value("map_column", fixed(per_column.per_request(), 0));
              c.value("map_row", fixed(per_row.per_request(), 0));
            }).model();
 

@@ -89,11 +89,14 @@ __global__ void reduce_block_per_row(const ReducePlan p) {
 
 // 3. An 8×128 block reduces 8 adjacent outputs: thread (x, y) takes output 8 b + x and rows y,
 // y+128, y+256, ...; the 128 partial results per output meet in shared memory, halving each step.
+// __launch_bounds__: a block of 1024 threads launches only if the compiler keeps each thread
+// within 64 registers; the bound makes it do so.
 template <class Op>
-__global__ void reduce_column_split(const ReducePlan p) {
+__global__ void __launch_bounds__(kSplitColumns * kSplitRows)
+    reduce_column_split(const ReducePlan p) {
   __shared__ float partial[kSplitRows][kSplitColumns];
-  const int64_t tiles = (p.outputs + kSplitColumns - 1) / kSplitColumns;
-  for (int64_t b = blockIdx.x; b < tiles; b += gridDim.x) {
+  const int64_t strips = column_split_strips(p.outputs);
+  for (int64_t b = blockIdx.x; b < strips; b += gridDim.x) {
     const int64_t t = column_split_read(b, threadIdx.x, threadIdx.y, 0).output;
     Offsets<2> at{};
     float acc = Op::identity();
@@ -133,8 +136,8 @@ void launch_with(ReduceVersion v, const ReducePlan& p) {
       break;
     }
     case ReduceVersion::ColumnSplit: {
-      const int64_t tiles = (p.outputs + kSplitColumns - 1) / kSplitColumns;
-      const auto blocks = static_cast<unsigned>(std::min(tiles, kMaxGridX));
+      const int64_t strips = column_split_strips(p.outputs);
+      const auto blocks = static_cast<unsigned>(std::min(strips, kMaxGridX));
       reduce_column_split<Op><<<blocks, dim3(kSplitColumns, kSplitRows)>>>(p);
       break;
     }

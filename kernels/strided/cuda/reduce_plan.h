@@ -38,6 +38,10 @@ inline constexpr int kRowThreads = 256;
 inline constexpr int kSplitColumns = 8;
 inline constexpr int kSplitRows = 128;
 inline constexpr int kSplitWarps = kSplitColumns * kSplitRows / 32;
+// The kernel combines its thread rows by halving, and one block may hold 1024 threads.
+static_assert((kSplitRows & (kSplitRows - 1)) == 0, "ColumnSplit halves its thread rows");
+static_assert(kSplitColumns * kSplitRows <= 1024 && 32 % kSplitColumns == 0,
+              "a ColumnSplit block fits CUDA's 1024 threads, and a warp holds whole thread rows");
 
 struct ReducePlan {
   int64_t outputs = 0;       // kept elements
@@ -74,6 +78,11 @@ STRIDED_HOST_DEVICE inline ReduceRead block_per_row_read(int64_t b, int thread, 
 // y, y + 128, y + 256, ...
 STRIDED_HOST_DEVICE inline ReduceRead column_split_read(int64_t b, int x, int y, int64_t s) {
   return {b * kSplitColumns + x, y + s * kSplitRows};
+}
+// ColumnSplit's strips for `outputs` outputs: the blocks it launches, up to CUDA's grid limit
+// (then each block takes every gridDim.x-th strip).
+STRIDED_HOST_DEVICE inline int64_t column_split_strips(int64_t outputs) {
+  return (outputs + kSplitColumns - 1) / kSplitColumns;
 }
 
 // The input byte offsets (from plan.in) that the 32 lanes of warp w of block 0 read at step s, in

@@ -58,7 +58,7 @@ void for_each_read(const ReducePlan& p, ReduceVersion v, const F& f) {
           walk([&](int64_t s) { return block_per_row_read(b, th, s); });
       break;
     case ReduceVersion::ColumnSplit:
-      for (int64_t b = 0; b * kSplitColumns < p.outputs; ++b)
+      for (int64_t b = 0; b < column_split_strips(p.outputs); ++b)
         for (int y = 0; y < kSplitRows; ++y)
           for (int x = 0; x < kSplitColumns; ++x) {
             if (column_split_read(b, x, y, 0).output >= p.outputs) continue;
@@ -152,6 +152,10 @@ TEST_CASE("the sectors a warp's reads span: PF-13's mappings over the kernels' o
     CHECK(sectors(rows, ReduceVersion::ThreadPerOutput, s) == 32);  // ER-11
     CHECK(sectors(cols, ReduceVersion::ThreadPerOutput, s) == 4);
   }
+  // One strip per kSplitColumns outputs, the last one partial.
+  CHECK(column_split_strips(1) == 1);
+  CHECK(column_split_strips(kSplitColumns) == 1);
+  CHECK(column_split_strips(kSplitColumns + 1) == 2);
   // ColumnSplit's warp 1 at step 2: rows 2·128 + 4 to 2·128 + 7, columns 0 to 7, x first.
   std::vector<int64_t> block;
   for (int64_t row = 260; row < 264; ++row)
