@@ -44,11 +44,11 @@ Tensor random(IntList sizes, uint64_t seed) {
 double warmup_seconds = 0;  // STRIDED_BENCH_WARMUP, read in main
 
 // The inputs of the experiment that runs, made at its first call and kept across the calls Google
-// Benchmark makes of it (its search for an iteration count calls an experiment again), as
-// tools/bench/run makes PyTorch's inputs once per experiment. Made again on every call, the 2.5
-// GiB of In[13]'s stride-5 input were freed and faulted in again just before each timed loop, on
-// the library's side alone. One experiment's inputs are kept at a time: each Make is a lambda of
-// its own type, so each experiment has its own slot, and the next experiment's empties the last.
+// Benchmark makes of it (its search for an iteration count calls an experiment again), so that each
+// run of strided_bench makes its inputs once, as tools/bench/run makes PyTorch's once per pair,
+// rather than freeing and faulting in gigabytes again before every timed loop. One experiment's
+// inputs are kept at a time: each Make is a lambda of its own type, so each experiment has its own
+// slot, and the next experiment's empties the last.
 std::vector<Tensor>* live_inputs = nullptr;
 
 template <class Make>
