@@ -1035,6 +1035,26 @@ A GPU sentence.\\claim{PF-10} The seed's dump reads past the end.\\claim{ER-14}
         self.assertIn("not run", row[4])
         self.assertIn("not run", row[6])
 
+    def test_the_gpu_runs_numbers_never_look_equal_to_a_bound_they_miss(self):
+        g = embed.gpu_runs
+        self.assertEqual(g.goal_value(1.0004, "time", 1.0), "1.0004\u00d7")
+        self.assertEqual(g.goal_value(1.013, "time", 1.0), "1.013\u00d7")
+        self.assertEqual(g.goal_value(0.89996, "bandwidth", 0.9), "89.996%")
+        self.assertEqual(g.goal_value(0.93, "bandwidth", 0.8), "93.0%")
+        # A time that rounds to 1000 μs is written in ms.
+        self.assertEqual(g.time_text(0.9996), "1.00\u00a0ms")
+        self.assertEqual(g.time_text(0.0386), "38.6\u00a0\u03bcs")
+
+    def test_a_chapter_cut_short_or_skipped_is_said_so(self):
+        parts = self.section(self.recorded([], chapters=[
+            {"chapter": "06_performance", "exit": "124", "outcome": "not finished",
+             "statuses": {"passed": 2}, "failed": []},
+            {"chapter": "07_matmul", "exit": "skipped", "outcome": "not run", "statuses": {},
+             "failed": []}]))
+        chapters = parts["Every chapter, at the test sizes"]
+        self.assertIn("not finished (stopped by its cap): 2 passed before", chapters)
+        self.assertIn("not run (no time left)", chapters)
+
     def test_no_recorded_run_says_so(self):
         self.recorded([])
         os.remove(os.path.join(self.root, "recorded", "nvidia-h100.json"))

@@ -33,9 +33,8 @@ _RECORD = _record_module()
 FORMAT = _RECORD.FORMAT
 AGAINST_PYTORCH = _RECORD.AGAINST_PYTORCH
 
-# The seed's GPU cells this section sets beside the library's, and the line of each cell where its
-# GPU timings start: In[15] times x.max(-1), x.max(-2) on the CPU first, then on the GPU.
-SEED_CELLS = ("In[14]", "In[15]", "In[17]", "In[20]", "In[21]")
+# The line of each seed cell where its GPU timings start: In[15] times x.max(-1), x.max(-2) on the
+# CPU first, then on the GPU.
 SEED_FIRST_GPU_LINE = {"In[15]": 2}
 SEED_FILE = os.path.join("recorded", "seeds", "pytorch-for-scientists.txt")
 
@@ -95,7 +94,7 @@ def seed_pytorch(text):
 
 def short(value):
     """A measured number to three significant digits (1.00137 -> 1.00, 14.6172 -> 14.6), whole
-    digits kept (1234.5 -> 1235)."""
+    digits kept (1234.6 -> 1235)."""
     if value == 0 or not math.isfinite(value):
         return f"{value:g}"
     # The digits of the rounded value: 0.9997 is 1.00, not 1.000.
@@ -111,17 +110,25 @@ def short_text(text):
 
 
 def time_text(ms):
-    """A time in ms, as μs below one millisecond: 0.0386 -> "38.6 μs", 4.38 -> "4.38 ms"."""
-    return f"{short(ms * 1e3)}\u00a0\u03bcs" if ms < 1 else f"{short(ms)}\u00a0ms"
+    """A time in ms, as μs below one millisecond once rounded: 0.0386 -> "38.6 μs", 4.38 ->
+    "4.38 ms", 0.9996 -> "1.00 ms"."""
+    us = short(ms * 1e3)
+    return f"{us}\u00a0\u03bcs" if float(us) < 1000 else f"{short(ms)}\u00a0ms"
 
 
 def ratio_text(r):
     return f"{short(r)}\u00d7"
 
 
-def goal_value(value, sense):
-    """A goal's value: a bandwidth fraction as a percentage, a time ratio as a multiple."""
-    return f"{value * 100:.1f}%" if sense == "bandwidth" else f"{value:.3f}\u00d7"
+def goal_value(value, sense, bound=None):
+    """A goal's value: a bandwidth fraction as a percentage, a time ratio as a multiple; with more
+    digits where the usual ones would show it equal to a bound it is not equal to (a time ratio
+    of 1.0004 against a bound of 1 is "1.0004×", not "1.000×")."""
+    scale, digits, unit = (100, 1, "%") if sense == "bandwidth" else (1, 3, "\u00d7")
+    while (bound is not None and value != bound and digits < 9
+           and round(value * scale, digits) == round(bound * scale, digits)):
+        digits += 1
+    return f"{value * scale:.{digits}f}{unit}"
 
 
 def goal_bound(bound, sense):
@@ -267,7 +274,7 @@ def goals_html(rec):
         status = g.get("status", "not run")
         has = "value" in g and status != "not run"
         rows.append((esc(g["what"]),
-                     goal_value(g["value"], g["sense"]) if has else "\u2014",
+                     goal_value(g["value"], g["sense"], g["bound"]) if has else "\u2014",
                      goal_bound(g["bound"], g["sense"]) if has else "\u2014",
                      f'<span class="claim-status {cls.get(status, "claim-not-run")}">'
                      f'{mark.get(status, "")} {esc(status)}</span>'))
@@ -283,7 +290,9 @@ def tests_html(rec, status_html):
             for t in ct.get("tests", [])]
     body = (table("gpu-tests", ("Test", "Status", "Time"), rows) if rows
             else not_run("ctest listed no test"))
-    return (f"<p><code>{esc(ct.get('command', ''))}</code> exited with {or_unrecorded(ct.get('exit'))}.</p>"
+    cut = ("" if ct.get("exit") not in ("124", "137") else
+           " It was stopped by its cap: a test missing below did not run.")
+    return (f"<p><code>{esc(ct.get('command', ''))}</code> exited with {or_unrecorded(ct.get('exit'))}.{cut}</p>"
             + body + "<details><summary>ctest's output</summary>"
             f"<pre class=\"book-output\">{esc(ct.get('output', ''))}</pre></details>")
 
@@ -292,7 +301,8 @@ def sanitizer_html(rec):
     runs = rec.get("sanitizer")
     if not runs:
         return not_run("compute-sanitizer")
-    cls = {"clean": "claim-passed", "errors": "claim-failed", "not finished": "claim-not-run"}
+    cls = {"clean": "claim-passed", "errors": "claim-failed", "not finished": "claim-not-run",
+           "not run": "claim-not-run"}
     def cases(s):
         c = s.get("test_cases")
         if not c:
@@ -315,6 +325,12 @@ def chapters_html(rec, chapter_link):
     for r in runs:
         counts = ", ".join(f"{n} {s}" for s, n in sorted(r.get("statuses", {}).items()))
         failed = ", ".join(f'<a href="#{esc(c)}">{esc(c)}</a>' for c in r.get("failed", []))
+        # A chapter cut short by its cap, or skipped, is said so: its counts are not a whole run.
+        outcome = r.get("outcome", "finished")
+        if outcome == "not run":
+            counts = "not run (no time left)"
+        elif outcome == "not finished":
+            counts = "not finished (stopped by its cap)" + (f": {counts} before" if counts else "")
         rows.append((chapter_link(r["chapter"]), or_unrecorded(r.get("exit")),
                      esc(counts) or "no claim", failed or "none"))
     return table("gpu-chapters", ("Chapter", "Exit", "Statuses", "Failed"), rows)

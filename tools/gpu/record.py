@@ -24,13 +24,14 @@ FORMAT = 1
 
 # The goals of the GPU work: (id, what, numerator benchmark, denominator benchmark, bound, sense).
 # Each is a ratio of two times measured in the same run, the kind of statement a ratio claim makes.
+# A goal's text says its bound through {bound}, filled from the bound itself.
 GOALS = [
-    ("add_vs_copy", "add(3), flat kernel, at least 90% of a device-to-device copy's bandwidth",
+    ("add_vs_copy", "add(3), flat kernel, at least {bound} of a device-to-device copy's bandwidth",
      "BM_add3_contiguous_flat", "BM_copy_cudaMemcpy", 0.90, "bandwidth"),
-    ("transpose_vs_copy", "tiled transpose at least 80% of a copy's bandwidth (8192² float32)",
+    ("transpose_vs_copy", "tiled transpose at least {bound} of a copy's bandwidth (8192² float32)",
      "BM_transpose_2_tiled", "BM_transpose_ceiling_copy", 0.80, "bandwidth"),
 ] + [
-    (f"cublas_{k}", f"cuBLAS path, {label}, at most 1.05 × a direct cublasSgemm",
+    (f"cublas_{k}", f"cuBLAS path, {label}, at most {{bound}} a direct cublasSgemm",
      f"BM_matmul_cublas_path_{k}", f"BM_matmul_cublas_direct_{k}", 1.05, "time")
     for k, label in (("a_b", "a@b"), ("a_bT", "a@b.mT"), ("aT_b", "a.mT@b"), ("aT_bT", "a.mT@b.mT"))
 ]
@@ -79,8 +80,13 @@ class Results:
         return None if data is None else data.decode("utf-8", "replace")
 
     def json(self, name):
+        """The file's JSON; None when it is absent or unreadable (a step killed by its cap may
+        leave it cut short): what it would have held did not run."""
         t = self.text(name)
-        return None if t is None else json.loads(t)
+        try:
+            return None if t is None else json.loads(t)
+        except ValueError:
+            return None
 
     def rc(self, name):
         t = self.text(name + ".rc")
@@ -117,7 +123,7 @@ def device(res):
 
 
 def ctest_result(res):
-    log = res.text("ctest_gpu/ctest_gpu.log") or res.text("ctest_gpu.log")
+    log = res.text("ctest_gpu.log")
     if log is None:
         return {"ran": False, "tests": [], "output": ""}
     tests = [{"name": m.group(1), "status": m.group(2).strip("* ").lower(), "seconds": float(m.group(3))}
@@ -126,15 +132,27 @@ def ctest_result(res):
             "tests": tests, "output": log.strip()}
 
 
+def step_outcome(rc):
+    """What a step's exit file says of it (device_run.sh's runstep): "not run" when it was skipped
+    for want of time, "not finished" when its cap killed it (timeout's 124, or 137 after the kill),
+    "finished" otherwise, whatever its exit status."""
+    if rc is None or rc == "skipped":
+        return "not run"
+    return "not finished" if rc in ("124", "137") else "finished"
+
+
 def sanitizer_results(res):
     out = []
-    for name, m in res.matching(r"(memcheck|racecheck)_(\w+)\.log"):
-        log = res.text(name)
-        rc = res.rc(name[:-4])
+    # Every step leaves its exit file, a skipped one nothing else: the runs are read from those.
+    for name, m in res.matching(r"(memcheck|racecheck)_(\w+)\.rc"):
+        log = res.text(name[:-3] + ".log") or ""
+        rc = res.rc(name[:-3])
         summary = re.findall(r"========= (ERROR SUMMARY: .*|RACECHECK SUMMARY: .*)", log)
         # doctest's count: the cases run under the tool, and those the run's filter left out.
         cases = re.findall(r"test cases: *(\d+) \| *(\d+) passed \| *(\d+) failed \| *(\d+) skipped", log)
-        if rc == "124" or not summary:
+        if step_outcome(rc) == "not run":
+            verdict = "not run"
+        elif step_outcome(rc) == "not finished" or not summary:
             verdict = "not finished"
         elif rc == "0":
             verdict = "clean"
@@ -153,18 +171,19 @@ def sanitizer_results(res):
 
 def chapter_runs(res):
     runs = []
-    for name, m in res.matching(r"chapter_(\d\d_\w+)\.log"):
+    for name, m in res.matching(r"chapter_(\d\d_\w+)\.rc"):
         counts = {}
         failed = []
-        for line in res.text(name).splitlines():
+        for line in (res.text(name[:-3] + ".log") or "").splitlines():
             cid, _, status = line.partition("\t")
             if not status:
                 continue
             counts[status] = counts.get(status, 0) + 1
             if status == "failed":
                 failed.append(cid)
-        runs.append({"chapter": m.group(1), "exit": res.rc(name[:-4]), "statuses": counts,
-                     "failed": failed})
+        rc = res.rc(name[:-3])
+        runs.append({"chapter": m.group(1), "exit": rc, "outcome": step_outcome(rc),
+                     "statuses": counts, "failed": failed})
     return runs
 
 
@@ -172,6 +191,8 @@ def claims(res):
     out, provenance = [], None
     for name, m in res.matching(r"report_(\d\d_\w+)\.json"):
         report = res.json(name)
+        if report is None:
+            continue  # cut short: its claims are absent, as if not run
         provenance = provenance or report.get("provenance", {})
         for c in report.get("claims", []):
             out.append(dict(c, chapter=report.get("chapter", m.group(1))))
@@ -201,7 +222,9 @@ def goals(bench_rows, torch):
     by = {b["name"]: b for b in bench_rows if "ms" in b}
     out = []
     for gid, what, num, den, bound, sense in GOALS:
-        if num not in by or den not in by:
+        what = what.format(bound=f"{bound:.0%}" if sense == "bandwidth" else f"{bound:g} ×")
+        key = "gb_per_s" if sense == "bandwidth" else "ms"
+        if key not in by.get(num, {}) or key not in by.get(den, {}):
             out.append({"id": gid, "what": what, "status": "not run"})
             continue
         if sense == "bandwidth":

@@ -93,11 +93,45 @@ class RecordTest(unittest.TestCase):
         self.assertEqual(rec["sanitizer"][0]["test_cases"], {"passed": 8, "failed": 0, "skipped": 1})
         self.assertNotIn("test_cases", rec["sanitizer"][1])
 
+    def test_the_cap_alone_makes_a_sanitizer_run_not_finished(self):
+        # A summary printed before the cap killed the run does not make it clean.
+        files = self.base()
+        files["racecheck_reduce.log"] = "========= RACECHECK SUMMARY: 0 hazards displayed\n"
+        rec = record.record(self.write(files))
+        self.assertEqual(rec["sanitizer"][1]["verdict"], "not finished")
+
+    def test_a_skipped_or_killed_step_is_recorded_so(self):
+        files = self.base()
+        # Skipped for want of time: an exit file and nothing else.
+        files["memcheck_matmul.rc"] = "skipped\n"
+        files["chapter_07_matmul.rc"] = "skipped\n"
+        # Killed by its cap after two lines.
+        files["chapter_06_performance.rc"] = "124\n"
+        rec = record.record(self.write(files))
+        verdicts = {s["program"] + " " + s["tool"]: s["verdict"] for s in rec["sanitizer"]}
+        self.assertEqual(verdicts["cuda.matmul_gpu memcheck"], "not run")
+        outcomes = {c["chapter"]: c["outcome"] for c in rec["chapters"]}
+        self.assertEqual(outcomes, {"06_performance": "not finished", "07_matmul": "not run"})
+
+    def test_a_results_file_cut_short_is_not_run(self):
+        files = self.base()
+        files["bench.json"] = '{"benchmarks": [{"name": "BM_copy'
+        files["report_06_performance.json"] = '{"claims": ['
+        rec = record.record(self.write(files))
+        self.assertEqual(rec["bench"], [])
+        self.assertEqual(rec["claims"], [])
+        self.assertEqual(self.goal(rec, "add_vs_copy")["status"], "not run")
+
+    def test_a_goals_text_says_its_own_bound(self):
+        rec = record.record(self.write(self.base()))
+        self.assertIn("at least 90% of", self.goal(rec, "add_vs_copy")["what"])
+        self.assertIn("at most 1.05 × a direct", self.goal(rec, "cublas_a_b")["what"])
+
     def test_claims_chapters_and_the_bundles_commit(self):
         rec = record.record(self.write(self.base()))
         self.assertEqual([(c["id"], c["chapter"]) for c in rec["claims"]], [("PF-09", "06_performance")])
         self.assertEqual(rec["chapters"], [{"chapter": "06_performance", "exit": "1",
-                                            "statuses": {"inconclusive": 1, "passed": 1, "failed": 1},
+                                            "outcome": "finished", "statuses": {"inconclusive": 1, "passed": 1, "failed": 1},
                                             "failed": ["PF-13"]}])
         self.assertEqual(rec["provenance"]["commit"], "0123456789ab")
         self.assertEqual(rec["provenance"]["gpu"], "NVIDIA Test GPU")
