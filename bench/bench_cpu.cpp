@@ -211,7 +211,7 @@ void in19_matmul(benchmark::State& state) {
 }
 
 // The same four products as one direct cblas_sgemm each into a preallocated output: the floor the
-// library's BLAS path is measured against (issue goal: within 1.05×).
+// library's BLAS path is measured against (its goal: within 1.05×).
 template <bool TransposeA, bool TransposeB>
 void cblas_direct(benchmark::State& state) {
   Tensor a = random({kMat, kMat}, 5), b = random({kMat, kMat}, 6);

@@ -27,18 +27,28 @@ std::filesystem::path recorded_bench() {
 
 std::vector<std::string> bench_goal_row(const nlohmann::json& g) {
   // A goal of a part of the run the bench marked busy is no measurement: the row says so rather
-  // than met or missed.
-  const std::string verdict =
-      g.value("busy", false)            ? "busy: no measurement"
-      : g.at("met").get<bool>()         ? "met"
-                                        : "missed by " + fixed(g.at("missed_by").get<double>(), 3) + "×";
+  // than met or missed. A run recorded before goals had a verdict has only "met".
+  const std::string v = g.contains("verdict") ? g.at("verdict").get<std::string>()
+                        : g.at("met").get<bool>() ? "met"
+                                                  : "missed";
+  std::string verdict = g.value("busy", false) ? "busy: no measurement"
+                        : v == "missed" ? "missed by " + fixed(g.at("missed_by").get<double>(), 3) + "×"
+                                        : v;
+  // The 5x goals: what a copy of the op's bytes at the run's fastest copy would have reached.
+  if (!g.value("busy", false) && g.contains("roof_allows") && g.at("roof_allows").is_number())
+    verdict += "; at the roof " + fixed(g.at("roof_allows").get<double>(), 3);
+  // The pairs' range, where the run recorded one.
+  std::string range;
+  if (g.contains("range") && g.at("range").is_array())
+    range = fixed(g.at("range").at(0).get<double>(), 3) + "–" +
+            fixed(g.at("range").at(1).get<double>(), 3);
   // The JSON's "<=" and ">=" as the page writes comparisons.
   const std::string cmp = g.at("comparison").get<std::string>() == "<=" ? "≤" : "≥";
   return {g.at("goal").get<std::string>(),
           std::to_string(g.at("threads").get<int>()) + ", " +
               g.at("caching_allocator").get<std::string>(),
-          fixed(g.at("measured").get<double>(), 3), cmp + " " + fixed(g.at("limit").get<double>(), 2),
-          verdict};
+          fixed(g.at("measured").get<double>(), 3), range,
+          cmp + " " + fixed(g.at("limit").get<double>(), 2), verdict};
 }
 
 void show_recorded_bench(Exhibit& e, const std::string& runs, const std::string& goals) {
@@ -46,6 +56,7 @@ void show_recorded_bench(Exhibit& e, const std::string& runs, const std::string&
   std::vector<std::vector<std::string>> rows, goal_rows;
   std::string about = "no recorded benchmark run is committed";
   std::string warmup = "not recorded";
+  std::string counts = "no goals recorded";
   if (!path.empty()) {
     std::ifstream in(path);
     const nlohmann::json j = nlohmann::json::parse(in);
@@ -68,7 +79,15 @@ void show_recorded_bench(Exhibit& e, const std::string& runs, const std::string&
       rows.push_back({name, x.at("shape").get<std::string>(), fixed(s, 3),
                       has_torch ? fixed(t, 3) : "", has_torch ? fixed(ratio, 2) : ""});
     }
-    for (const auto& g : j.at("goals")) goal_rows.push_back(bench_goal_row(g));
+    int verdicts[4] = {0, 0, 0, 0};  // met, missed, inconclusive, no measurement
+    for (const auto& g : j.at("goals")) {
+      goal_rows.push_back(bench_goal_row(g));
+      const std::string& v = goal_rows.back().back();
+      ++verdicts[v.starts_with("met") ? 0 : v.starts_with("missed") ? 1 : v.starts_with("inconclusive") ? 2 : 3];
+    }
+    counts = std::to_string(verdicts[0]) + " met, " + std::to_string(verdicts[1]) + " missed, " +
+             std::to_string(verdicts[2]) + " inconclusive and " + std::to_string(verdicts[3]) +
+             " no measurement, of " + std::to_string(goal_rows.size()) + " goals";
     // The untimed calls before each side's timed ones (tools/bench/run's WARMUP_SECONDS).
     if (j.contains("warmup_seconds")) warmup = fixed(j.at("warmup_seconds").get<double>(), 1) + " s";
     const auto& m = j.at("machine");
@@ -89,10 +108,11 @@ void show_recorded_bench(Exhibit& e, const std::string& runs, const std::string&
   }
   e.value(runs, about);
   e.value(runs + "_warmup", warmup);
+  e.value(goals + "_counts", counts);
   e.table(runs,
           {"experiment", "shape", "strided ms", "PyTorch ms", "strided / PyTorch, median of pairs"},
           rows);
-  e.table(goals, {"goal", "threads, cache", "measured ratio", "bound", "verdict"}, goal_rows);
+  e.table(goals, {"goal", "threads, cache", "median", "pairs", "bound", "verdict"}, goal_rows);
 }
 
 }  // namespace book

@@ -14,9 +14,11 @@
 
 namespace book {
 
-// One row of the goals table from one goal of a recorded run (tools/bench/run's "goals"): the
-// goal, "threads, allocator setting", the measured ratio, the bound, and the verdict (met, missed
-// by how much, or no measurement where the bench marked that part of the run busy).
+// One row of the goals table from one goal of a recorded run (tools/bench/run's "goals",
+// tools/bench/goals.py's rules): the goal, "threads, allocator setting", the median ratio, the
+// pairs' range, the bound, and the verdict (met, missed by how much, inconclusive where the pairs
+// fall on both sides of the bound, or no measurement where the bench marked that part of the run
+// busy), with the ratio a copy at the run's roof would reach where the goal has one.
 std::vector<std::string> bench_goal_row(const nlohmann::json& goal);
 
 // The newest recorded run (last in sort order); empty when none is committed.
@@ -26,7 +28,8 @@ std::filesystem::path recorded_bench();
 // measurement: the value and table `runs` (per experiment the two times and their ratio), the
 // value `runs`_warmup (the untimed calls before each side's timed ones), and the table `goals`
 // (each goal of tools/bench at its thread count and allocator setting, with its verdict; a goal
-// of a busy part of the run is no measurement). With no recorded run, the values say so and the
+// of a busy part of the run is no measurement), and the value `goals`_counts (how many goals have
+// each verdict). With no recorded run, the values say so and the
 // tables are empty.
 void show_recorded_bench(Exhibit& e, const std::string& runs, const std::string& goals);
 
