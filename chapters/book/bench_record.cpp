@@ -37,10 +37,11 @@ std::vector<std::string> bench_goal_row(const nlohmann::json& g) {
   // The 5x goals: what a copy of the op's bytes at the run's fastest copy would have reached.
   if (!g.value("busy", false) && g.contains("roof_allows") && g.at("roof_allows").is_number())
     verdict += "; at the roof " + fixed(g.at("roof_allows").get<double>(), 3);
-  // The pairs' range, where the run recorded one.
+  // The pairs' range, where the run recorded one; word joiners keep it on one line in a narrow
+  // column (a line may otherwise break after the dash).
   std::string range;
   if (g.contains("range") && g.at("range").is_array())
-    range = fixed(g.at("range").at(0).get<double>(), 3) + "–" +
+    range = fixed(g.at("range").at(0).get<double>(), 3) + "\u2060–\u2060" +
             fixed(g.at("range").at(1).get<double>(), 3);
   // The JSON's "<=" and ">=" as the page writes comparisons.
   const std::string cmp = g.at("comparison").get<std::string>() == "<=" ? "≤" : "≥";
@@ -97,6 +98,9 @@ void show_recorded_bench(Exhibit& e, const std::string& runs, const std::string&
             " (PyTorch " + j.at("pytorch").get<std::string>() + "); STREAM copy " +
             fixed(j.at("stream").at("copy_gbs").get<double>(), 1) + " GB/s, triad " +
             fixed(j.at("stream").at("triad_gbs").get<double>(), 1) + " GB/s";
+    // tools/bench/run --regoal judged the goals after the run, by the rules of a later commit.
+    if (j.contains("goals_judged_at"))
+      about += "; its goals judged by the rules of commit " + j.at("goals_judged_at").get<std::string>();
     // The bench marks a run it cannot vouch for (tools/bench/run: load, other processes, spread).
     // Its reasons name experiments (underscores) and percentages, which a sentence cannot quote:
     // the count is said here, and the goals table marks each goal judged on a busy part.

@@ -25,7 +25,7 @@ nlohmann::json goal(bool met, bool busy) {
 TEST_CASE("a goal row names its thread count and allocator setting, and its verdict") {
   using V = std::vector<std::string>;
   CHECK(book::bench_goal_row(goal(true, false)) ==
-        V{"in13_add_stride5: strided / PyTorch", "2, off", "0.971", "0.955–0.990", "≤ 1.00", "met"});
+        V{"in13_add_stride5: strided / PyTorch", "2, off", "0.971", "0.955\u2060–\u20600.990", "≤ 1.00", "met"});
   CHECK(book::bench_goal_row(goal(false, false))[5] == "missed by 1.032×");
   // A busy part of the run is no measurement, met or not.
   CHECK(book::bench_goal_row(goal(true, true))[5] == "busy: no measurement");
@@ -41,7 +41,7 @@ TEST_CASE("pairs on both sides of the bound are inconclusive; a 5x goal gives th
   g["verdict"] = "inconclusive";
   g["missed_by"] = nullptr;
   g["range"] = {0.9812, 1.0131};
-  CHECK(book::bench_goal_row(g)[3] == "0.981–1.013");
+  CHECK(book::bench_goal_row(g)[3] == "0.981\u2060–\u20601.013");
   CHECK(book::bench_goal_row(g)[5] == "inconclusive");
   nlohmann::json five = goal(false, false);
   five["limit"] = 0.2;

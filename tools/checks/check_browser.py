@@ -136,7 +136,21 @@ LAYOUT = r"""
     }
   }
 
-  // 4. The window itself never scrolls; a chapter's text ends on its machine note.
+  // 4. A range of two numbers in a table cell ("0.955–0.990") reads on one line: broken after its
+  // dash, in a narrow column, it reads as two numbers.
+  for (const td of block.querySelectorAll('td')) {
+    const text = td.textContent.replace(/\u2060/g, '').trim();
+    if (!/^-?[0-9][0-9.,]*[\u00d7%]?\s?[\u2013-]\s?-?[0-9][0-9.,]*[\u00d7%]?$/.test(text)) continue;
+    const range = document.createRange();
+    range.selectNodeContents(td);
+    const tops = new Set([...range.getClientRects()].map(r => Math.round(r.top)));
+    if (tops.size > 1) {
+      say(td.closest('table'), 'the range "' + text + '" breaks over ' + tops.size + ' lines');
+      break;
+    }
+  }
+
+  // 5. The window itself never scrolls; a chapter's text ends on its machine note.
   const page = document.scrollingElement;
   // The one-page edition (print.html) is one long document: there the window does scroll.
   if (!document.body.classList.contains('book-print') && page.scrollHeight > window.innerHeight + 1)
