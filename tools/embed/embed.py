@@ -1605,6 +1605,7 @@ def main(argv=None):
             with open(seed_path, encoding="utf-8") as f:
                 seed_text = f.read()
             gpu_runs.seed_timings(seed_text)
+            gpu_runs.seed_low_rank(seed_text)
         except (OSError, ValueError) as e:
             problems.add(rel(seed_path, args.root), f"the seed's quoted timings cannot be read: {e}")
             seed_text = ""

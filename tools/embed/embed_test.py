@@ -848,7 +848,10 @@ A GPU sentence.\\claim{PF-10} The seed's dump reads past the end.\\claim{ER-14}
                           {"tool": "racecheck", "program": "cuda.matmul_gpu", "exit": "124",
                            "verdict": "not finished", "summary": ""}],
             "chapters": [{"chapter": "99_demo", "exit": "1", "statuses": {"passed": 25, "failed": 1},
-                          "failed": ["MT-03"]}],
+                          "failed": ["MT-03"],
+                          "failed_judged": {"MT-03": [{"what": "bytes", "measured": "96",
+                                                       "expected": "== 64", "compared": True,
+                                                       "ok": False}]}}],
             "claims": claims,
             "bench": [{"name": "BM_add3_contiguous_flat", "ms": 0.25, "gb_per_s": 4000.0},
                       {"name": "BM_add3_permuted", "ms": 0.5, "gb_per_s": 2000.0},
@@ -863,6 +866,9 @@ A GPU sentence.\\claim{PF-10} The seed's dump reads past the end.\\claim{ER-14}
                        "bound": 0.9, "sense": "bandwidth", "status": "met"},
                       {"id": "pytorch_add3_contiguous", "what": "add(3), contiguous: no slower",
                        "value": 1.25, "bound": 1.0, "sense": "time", "status": "missed"},
+                      {"id": "pytorch_add3_permuted", "what": "add(3), permuted: no slower",
+                       "value": 0.99, "range": [0.9403, 1.0404], "bound": 1.0, "sense": "time",
+                       "status": "inconclusive"},
                       {"id": "transpose_vs_copy", "what": "transpose against a copy", "status": "not run"}],
         }
         for k, v in parts.items():
@@ -1003,9 +1009,13 @@ A GPU sentence.\\claim{PF-10} The seed's dump reads past the end.\\claim{ER-14}
         self.assertIn("not quoted", in21[0][2])
         self.assertIn("PyTorch 9.9.0", seed)  # the seed's version, from its file
         goals = parts["Goals"]
-        self.assertIn("<td>96.2%</td><td>\u2265\u00a090%</td>", goals)
-        self.assertIn("<td>1.250\u00d7</td><td>\u2264\u00a01\u00d7</td>", goals)
+        # A record made before goals had a range shows none.
+        self.assertIn("<td>96.2%</td><td>\u2014</td><td>\u2265\u00a090%</td>", goals)
+        self.assertIn("<td>1.250\u00d7</td><td>\u2014</td><td>\u2264\u00a01\u00d7</td>", goals)
         self.assertIn("\u2717 missed", goals)
+        # A range that holds the bound is inconclusive, never met.
+        self.assertIn("<td>0.990\u00d7</td><td>0.940\u00d7\u2060\u2013\u20601.040\u00d7</td>", goals)
+        self.assertIn('<span class="claim-status claim-inconclusive">~ inconclusive</span>', goals)
         tests = parts["GPU tests"]
         self.assertIn("<code>cuda.elementwise_gpu</code>", tests)
         self.assertIn("6.4\u00a0s", tests)
@@ -1019,6 +1029,8 @@ A GPU sentence.\\claim{PF-10} The seed's dump reads past the end.\\claim{ER-14}
         chapters = parts["Every chapter, at the test sizes"]
         self.assertIn("1 failed, 25 passed", chapters)
         self.assertIn('<a href="#MT-03">MT-03</a>', chapters)
+        self.assertIn("\u2717 bytes: <span title=\"96\">96</span>", chapters)  # what it judged there
+        self.assertIn("(expected == 64)", chapters)
         self.assertIn('<a href="ch99.html">', chapters)
 
     def test_the_gpu_runs_section_says_not_run_for_a_missing_step(self):
@@ -1077,6 +1089,19 @@ A GPU sentence.\\claim{PF-10} The seed's dump reads past the end.\\claim{ER-14}
                     "[In[1] x\n"):
             with self.assertRaises(ValueError, msg=bad):
                 embed.gpu_runs.seed_timings(bad)
+
+    def test_the_seeds_low_rank_lines_are_matched_by_k_not_by_position(self):
+        text = "[In[21]] (2048\u00d7k) @ (k\u00d72048) for k = 2, 8\n1 ms \u00b1 1\n3 ms \u00b1 1\n"
+        self.assertEqual(embed.gpu_runs.seed_low_rank(text), {2: 1.0, 8: 3.0})
+        self.assertEqual(embed.gpu_runs.seed_low_rank("[In[14]] x\n1 ms \u00b1 1\n"), {})
+        with self.assertRaises(ValueError):
+            embed.gpu_runs.seed_low_rank("[In[21]] for k = 2, 8\n1 ms \u00b1 1\n")
+        # A run that timed k = 8 alone is shown beside the seed's k = 8, not its first line.
+        rec = {"bench": [{"name": "BM_matmul_low_rank/8", "ms": 0.5}], "pytorch": {}}
+        html = embed.gpu_runs.seed_table_html(rec, embed.gpu_runs.seed_timings(text),
+                                                embed.gpu_runs.seed_low_rank(text), "x")
+        row = re.search(r"<td>k = 8</td><td>([^<]*)</td>", html)
+        self.assertEqual(row.group(1), embed.gpu_runs.time_text(3.0))
 
     def test_an_unreadable_seed_file_fails(self):
         rec = self.recorded([])

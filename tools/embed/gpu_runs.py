@@ -84,6 +84,21 @@ def seed_timings(text):
     return cells
 
 
+def seed_low_rank(text):
+    """In[21]'s means by k, {2: 0.0386, ...}: its header names the k of each line in order
+    ("... for k = 2, 4, 8, 16, 32"), so a run that timed other k than the seed's is matched by k,
+    not by position. Empty where the file quotes no In[21]; ValueError where the header's k do
+    not match its lines one for one."""
+    lines = seed_timings(text).get("In[21]")
+    if lines is None:
+        return {}
+    m = re.search(r"^\[In\[21\]\].*\bk = ([0-9, ]+)$", text, re.M)
+    ks = [int(k) for k in m.group(1).split(",")] if m else []
+    if len(ks) != len(lines):
+        raise ValueError(f"In[21]'s header names {len(ks)} values of k for {len(lines)} lines")
+    return dict(zip(ks, lines))
+
+
 def seed_pytorch(text):
     """The PyTorch version the quote file's comment says the seed ran ("2.8.0.dev20250521+cu128")."""
     m = re.search(r"^#.*?PyTorch ([0-9][^\s;,)]*)", text, re.M)
@@ -212,18 +227,19 @@ def claims_html(run, status_html):
 
 
 def seed_rows(rec):
-    """(cell, work, seed line, library benchmark, PyTorch experiment) for each row of the seed table."""
-    rows = [(seed, what, ours, theirs) for seed, what, ours, theirs in AGAINST_PYTORCH if seed]
+    """(cell, work, library benchmark, PyTorch experiment, k) for each row of the seed table; k is
+    In[21]'s inner size, None elsewhere."""
+    rows = [(seed, what, ours, theirs, None) for seed, what, ours, theirs in AGAINST_PYTORCH if seed]
     # In[21]: (2048×k)@(k×2048) for each k that the benchmarks or PyTorch's experiments ran.
     ks = {int(m.group(1)) for b in rec.get("bench", [])
           for m in [re.fullmatch(r"BM_matmul_low_rank/([0-9]+)", b.get("name", ""))] if m}
     ks |= {int(m.group(1)) for e in rec.get("pytorch", {}).get("experiments", [])
            for m in [re.fullmatch(r"low_rank_([0-9]+)", e.get("id", ""))] if m}
-    rows += [("In[21]", f"k = {k}", f"BM_matmul_low_rank/{k}", f"low_rank_{k}") for k in sorted(ks)]
+    rows += [("In[21]", f"k = {k}", f"BM_matmul_low_rank/{k}", f"low_rank_{k}", k) for k in sorted(ks)]
     return rows
 
 
-def seed_table_html(rec, seed, seed_torch):
+def seed_table_html(rec, seed, seed_k, seed_torch):
     bench = {b["name"]: b for b in rec.get("bench", [])}
     torch = {e["id"]: e for e in rec.get("pytorch", {}).get("experiments", [])}
     rows_in = seed_rows(rec)
@@ -240,13 +256,14 @@ def seed_table_html(rec, seed, seed_torch):
         first = firsts.get((group, col))
         return time_text(ms), ratio_text(ms / first) if first else ""
 
-    for group, what, ours, theirs in rows_in:
+    for group, what, ours, theirs, inner in rows_in:
         k = index.get(group, SEED_FIRST_GPU_LINE.get(group, 0))
         first_row = group not in index
         index[group] = k + 1
         lines = seed.get(group, [])
+        quoted = seed_k.get(inner) if inner is not None else lines[k] if k < len(lines) else None
         b = bench.get(ours, {})
-        cells = [*cell(lines[k] if k < len(lines) else None, group, 0, first_row, "not quoted"),
+        cells = [*cell(quoted, group, 0, first_row, "not quoted"),
                  *cell(b.get("ms"), group, 1, first_row, "not run"),
                  *cell(torch.get(theirs, {}).get("median_ms"), group, 2, first_row, "not run")]
         if b.get("error"):
@@ -267,18 +284,29 @@ def goals_html(rec):
     goals = rec.get("goals")
     if not goals:
         return not_run("no goal was computed")
-    cls = {"met": "claim-passed", "missed": "claim-failed", "not run": "claim-not-run"}
-    mark = {"met": "\u2713", "missed": "\u2717", "not run": "\u25cb"}
+    # A goal's status is met, missed or inconclusive (the range over the two sides' repetitions on
+    # both sides of the bound: tools/bench/goals.py), or not run.
+    cls = {"met": "claim-passed", "missed": "claim-failed", "inconclusive": "claim-inconclusive",
+           "not run": "claim-not-run"}
+    mark = {"met": "\u2713", "missed": "\u2717", "inconclusive": "~", "not run": "\u25cb"}
     rows = []
     for g in goals:
         status = g.get("status", "not run")
         has = "value" in g and status != "not run"
+        rng = g.get("range") if has else None
         rows.append((esc(g["what"]),
                      goal_value(g["value"], g["sense"], g["bound"]) if has else "\u2014",
+                     # Word joiners keep the range on one line in a narrow column.
+                     (goal_value(rng[0], g["sense"], g["bound"]) + "\u2060\u2013\u2060"
+                      + goal_value(rng[1], g["sense"], g["bound"])) if rng else "\u2014",
                      goal_bound(g["bound"], g["sense"]) if has else "\u2014",
                      f'<span class="claim-status {cls.get(status, "claim-not-run")}">'
                      f'{mark.get(status, "")} {esc(status)}</span>'))
-    return table("gpu-goals", ("Goal", "Value", "Bound", "Status"), rows)
+    caption = ("Each value is a quotient of two medians, each over its own side's repetitions; "
+               "the range runs from the least to the greatest quotient those repetitions give. A "
+               "goal is met when its whole range meets the bound, missed when none of it does, "
+               "and inconclusive when the range holds the bound.")
+    return table("gpu-goals", ("Goal", "Value", "Range", "Bound", "Status"), rows, caption)
 
 
 def tests_html(rec, status_html):
@@ -324,7 +352,11 @@ def chapters_html(rec, chapter_link):
     rows = []
     for r in runs:
         counts = ", ".join(f"{n} {s}" for s, n in sorted(r.get("statuses", {}).items()))
-        failed = ", ".join(f'<a href="#{esc(c)}">{esc(c)}</a>' for c in r.get("failed", []))
+        # Each failed claim links to its place in the ledger, with the values it judged there where
+        # the run recorded them.
+        judged_there = r.get("failed_judged", {})
+        failed = "".join(f'<div><a href="#{esc(c)}">{esc(c)}</a>{judged_html(judged_there.get(c, []))}</div>'
+                         for c in r.get("failed", []))
         # A chapter cut short by its cap, or skipped, is said so: its counts are not a whole run.
         outcome = r.get("outcome", "finished")
         if outcome == "not run":
@@ -336,7 +368,7 @@ def chapters_html(rec, chapter_link):
     return table("gpu-chapters", ("Chapter", "Exit", "Statuses", "Failed"), rows)
 
 
-def run_html(run, seed, seed_torch, status_html, chapter_link):
+def run_html(run, seed, seed_k, seed_torch, status_html, chapter_link):
     rec = run["record"]
     p = rec.get("provenance", {})
     return (f'<section class="gpu-run" id="{esc(run["anchor"])}">'
@@ -344,7 +376,7 @@ def run_html(run, seed, seed_torch, status_html, chapter_link):
             "<h4>The machine</h4>" + machine_html(p)
             + "<h4>Its GPU claims</h4>" + claims_html(run, status_html)
             + "<h4>The seed's GPU timings beside the library's and PyTorch's</h4>"
-            + seed_table_html(rec, seed, seed_torch)
+            + seed_table_html(rec, seed, seed_k, seed_torch)
             + "<h4>Goals</h4>" + goals_html(rec)
             + "<h4>GPU tests</h4>" + tests_html(rec, status_html)
             + "<h4>compute-sanitizer</h4>" + sanitizer_html(rec)
@@ -357,5 +389,6 @@ def gpu_runs_html(runs, seed_text, status_html, chapter_link):
     if not runs:
         return '<p class="gpu-not-run">No GPU run is recorded.</p>\n'
     seed = seed_timings(seed_text)
+    seed_k = seed_low_rank(seed_text)
     torch = seed_pytorch(seed_text)
-    return "".join(run_html(r, seed, torch, status_html, chapter_link) for r in runs)
+    return "".join(run_html(r, seed, seed_k, torch, status_html, chapter_link) for r in runs)

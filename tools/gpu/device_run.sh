@@ -88,7 +88,9 @@ done
 pack
 
 # ---- 4. the CUDA benchmarks ------------------------------------------------------------------------
-runstep bench 120 "$bin/strided_cuda_bench" --benchmark_min_time=0.1 \
+# Five repetitions of each: a goal's range is the spread of its two sides' repetitions
+# (tools/gpu/record.py), so that a difference inside the noise is judged inconclusive.
+runstep bench 120 "$bin/strided_cuda_bench" --benchmark_min_time=0.1 --benchmark_repetitions=5 \
   --benchmark_format=json --benchmark_out="$res/bench.json" --benchmark_out_format=json
 pack
 
@@ -97,8 +99,10 @@ PYTHONUNBUFFERED=1 runstep torch 90 python3 tools/gpu/torch_gpu.py "$res/torch.j
 pack
 
 # ---- 6. every chapter, at the test sizes --------------------------------------------------------------
+# Each also writes its report, so that a claim that fails here is recorded with the values it judged.
 for c in "$bin"/chapter_*; do
-  runstep "chapter_$(basename "$c" | sed 's/^chapter_//')" 40 "$c" --statuses
+  ch=$(basename "$c" | sed 's/^chapter_//')
+  runstep "chapter_$ch" 40 "$c" --statuses --report "$res/chapter_$ch.json"
 done
 pack
 

@@ -20,15 +20,19 @@ import re
 import sys
 import tarfile
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "bench"))
+from goals import verdict  # noqa: E402  (tools/bench/goals.py: met, missed or inconclusive)
+
 FORMAT = 1
 
 # The goals of the GPU work: (id, what, numerator benchmark, denominator benchmark, bound, sense).
 # Each is a ratio of two times measured in the same run, the kind of statement a ratio claim makes.
-# A goal's text says its bound through {bound}, filled from the bound itself.
+# A goal's text says its bound through {bound}, filled from the bound itself, and its size through
+# {shape}, filled from the label its numerator's benchmark reports (nothing where it reports none).
 GOALS = [
     ("add_vs_copy", "add(3), flat kernel, at least {bound} of a device-to-device copy's bandwidth",
      "BM_add3_contiguous_flat", "BM_copy_cudaMemcpy", 0.90, "bandwidth"),
-    ("transpose_vs_copy", "tiled transpose at least {bound} of a copy's bandwidth (8192² float32)",
+    ("transpose_vs_copy", "tiled transpose at least {bound} of a copy's bandwidth{shape}",
      "BM_transpose_2_tiled", "BM_transpose_ceiling_copy", 0.80, "bandwidth"),
 ] + [
     (f"cublas_{k}", f"cuBLAS path, {label}, at most {{bound}} a direct cublasSgemm",
@@ -182,8 +186,16 @@ def chapter_runs(res):
             if status == "failed":
                 failed.append(cid)
         rc = res.rc(name[:-3])
-        runs.append({"chapter": m.group(1), "exit": rc, "outcome": step_outcome(rc),
-                     "statuses": counts, "failed": failed})
+        run = {"chapter": m.group(1), "exit": rc, "outcome": step_outcome(rc),
+               "statuses": counts, "failed": failed}
+        # The values each failed claim judged, from the chapter's report where it wrote one (a run
+        # that the cap stopped, or an older run, has none).
+        report = res.json(name[:-3] + ".json") or {}
+        judged = {c.get("id"): [v for v in c.get("measured", []) if v.get("compared")]
+                  for c in report.get("claims", []) if c.get("id") in failed}
+        if judged:
+            run["failed_judged"] = judged
+        runs.append(run)
     return runs
 
 
@@ -200,52 +212,81 @@ def claims(res):
 
 
 def bench(res):
+    """The CUDA benchmarks: per benchmark the median, least and greatest time over its repetitions
+    (device_run.sh asks Google Benchmark for several; an older run has one), and the same of its
+    bandwidth where it counts bytes. Google Benchmark's own aggregates are left out."""
     data = res.json("bench.json")
     if not data:
         return []
-    out = []
+    reps, order = {}, []
     for b in data.get("benchmarks", []):
+        if b.get("run_type", "iteration") != "iteration":
+            continue
         name = b["name"].replace("/manual_time", "")
+        if name not in reps:
+            reps[name] = []
+            order.append(name)
+        reps[name].append(b)
+    out = []
+    for name in order:
         row = {"name": name}
-        if b.get("error_occurred"):
-            row["error"] = b.get("error_message", "")
-        else:
-            scale = {"ns": 1e-6, "us": 1e-3, "ms": 1.0, "s": 1e3}[b.get("time_unit", "ns")]
-            row["ms"] = b["real_time"] * scale
-            if b.get("bytes_per_second"):
-                row["gb_per_s"] = b["bytes_per_second"] / 1e9
+        failed = [b for b in reps[name] if b.get("error_occurred")]
+        if failed:
+            row["error"] = failed[0].get("error_message", "")
+            out.append(row)
+            continue
+        scale = {"ns": 1e-6, "us": 1e-3, "ms": 1.0, "s": 1e3}
+        ms = sorted(b["real_time"] * scale[b.get("time_unit", "ns")] for b in reps[name])
+        row.update({"ms": median(ms), "ms_min": ms[0], "ms_max": ms[-1], "repetitions": len(ms)})
+        if reps[name][0].get("label"):
+            row["label"] = reps[name][0]["label"]
+        gbs = sorted(b["bytes_per_second"] / 1e9 for b in reps[name] if b.get("bytes_per_second"))
+        if len(gbs) == len(ms):
+            row.update({"gb_per_s": median(gbs), "gb_per_s_min": gbs[0], "gb_per_s_max": gbs[-1]})
         out.append(row)
     return out
 
 
+def median(xs):
+    xs = sorted(xs)
+    mid = len(xs) // 2
+    return xs[mid] if len(xs) % 2 else 0.5 * (xs[mid - 1] + xs[mid])
+
+
 def goals(bench_rows, torch):
+    """Each goal's value is a quotient of two medians; its range, the extremes of the quotient over
+    the two sides' repetitions; its status, tools/bench/goals.py's verdict on that range: met when
+    the whole range meets the bound, missed when none of it does, inconclusive otherwise."""
     by = {b["name"]: b for b in bench_rows if "ms" in b}
     out = []
     for gid, what, num, den, bound, sense in GOALS:
-        what = what.format(bound=f"{bound:.0%}" if sense == "bandwidth" else f"{bound:g} ×")
+        label = by.get(num, {}).get("label")
+        what = what.format(bound=f"{bound:.0%}" if sense == "bandwidth" else f"{bound:g} ×",
+                           shape=f" ({label})" if label else "")
         key = "gb_per_s" if sense == "bandwidth" else "ms"
         if key not in by.get(num, {}) or key not in by.get(den, {}):
             out.append({"id": gid, "what": what, "status": "not run"})
             continue
-        if sense == "bandwidth":
-            value = by[num]["gb_per_s"] / by[den]["gb_per_s"]
-            met = value >= bound
-        else:
-            value = by[num]["ms"] / by[den]["ms"]
-            met = value <= bound
-        out.append({"id": gid, "what": what, "value": value, "bound": bound, "sense": sense,
-                    "of": [num, den], "status": "met" if met else "missed"})
+        n, d = by[num], by[den]
+        value = n[key] / d[key]
+        lo, hi = n[key + "_min"] / d[key + "_max"], n[key + "_max"] / d[key + "_min"]
+        out.append({"id": gid, "what": what, "value": value, "range": [lo, hi], "bound": bound,
+                    "sense": sense, "of": [num, den],
+                    "status": verdict(lo, hi, bound, sense != "bandwidth")})
     experiments = {e["id"]: e for e in (torch or {}).get("experiments", [])}
     for seed, what, ours, theirs in AGAINST_PYTORCH:
         if ours not in by or theirs not in experiments:
             out.append({"id": f"pytorch_{theirs}", "what": f"{what}: no slower than PyTorch",
                         "status": "not run"})
             continue
-        value = by[ours]["ms"] / experiments[theirs]["median_ms"]
+        o, t = by[ours], experiments[theirs]
+        value = o["ms"] / t["median_ms"]
+        lo = o["ms_min"] / t.get("max_ms", t["median_ms"])
+        hi = o["ms_max"] / t.get("min_ms", t["median_ms"])
         out.append({"id": f"pytorch_{theirs}", "seed": seed, "what": f"{what}: no slower than PyTorch",
-                    "value": value, "bound": 1.0, "sense": "time", "of": [ours, theirs],
-                    "ours_ms": by[ours]["ms"], "pytorch_ms": experiments[theirs]["median_ms"],
-                    "status": "met" if value <= 1.0 else "missed"})
+                    "value": value, "range": [lo, hi], "bound": 1.0, "sense": "time",
+                    "of": [ours, theirs], "ours_ms": o["ms"], "pytorch_ms": t["median_ms"],
+                    "status": verdict(lo, hi, 1.0, True)})
     return out
 
 

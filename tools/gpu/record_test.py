@@ -122,10 +122,69 @@ class RecordTest(unittest.TestCase):
         self.assertEqual(rec["claims"], [])
         self.assertEqual(self.goal(rec, "add_vs_copy")["status"], "not run")
 
+    def test_repetitions_give_a_goal_its_range_and_an_overlap_is_inconclusive(self):
+        files = self.base()
+        reps = []
+        for us in (98.0, 100.0, 104.0):  # the copy: 4000 GB/s at 100 us
+            reps.append(dict(bench_entry("BM_copy_cudaMemcpy", us, 4000.0 * 100 / us)))
+        for us in (108.0, 110.0, 112.0):
+            reps.append(dict(bench_entry("BM_add3_contiguous_flat", us, 3300.0)))
+        for us in (95.0, 99.0, 103.0):  # PyTorch's 100 us lies inside this spread
+            reps.append(dict(bench_entry("BM_add3_permuted", us, 4000.0)))
+        # Google Benchmark's own aggregates are not repetitions.
+        reps.append(dict(bench_entry("BM_add3_permuted", 1.0), run_type="aggregate",
+                         aggregate_name="mean"))
+        files["bench.json"] = {"benchmarks": reps}
+        files["torch.json"] = {"torch": "2.x", "experiments": [
+            {"id": "add3_permuted", "median_ms": 0.100, "min_ms": 0.099, "max_ms": 0.101}]}
+        rec = record.record(self.write(files))
+        row = next(b for b in rec["bench"] if b["name"] == "BM_add3_permuted")
+        self.assertEqual(row["repetitions"], 3)
+        for key, ms in (("ms", 0.099), ("ms_min", 0.095), ("ms_max", 0.103)):
+            self.assertAlmostEqual(row[key], ms)
+        g = self.goal(rec, "pytorch_add3_permuted")
+        self.assertAlmostEqual(g["value"], 0.99)
+        self.assertAlmostEqual(g["range"][0], 0.095 / 0.101)
+        self.assertAlmostEqual(g["range"][1], 0.103 / 0.099)
+        self.assertEqual(g["status"], "inconclusive")
+        g = self.goal(rec, "add_vs_copy")
+        self.assertEqual(g["status"], "missed")  # 3300 GB/s against 3846-4082: below 90% throughout
+        self.assertAlmostEqual(g["range"][1], 3300.0 / (4000.0 * 100 / 104))
+
+    def test_a_claim_that_failed_at_the_test_sizes_keeps_the_values_it_judged(self):
+        files = self.base()
+        files["chapter_06_performance.json"] = {"chapter": "06_performance", "claims": [
+            {"id": "PF-09", "status": "passed", "measured": [
+                {"what": "r", "measured": "1.0", "expected": "<= 2", "compared": True, "ok": True}]},
+            {"id": "PF-13", "status": "failed", "measured": [
+                {"what": "ratio", "measured": "2.12", "expected": "<= 2", "compared": True, "ok": False},
+                {"what": "shown", "measured": "1024", "compared": False}]}]}
+        rec = record.record(self.write(files))
+        run = next(c for c in rec["chapters"] if c["chapter"] == "06_performance")
+        self.assertEqual(run["failed"], ["PF-13"])
+        self.assertEqual(run["failed_judged"], {"PF-13": [
+            {"what": "ratio", "measured": "2.12", "expected": "<= 2", "compared": True, "ok": False}]})
+        # Without a report (an older run, or one the cap stopped) the claim is still named.
+        rec = record.record(self.write(self.base()))
+        run = next(c for c in rec["chapters"] if c["chapter"] == "06_performance")
+        self.assertEqual((run["failed"], "failed_judged" in run), (["PF-13"], False))
+
     def test_a_goals_text_says_its_own_bound(self):
         rec = record.record(self.write(self.base()))
         self.assertIn("at least 90% of", self.goal(rec, "add_vs_copy")["what"])
         self.assertIn("at most 1.05 × a direct", self.goal(rec, "cublas_a_b")["what"])
+
+    def test_a_goals_text_says_the_size_its_benchmark_reports(self):
+        files = self.base()
+        files["bench.json"]["benchmarks"] += [
+            dict(bench_entry("BM_transpose_2_tiled", 100.0, 3000.0), label="64\u00b2 float32"),
+            dict(bench_entry("BM_transpose_ceiling_copy", 100.0, 3500.0), label="64\u00b2 float32")]
+        rec = record.record(self.write(files))
+        self.assertTrue(self.goal(rec, "transpose_vs_copy")["what"].endswith(
+            "of a copy's bandwidth (64\u00b2 float32)"))
+        # A benchmark that reports no size leaves the text without one.
+        rec = record.record(self.write(self.base()))
+        self.assertTrue(self.goal(rec, "transpose_vs_copy")["what"].endswith("copy's bandwidth"))
 
     def test_claims_chapters_and_the_bundles_commit(self):
         rec = record.record(self.write(self.base()))
