@@ -88,10 +88,14 @@ done
 pack
 
 # ---- 4. the CUDA benchmarks ------------------------------------------------------------------------
-# Five repetitions of each: a goal's range is the spread of its two sides' repetitions
-# (tools/gpu/record.py), so that a difference inside the noise is judged inconclusive.
-runstep bench 120 "$bin/strided_cuda_bench" --benchmark_min_time=0.1 --benchmark_repetitions=5 \
-  --benchmark_format=json --benchmark_out="$res/bench.json" --benchmark_out_format=json
+# Five runs of all of them, one after another: a goal's range is the spread of its two sides'
+# runs (tools/gpu/record.py), so that a difference inside the noise is judged inconclusive. Runs,
+# not Google Benchmark's --benchmark_repetitions, which stopped the program here on a failed check
+# of its statistics ("run_iterations == run.iterations").
+for r in 1 2 3 4 5; do
+  runstep "bench_$r" 40 "$bin/strided_cuda_bench" --benchmark_min_time=0.1 \
+    --benchmark_format=json --benchmark_out="$res/bench_$r.json" --benchmark_out_format=json
+done
 pack
 
 # ---- 5. PyTorch on the same GPU --------------------------------------------------------------------

@@ -212,14 +212,16 @@ def claims(res):
 
 
 def bench(res):
-    """The CUDA benchmarks: per benchmark the median, least and greatest time over its repetitions
-    (device_run.sh asks Google Benchmark for several; an older run has one), and the same of its
-    bandwidth where it counts bytes. Google Benchmark's own aggregates are left out."""
-    data = res.json("bench.json")
-    if not data:
+    """The CUDA benchmarks: per benchmark the median, least and greatest time over its runs
+    (device_run.sh runs them all five times, bench_1.json ...; an older run has one, bench.json),
+    and the same of its bandwidth where it counts bytes. Aggregates are left out, and so is a
+    results file cut short."""
+    runs = [res.json(name) for name, _ in res.matching(r"bench(_\d+)?\.json")]
+    runs = [r for r in runs if r]
+    if not runs:
         return []
     reps, order = {}, []
-    for b in data.get("benchmarks", []):
+    for b in (b for data in runs for b in data.get("benchmarks", [])):
         if b.get("run_type", "iteration") != "iteration":
             continue
         name = b["name"].replace("/manual_time", "")

@@ -134,7 +134,10 @@ class RecordTest(unittest.TestCase):
         # Google Benchmark's own aggregates are not repetitions.
         reps.append(dict(bench_entry("BM_add3_permuted", 1.0), run_type="aggregate",
                          aggregate_name="mean"))
-        files["bench.json"] = {"benchmarks": reps}
+        # device_run.sh's five runs, each a file: here three, the repetitions spread over them.
+        del files["bench.json"]
+        for r in range(3):
+            files[f"bench_{r + 1}.json"] = {"benchmarks": reps[r::3]}
         files["torch.json"] = {"torch": "2.x", "experiments": [
             {"id": "add3_permuted", "median_ms": 0.100, "min_ms": 0.099, "max_ms": 0.101}]}
         rec = record.record(self.write(files))
