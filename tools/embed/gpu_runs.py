@@ -302,10 +302,11 @@ def goals_html(rec):
                      goal_bound(g["bound"], g["sense"]) if has else "\u2014",
                      f'<span class="claim-status {cls.get(status, "claim-not-run")}">'
                      f'{mark.get(status, "")} {esc(status)}</span>'))
-    caption = ("Each value is a quotient of two medians, each over its own side's repetitions; "
-               "the range runs from the least to the greatest quotient those repetitions give. A "
-               "goal is met when its whole range meets the bound, missed when none of it does, "
-               "and inconclusive when the range holds the bound.")
+    caption = ("Each value is a quotient of two medians, each over its own side's timings: the "
+               "library's benchmarks were run several times over, and PyTorch's kernels timed in "
+               "several samples. The range runs from the least to the greatest quotient those "
+               "timings give. A goal is met when its whole range meets the bound, missed when none "
+               "of it does, and inconclusive when the range holds the bound.")
     return table("gpu-goals", ("Goal", "Value", "Range", "Bound", "Status"), rows, caption)
 
 
