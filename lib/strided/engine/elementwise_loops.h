@@ -197,8 +197,16 @@ inline void store_out(char* p, Vec<C> v) {
   else store<C>(p, v);
 }
 
+// A streaming loop's request for its input's next bytes (vec::prefetch_ahead): a loop that stores
+// ordinarily leaves the prefetching to the hardware.
+template <class C, bool Stream>
+inline void prefetch_in(const char* p) {
+  if constexpr (Stream) vec::prefetch_ahead(p, 2 * vec::kVecBytes);
+}
+
 // The fast paths of ATen's VectorizedLoop2d: all operands contiguous, or one input a broadcast
-// scalar (stride 0) with the rest contiguous. Two vectors per step keep two loads in flight.
+// scalar (stride 0) with the rest contiguous. Two vectors per step keep two loads in flight; a
+// streaming loop also prefetches its contiguous inputs a page ahead.
 // Returns how many elements it did: the caller's scalar loops do the rest.
 template <class C, bool Stream, class Op>
 int64_t binary_vectors(char* o, const char* a, const char* b, int64_t so, int64_t sa, int64_t sb,
@@ -209,6 +217,8 @@ int64_t binary_vectors(char* o, const char* a, const char* b, int64_t so, int64_
   int64_t i = 0;
   if (so == S && sa == S && sb == S) {
     for (; i + 2 * L <= n; i += 2 * L) {
+      prefetch_in<C, Stream>(a + i * S);
+      prefetch_in<C, Stream>(b + i * S);
       const V a0 = load<C>(a + i * S), a1 = load<C>(a + (i + L) * S);
       const V b0 = load<C>(b + i * S), b1 = load<C>(b + (i + L) * S);
       store_out<C, Stream>(o + i * S, op(a0, b0));
@@ -217,6 +227,7 @@ int64_t binary_vectors(char* o, const char* a, const char* b, int64_t so, int64_
   } else if (so == S && sa == S && sb == 0) {
     const V bv = vec::splat(load1<C>(b));
     for (; i + 2 * L <= n; i += 2 * L) {
+      prefetch_in<C, Stream>(a + i * S);
       const V a0 = load<C>(a + i * S), a1 = load<C>(a + (i + L) * S);
       store_out<C, Stream>(o + i * S, op(a0, bv));
       store_out<C, Stream>(o + (i + L) * S, op(a1, bv));
@@ -224,6 +235,7 @@ int64_t binary_vectors(char* o, const char* a, const char* b, int64_t so, int64_
   } else if (so == S && sa == 0 && sb == S) {
     const V av = vec::splat(load1<C>(a));
     for (; i + 2 * L <= n; i += 2 * L) {
+      prefetch_in<C, Stream>(b + i * S);
       const V b0 = load<C>(b + i * S), b1 = load<C>(b + (i + L) * S);
       store_out<C, Stream>(o + i * S, op(av, b0));
       store_out<C, Stream>(o + (i + L) * S, op(av, b1));
@@ -267,6 +279,7 @@ int64_t unary_vectors(char* o, const char* x, int64_t so, int64_t sx, int64_t n,
   int64_t i = 0;
   if (so == S && sx == S) {
     for (; i + 2 * L <= n; i += 2 * L) {
+      prefetch_in<C, Stream>(x + i * S);
       const Vec<C> x0 = load<C>(x + i * S), x1 = load<C>(x + (i + L) * S);
       store_out<C, Stream>(o + i * S, op(x0));
       store_out<C, Stream>(o + (i + L) * S, op(x1));

@@ -88,6 +88,24 @@ inline void stream_fence() {
 #endif
 }
 
+// How far ahead of its loads a streaming loop asks for its inputs (prefetch_ahead): one 4 KiB page.
+// With streaming stores the hardware prefetchers keep too few lines in flight for one core to reach
+// the memory's bandwidth. On the 2-core machine the book is built on, x.add(3) on a 512³ float32
+// tensor into a reused output (bench/, median of 3) took 52.2 ms without the prefetch and 46.0 ms
+// with it on one core, 27.1 and 23.3 ms on two; glibc's memcpy of the same bytes took 48.5 ms on
+// one core. In a test loop of the same add, prefetching 1 or 4 KiB ahead into the L1 cache
+// instead gained little (52.1 and 51.5 ms against 52.6), and past the caches it lost (77.6 ms).
+inline constexpr int64_t kPrefetchBytes = 4096;
+
+// Asks for the bytes [p + kPrefetchBytes, p + kPrefetchBytes + n) to be brought into the L2
+// cache, one request per 64-byte line. A prefetch never faults, so the address may lie past the
+// end of p's array; it is formed as an integer, never as a pointer out of bounds.
+inline void prefetch_ahead(const char* p, int64_t n) {
+  const uintptr_t from = reinterpret_cast<uintptr_t>(p) + kPrefetchBytes;
+  for (int64_t k = 0; k < n; k += 64)
+    __builtin_prefetch(reinterpret_cast<const void*>(from + static_cast<uintptr_t>(k)), 0, 2);
+}
+
 template <class T>
 inline Vec<T> splat(T x) {
   return Vec<T>{} + x;
