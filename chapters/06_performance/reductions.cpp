@@ -317,8 +317,9 @@ void performance::reductions(book::Chapter& ch) {
              // The ColumnSplit kernel's strips (reduce_plan.h), for the text on its launch.
              c.value("split_columns", int64_t{cuda::kSplitColumns});
              c.value("split_rows", int64_t{cuda::kSplitRows});
-             c.value("split_warp_rows", int64_t{32 / cuda::kSplitColumns});
-             c.value("split_blocks", cuda::column_split_strips(1024));
+             c.value("split_warp_rows", int64_t{cuda::kSplitWarpRows});
+             c.value("split_width", x.size(1));
+             c.value("split_blocks", cuda::column_split_strips(x.size(1)));
 #endif
              c.value("map_coop", fixed(cooperative.per_request(), 0));
              c.value("map_column", fixed(per_column.per_request(), 0));

@@ -38,6 +38,8 @@ inline constexpr int kRowThreads = 256;
 inline constexpr int kSplitColumns = 8;
 inline constexpr int kSplitRows = 128;
 inline constexpr int kSplitWarps = kSplitColumns * kSplitRows / 32;
+// The thread rows one warp of that block spans: 32 lanes, kSplitColumns to a row.
+inline constexpr int kSplitWarpRows = 32 / kSplitColumns;
 // The kernel combines its thread rows by halving, and one block may hold 1024 threads.
 static_assert((kSplitRows & (kSplitRows - 1)) == 0, "ColumnSplit halves its thread rows");
 static_assert(kSplitColumns * kSplitRows <= 1024 && 32 % kSplitColumns == 0,
