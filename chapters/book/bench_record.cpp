@@ -25,13 +25,17 @@ std::filesystem::path recorded_bench() {
   return found.empty() ? fs::path{} : found.back();
 }
 
+std::string bench_goal_verdict(const nlohmann::json& g) {
+  // A goal of a part of the run the bench marked busy is no measurement, met or not. A run
+  // recorded before goals had a verdict has only "met".
+  if (g.value("busy", false)) return "busy";
+  if (g.contains("verdict")) return g.at("verdict").get<std::string>();
+  return g.at("met").get<bool>() ? "met" : "missed";
+}
+
 std::vector<std::string> bench_goal_row(const nlohmann::json& g) {
-  // A goal of a part of the run the bench marked busy is no measurement: the row says so rather
-  // than met or missed. A run recorded before goals had a verdict has only "met".
-  const std::string v = g.contains("verdict") ? g.at("verdict").get<std::string>()
-                        : g.at("met").get<bool>() ? "met"
-                                                  : "missed";
-  std::string verdict = g.value("busy", false) ? "busy: no measurement"
+  const std::string v = bench_goal_verdict(g);
+  std::string verdict = v == "busy"     ? "busy: no measurement"
                         : v == "missed" ? "missed by " + fixed(g.at("missed_by").get<double>(), 3) + "×"
                                         : v;
   // The 5x goals: what a copy of the op's bytes at the run's fastest copy would have reached.
@@ -80,15 +84,15 @@ void show_recorded_bench(Exhibit& e, const std::string& runs, const std::string&
       rows.push_back({name, x.at("shape").get<std::string>(), fixed(s, 3),
                       has_torch ? fixed(t, 3) : "", has_torch ? fixed(ratio, 2) : ""});
     }
-    int verdicts[4] = {0, 0, 0, 0};  // met, missed, inconclusive, no measurement
+    std::map<std::string, int> verdicts;
     for (const auto& g : j.at("goals")) {
       goal_rows.push_back(bench_goal_row(g));
-      const std::string& v = goal_rows.back().back();
-      ++verdicts[v.starts_with("met") ? 0 : v.starts_with("missed") ? 1 : v.starts_with("inconclusive") ? 2 : 3];
+      ++verdicts[bench_goal_verdict(g)];
     }
-    counts = std::to_string(verdicts[0]) + " met, " + std::to_string(verdicts[1]) + " missed, " +
-             std::to_string(verdicts[2]) + " inconclusive and " + std::to_string(verdicts[3]) +
-             " no measurement, of " + std::to_string(goal_rows.size()) + " goals";
+    counts = std::to_string(verdicts["met"]) + " met, " + std::to_string(verdicts["missed"]) +
+             " missed, " + std::to_string(verdicts["inconclusive"]) + " inconclusive and " +
+             std::to_string(verdicts["busy"]) + " no measurement, of " +
+             std::to_string(goal_rows.size()) + " goals";
     // The untimed calls before each side's timed ones (tools/bench/run's WARMUP_SECONDS).
     if (j.contains("warmup_seconds")) warmup = fixed(j.at("warmup_seconds").get<double>(), 1) + " s";
     const auto& m = j.at("machine");

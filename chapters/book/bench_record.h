@@ -21,6 +21,9 @@ namespace book {
 // busy), with the ratio a copy at the run's roof would reach where the goal has one.
 std::vector<std::string> bench_goal_row(const nlohmann::json& goal);
 
+// A goal's verdict as a word: "met", "missed", "inconclusive", or "busy" (no measurement).
+std::string bench_goal_verdict(const nlohmann::json& goal);
+
 // The newest recorded run (last in sort order); empty when none is committed.
 std::filesystem::path recorded_bench();
 

@@ -59,4 +59,15 @@ TEST_CASE("a run recorded before goals had a verdict or a range reads from met")
   old.erase("roof_allows");
   CHECK(book::bench_goal_row(old)[3].empty());
   CHECK(book::bench_goal_row(old)[5] == "missed by 1.032×");
+  CHECK(book::bench_goal_verdict(old) == "missed");
+}
+
+TEST_CASE("a goal's verdict word, which the counts above the table add up") {
+  nlohmann::json g = goal(true, false);
+  CHECK(book::bench_goal_verdict(g) == "met");
+  g["verdict"] = "inconclusive";
+  g["met"] = false;
+  CHECK(book::bench_goal_verdict(g) == "inconclusive");
+  g["busy"] = true;
+  CHECK(book::bench_goal_verdict(g) == "busy");
 }
