@@ -127,6 +127,13 @@ TEST_CASE("dispatch: binary ops give the same bits under every capability") {
         r.push_back(add(a, row));  // broadcast along dim 0
         r.push_back(mul(col, a));  // a stride-0 operand along the row
         r.push_back(add(strided, a));
+        // Near-strided inputs, gathered (elementwise_loops.h): with a scalar, as the seed's
+        // stride-5 add; with a broadcast row; with each other.
+        const Tensor strided5 = random({3, 5 * n}, 6 + n, dt).slice(1, 0, std::nullopt, 5);
+        r.push_back(add(strided5, b));
+        r.push_back(mul(row, strided));
+        r.push_back(add(strided, strided5));
+        r.push_back(mul(strided5, random({}, 7 + n, dt)));
         r.push_back(add(a.t().contiguous().t(), b));  // transposed layout
         if (dt != DType::Bool) {
           r.push_back(sub(a, b));
@@ -158,6 +165,7 @@ TEST_CASE("dispatch: unary ops give the same bits under every capability") {
         const Tensor strided = wide.slice(1, 1, std::nullopt, 2);
         std::vector<Tensor> r{neg(x), abs(x), exp(div(x, Scalar(int64_t{50}))), sqrt(abs(x)),
                               neg(strided), exp(div(strided, Scalar(int64_t{50}))),
+                              abs(random({2, 7 * n}, 12 + n, dt).slice(1, 3, std::nullopt, 7)),
                               sqrt(x)};  // NaN for the negatives, the same NaN everywhere
         return r;
       });
@@ -245,6 +253,32 @@ TEST_CASE("dispatch: integer sums give the same bits, float sums agree within th
           INFO("sum ", k, " under ", to_string(c));
           CHECK(close_sums(r[k], base[k], bound[k]));
         }
+      }
+    }
+  }
+}
+
+TEST_CASE("dispatch: a near-strided input's gathered lanes are its elements, under every capability") {
+  // Against values read one by one, not against the baseline, which gathers too (lane by lane).
+  for (DType dt : {DType::Float32, DType::Float64, DType::Int32, DType::Int64}) {
+    for (int64_t step : {2, 3, 5, 7, 15}) {
+      const int64_t n = 1000;
+      const Tensor wide = random({step * n}, 30 + step, dt);
+      const Tensor x = wide.slice(0, 1, std::nullopt, step);  // stride step elements, offset 1
+      const std::vector<double> w = wide.to_vector();
+      for (CpuCapability c : supported()) {
+        const std::vector<Tensor> r =
+            under(c, [&] { return std::vector<Tensor>{add(x, Scalar(int64_t{3})), neg(x)}; });
+        const std::vector<double> sum = r[0].to_vector(), negated = r[1].to_vector();
+        bool alike = true;
+        for (int64_t i = 0; i < n; ++i) {
+          const double e = w[1 + i * step];
+          // float32 adds in float: its sum is the float nearest the exact one.
+          const double plus3 = dt == DType::Float32 ? double(float(e) + 3.0f) : e + 3;
+          alike = alike && sum[i] == plus3 && negated[i] == -e;
+        }
+        INFO(name(dt), " step ", step, " under ", std::string(to_string(c)));
+        CHECK(alike);
       }
     }
   }

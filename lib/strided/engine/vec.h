@@ -121,6 +121,46 @@ inline To bit_cast(From v) {
   return r;
 }
 
+// One vector of T from a strided input: the lanes at p, p + s, p + 2s, ... (s in bytes, positive,
+// with (lanes - 1) * s within int32). AVX2 and AVX-512 load 4- and 8-byte lanes in one gather
+// instruction (the masked form with every lane on: GCC 12 warns that the plain one's undefined
+// source is used uninitialised); other widths and types load them one by one. Either way each lane is the element a
+// scalar load of it gives, so every capability computes the same bits.
+template <class T>
+inline Vec<T> gather(const char* p, int64_t s) {
+#if defined(__x86_64__) && STRIDED_VEC_BYTES == 64
+  const int step = static_cast<int>(s);
+  if constexpr (sizeof(T) == 4) {
+    const __m512i at = _mm512_mullo_epi32(
+        _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15), _mm512_set1_epi32(step));
+    return bit_cast<Vec<T>>(_mm512_mask_i32gather_epi32(_mm512_setzero_si512(), 0xFFFF, at, p, 1));
+  } else if constexpr (sizeof(T) == 8) {
+    const __m256i at =
+        _mm256_mullo_epi32(_mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7), _mm256_set1_epi32(step));
+    return bit_cast<Vec<T>>(_mm512_mask_i32gather_epi64(_mm512_setzero_si512(), 0xFF, at, p, 1));
+  }
+#elif defined(__x86_64__) && STRIDED_VEC_BYTES == 32
+  const int step = static_cast<int>(s);
+  if constexpr (sizeof(T) == 4) {
+    const __m256i at =
+        _mm256_mullo_epi32(_mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7), _mm256_set1_epi32(step));
+    return bit_cast<Vec<T>>(_mm256_mask_i32gather_epi32(
+        _mm256_setzero_si256(), reinterpret_cast<const int*>(p), at, _mm256_set1_epi32(-1), 1));
+  } else if constexpr (sizeof(T) == 8) {
+    const __m128i at = _mm_mullo_epi32(_mm_setr_epi32(0, 1, 2, 3), _mm_set1_epi32(step));
+    return bit_cast<Vec<T>>(_mm256_mask_i32gather_epi64(
+        _mm256_setzero_si256(), reinterpret_cast<const long long*>(p), at, _mm256_set1_epi64x(-1), 1));
+  }
+#endif
+  Vec<T> v;
+  for (int64_t l = 0; l < kLanes<T>; ++l) {
+    T x;
+    std::memcpy(&x, p + l * s, sizeof x);
+    v[l] = x;
+  }
+  return v;
+}
+
 // Whether any lane of a comparison's result (or any vector) has a bit set.
 template <class M>
 inline bool any_lane(M m) {
