@@ -4,6 +4,8 @@
 // written once (2N·4 for add(3) and copies, 3N·4 for x·y). bytes_per_second is then the achieved
 // bandwidth; for a layout that wastes sectors (the stride-5 slice) it is the *useful* bandwidth.
 // Contents are left uninitialised: float add and mul run at the same speed on any bits.
+#include <string>
+
 #include "bench_util.h"
 #include "strided/cuda/elementwise.h"
 
@@ -22,33 +24,41 @@ Tensor on_gpu(IntList sizes, IntList strides, int64_t storage_elems, int64_t off
   return Tensor(s.storage(), sizes.vec(), strides.vec(), offset, DType::Float32);
 }
 Tensor cube() { return empty({kSide, kSide, kSide}, kGpu); }
+// Every benchmark here reads and writes cubes of this side: the label says so, and the GPU record
+// (tools/gpu/record.py) names the size from it.
+void cube_label(benchmark::State& state) { state.SetLabel(std::to_string(kSide) + "³ float32"); }
 
 // ---- the yardstick: the copy engine and the flat kernels -----------------------------------------
 void BM_copy_cudaMemcpy(benchmark::State& state) {
+  cube_label(state);
   guarded(state, [&] {
     Tensor src = cube(), dst = cube();
     run_timed(state, [&] { copy_(dst, src); }, 2.0 * kN * 4);  // Auto on flat: cudaMemcpy
   });
 }
 void BM_copy_flat_kernel(benchmark::State& state) {
+  cube_label(state);
   guarded(state, [&] {
     Tensor src = cube(), dst = cube();
     run_timed(state, [&] { copy_(dst, src, ElementwiseKernel::Flat); }, 2.0 * kN * 4);
   });
 }
 void BM_add3_contiguous_flat(benchmark::State& state) {
+  cube_label(state);
   guarded(state, [&] {
     Tensor t = cube(), out = cube();
     run_timed(state, [&] { add_out(out, t, 3.0f, ElementwiseKernel::Flat); }, 2.0 * kN * 4);
   });
 }
 void BM_add3_contiguous_strided_kernel(benchmark::State& state) {
+  cube_label(state);
   guarded(state, [&] {
     Tensor t = cube(), out = cube();
     run_timed(state, [&] { add_out(out, t, 3.0f, ElementwiseKernel::Strided); }, 2.0 * kN * 4);
   });
 }
 void BM_add_tensors_contiguous_flat(benchmark::State& state) {
+  cube_label(state);
   guarded(state, [&] {
     Tensor x = cube(), y = cube(), out = cube();
     run_timed(state, [&] { add_out(out, x, y); }, 3.0 * kN * 4);
@@ -58,6 +68,7 @@ void BM_add_tensors_contiguous_flat(benchmark::State& state) {
 // ---- In[14]: t.add(3) for four layouts of a 512^3 tensor ----------------------------------------
 // permute(2,1,0): the output keeps the permutation (PF-19), so the plan is one flat run.
 void BM_add3_permuted(benchmark::State& state) {
+  cube_label(state);
   guarded(state, [&] {
     const Shape p = {1, kSide, kSide * kSide};
     Tensor t = on_gpu({kSide, kSide, kSide}, p, kN), out = on_gpu({kSide, kSide, kSide}, p, kN);
@@ -66,6 +77,7 @@ void BM_add3_permuted(benchmark::State& state) {
 }
 // rand(512,512,512,5)[..., 0]: 20-byte steps, 8 of every 32 bytes fetched are used.
 void BM_add3_stride5(benchmark::State& state) {
+  cube_label(state);
   guarded(state, [&] {
     Tensor t = on_gpu({kSide, kSide, kSide}, {kSide * kSide * 5, kSide * 5, 5}, kN * 5);
     Tensor out = cube();
@@ -74,6 +86,7 @@ void BM_add3_stride5(benchmark::State& state) {
 }
 // rand(512,512,32,512)[..., 0, :]: holes between 2 KiB rows, each row read whole (PF-10).
 void BM_add3_holes(benchmark::State& state) {
+  cube_label(state);
   guarded(state, [&] {
     Tensor t = on_gpu({kSide, kSide, kSide}, {kSide * 32 * kSide, 32 * kSide, 1}, kN * 32);
     Tensor out = cube();
@@ -83,6 +96,7 @@ void BM_add3_holes(benchmark::State& state) {
 
 // ---- In[17]: x * y with transpose(0, 2) on either side -------------------------------------------
 void mul_case(benchmark::State& state, bool x_t, bool y_t) {
+  cube_label(state);
   guarded(state, [&] {
     const Shape plain = {kSide * kSide, kSide, 1}, swapped = {1, kSide, kSide * kSide};
     Tensor x = on_gpu({kSide, kSide, kSide}, x_t ? swapped : plain, kN);

@@ -229,7 +229,9 @@ def claims_html(run, status_html):
 def seed_rows(rec):
     """(cell, work, library benchmark, PyTorch experiment, k) for each row of the seed table; k is
     In[21]'s inner size, None elsewhere."""
-    rows = [(seed, what, ours, theirs, None) for seed, what, ours, theirs in AGAINST_PYTORCH if seed]
+    by = {b.get("name"): b for b in rec.get("bench", [])}
+    rows = [(seed, _RECORD.against_pytorch_what(what, by.get(ours)), ours, theirs, None)
+            for seed, what, ours, theirs in AGAINST_PYTORCH if seed]
     # In[21]: (2048×k)@(k×2048) for each k that the benchmarks or PyTorch's experiments ran.
     ks = {int(m.group(1)) for b in rec.get("bench", [])
           for m in [re.fullmatch(r"BM_matmul_low_rank/([0-9]+)", b.get("name", ""))] if m}

@@ -28,7 +28,7 @@ FORMAT = 1
 # The goals of the GPU work: (id, what, numerator benchmark, denominator benchmark, bound, sense).
 # Each is a ratio of two times measured in the same run, the kind of statement a ratio claim makes.
 # A goal's text says its bound through {bound}, filled from the bound itself, and its size through
-# {shape}, filled from the label its numerator's benchmark reports (nothing where it reports none).
+# {shape}, filled from its numerator's benchmark (shape_of; nothing where that says none).
 GOALS = [
     ("add_vs_copy", "add(3), flat kernel, at least {bound} of a device-to-device copy's bandwidth",
      "BM_add3_contiguous_flat", "BM_copy_cudaMemcpy", 0.90, "bandwidth"),
@@ -41,14 +41,15 @@ GOALS = [
 ]
 
 # The library's benchmark beside PyTorch's experiment of the same work (tools/gpu/torch_gpu.py),
-# both into a preallocated output: kernel against kernel. The goal: the library no slower.
+# both into a preallocated output: kernel against kernel. The goal: the library no slower. A text's
+# {shape} is the library's benchmark's size (shape_of), after a comma.
 AGAINST_PYTORCH = [
     ("In[14]", "add(3), contiguous", "BM_add3_contiguous_flat", "add3_contiguous"),
     ("In[14]", "add(3), permuted", "BM_add3_permuted", "add3_permuted"),
     ("In[14]", "add(3), stride-5 slice", "BM_add3_stride5", "add3_stride5"),
     ("In[14]", "add(3), slice with holes", "BM_add3_holes", "add3_holes"),
-    ("In[15]", "amax(-1), 1024²", "BM_amax_auto/n:1024/dim:1", "amax_last"),
-    ("In[15]", "amax(-2), 1024²", "BM_amax_auto/n:1024/dim:0", "amax_first"),
+    ("In[15]", "amax(-1){shape}", "BM_amax_auto/n:1024/dim:1", "amax_last"),
+    ("In[15]", "amax(-2){shape}", "BM_amax_auto/n:1024/dim:0", "amax_first"),
     ("In[17]", "x·y", "BM_mul_x_y", "mul_x_y"),
     ("In[17]", "x·yᵀ", "BM_mul_x_yT", "mul_x_yT"),
     ("In[17]", "xᵀ·y", "BM_mul_xT_y", "mul_xT_y"),
@@ -57,9 +58,27 @@ AGAINST_PYTORCH = [
     ("In[20]", "a@b.mT", "BM_matmul_cublas_path_a_bT", "mm_a_bT"),
     ("In[20]", "a.mT@b", "BM_matmul_cublas_path_aT_b", "mm_aT_b"),
     ("In[20]", "a.mT@b.mT", "BM_matmul_cublas_path_aT_bT", "mm_aT_bT"),
-    ("", "transpose copy, 8192²", "BM_transpose_2_tiled", "transpose_copy"),
-    ("", "device-to-device copy, 512³", "BM_copy_cudaMemcpy", "copy"),
+    ("", "transpose copy{shape}", "BM_transpose_2_tiled", "transpose_copy"),
+    ("", "device-to-device copy{shape}", "BM_copy_cudaMemcpy", "copy"),
 ]
+
+
+def shape_of(row):
+    """The size a benchmark row says it ran: its label, or else its n:N argument, the side of the
+    square matrix the reduction benchmarks make (kernels/bench/reduce_bench.cpp), as N²; "" where
+    it says neither."""
+    if not row:
+        return ""
+    if row.get("label"):
+        return row["label"]
+    m = re.search(r"/n:([0-9]+)(/|$)", row.get("name", ""))
+    return f"{m.group(1)}²" if m else ""
+
+
+def against_pytorch_what(what, row):
+    """An AGAINST_PYTORCH text with its {shape} filled from the library's benchmark row."""
+    shape = shape_of(row)
+    return what.format(shape=f", {shape}" if shape else "")
 
 
 class Results:
@@ -262,9 +281,9 @@ def goals(bench_rows, torch):
     by = {b["name"]: b for b in bench_rows if "ms" in b}
     out = []
     for gid, what, num, den, bound, sense in GOALS:
-        label = by.get(num, {}).get("label")
+        shape = shape_of(by.get(num))
         what = what.format(bound=f"{bound:.0%}" if sense == "bandwidth" else f"{bound:g} ×",
-                           shape=f" ({label})" if label else "")
+                           shape=f" ({shape})" if shape else "")
         key = "gb_per_s" if sense == "bandwidth" else "ms"
         if key not in by.get(num, {}) or key not in by.get(den, {}):
             out.append({"id": gid, "what": what, "status": "not run"})
@@ -277,6 +296,7 @@ def goals(bench_rows, torch):
                     "status": verdict(lo, hi, bound, sense != "bandwidth")})
     experiments = {e["id"]: e for e in (torch or {}).get("experiments", [])}
     for seed, what, ours, theirs in AGAINST_PYTORCH:
+        what = against_pytorch_what(what, by.get(ours))
         if ours not in by or theirs not in experiments:
             out.append({"id": f"pytorch_{theirs}", "what": f"{what}: no slower than PyTorch",
                         "status": "not run"})

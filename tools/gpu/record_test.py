@@ -189,6 +189,26 @@ class RecordTest(unittest.TestCase):
         rec = record.record(self.write(self.base()))
         self.assertTrue(self.goal(rec, "transpose_vs_copy")["what"].endswith("copy's bandwidth"))
 
+    def test_a_texts_size_against_pytorch_comes_from_the_librarys_benchmark(self):
+        files = self.base()
+        files["bench.json"]["benchmarks"] += [
+            bench_entry("BM_amax_auto/n:1024/dim:1", 5.0),
+            dict(bench_entry("BM_transpose_2_tiled", 100.0, 3000.0), label="64\u00b2 float32")]
+        files["bench.json"]["benchmarks"][0]["label"] = "8\u00b3 float32"  # BM_copy_cudaMemcpy
+        rec = record.record(self.write(files))
+        self.assertEqual(self.goal(rec, "pytorch_amax_last")["what"],
+                         "amax(-1), 1024\u00b2: no slower than PyTorch")  # from n:1024
+        self.assertEqual(self.goal(rec, "pytorch_transpose_copy")["what"],
+                         "transpose copy, 64\u00b2 float32: no slower than PyTorch")
+        self.assertEqual(self.goal(rec, "pytorch_copy")["what"],
+                         "device-to-device copy, 8\u00b3 float32: no slower than PyTorch")
+        # Where the benchmark says no size, nor does the text.
+        rec = record.record(self.write(self.base()))
+        self.assertEqual(self.goal(rec, "pytorch_copy")["what"],
+                         "device-to-device copy: no slower than PyTorch")
+        self.assertEqual(record.shape_of({"name": "BM_amax_auto/n:96/dim:0"}), "96\u00b2")
+        self.assertEqual(record.shape_of({"name": "BM_matmul_low_rank/16"}), "")
+
     def test_claims_chapters_and_the_bundles_commit(self):
         rec = record.record(self.write(self.base()))
         self.assertEqual([(c["id"], c["chapter"]) for c in rec["claims"]], [("PF-09", "06_performance")])
