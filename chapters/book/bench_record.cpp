@@ -1,8 +1,11 @@
 #include "book/bench_record.h"
 
 #include <algorithm>
+#include <cctype>
+#include <cstdint>
 #include <fstream>
 #include <map>
+#include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -56,12 +59,28 @@ std::vector<std::string> bench_goal_row(const nlohmann::json& g) {
           cmp + " " + fixed(g.at("limit").get<double>(), 2), verdict};
 }
 
+std::string float32_mib(const std::string& shape) {
+  if (shape.empty()) return "large";
+  int64_t elements = 1;
+  size_t at = 0;
+  while (at < shape.size()) {
+    size_t end = at;
+    while (end < shape.size() && std::isdigit(static_cast<unsigned char>(shape[end]))) ++end;
+    if (end == at) return "large";  // not a shape of sizes joined by "x"
+    elements *= std::stoll(shape.substr(at, end - at));
+    if (end < shape.size() && shape[end] != 'x') return "large";
+    at = end + 1;
+  }
+  return fixed(static_cast<double>(elements) * 4 / (1 << 20), 0) + " MiB";
+}
+
 void show_recorded_bench(Exhibit& e, const std::string& runs, const std::string& goals) {
   const std::filesystem::path path = recorded_bench();
   std::vector<std::vector<std::string>> rows, goal_rows;
   std::string about = "no recorded benchmark run is committed";
   std::string warmup = "not recorded";
   std::string counts = "no goals recorded";
+  std::string output = "large";
   if (!path.empty()) {
     std::ifstream in(path);
     const nlohmann::json j = nlohmann::json::parse(in);
@@ -76,6 +95,8 @@ void show_recorded_bench(Exhibit& e, const std::string& runs, const std::string&
             pair_median[x.at("name").get<std::string>()] = x.at("ratio").at("median").get<double>();
     for (const auto& x : j.at("experiments")) {
       const std::string name = x.at("name").get<std::string>();
+      // The fresh output of the contiguous add(3): its shape ("512x512x512") of float32, in MiB.
+      if (name == "in13_add_contiguous") output = float32_mib(x.at("shape").get<std::string>());
       const double s = x.at("strided_ms").get<double>();
       const bool has_torch = x.at("pytorch_ms").is_number();
       const double t = has_torch ? x.at("pytorch_ms").get<double>() : 0.0;
@@ -116,6 +137,7 @@ void show_recorded_bench(Exhibit& e, const std::string& runs, const std::string&
   }
   e.value(runs, about);
   e.value(runs + "_warmup", warmup);
+  e.value(runs + "_output", output);
   e.value(goals + "_counts", counts);
   e.table(runs,
           {"experiment", "shape", "strided ms", "PyTorch ms", "strided / PyTorch, median of pairs"},

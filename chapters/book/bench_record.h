@@ -24,12 +24,17 @@ std::vector<std::string> bench_goal_row(const nlohmann::json& goal);
 // A goal's verdict as a word: "met", "missed", "inconclusive", or "busy" (no measurement).
 std::string bench_goal_verdict(const nlohmann::json& goal);
 
+// The bytes of a float32 tensor of a bench shape ("512x512x512"), as "512 MiB"; "large" for a
+// shape it cannot read.
+std::string float32_mib(const std::string& shape);
+
 // The newest recorded run (last in sort order); empty when none is committed.
 std::filesystem::path recorded_bench();
 
 // Shows the recorded run as recorded, with its machine and commit, never as this build's
 // measurement: the value and table `runs` (per experiment the two times and their ratio), the
-// value `runs`_warmup (the untimed calls before each side's timed ones), and the table `goals`
+// value `runs`_warmup (the untimed calls before each side's timed ones), the value `runs`_output
+// (the size of the contiguous add's fresh output, float32_mib), and the table `goals`
 // (each goal of tools/bench at its thread count and allocator setting, with its verdict; a goal
 // of a busy part of the run is no measurement), and the value `goals`_counts (how many goals have
 // each verdict). With no recorded run, the values say so and the

@@ -71,3 +71,10 @@ TEST_CASE("a goal's verdict word, which the counts above the table add up") {
   g["busy"] = true;
   CHECK(book::bench_goal_verdict(g) == "busy");
 }
+
+TEST_CASE("a bench shape's float32 bytes, in MiB") {
+  CHECK(book::float32_mib("512x512x512") == "512 MiB");
+  CHECK(book::float32_mib("1024x1024") == "4 MiB");
+  CHECK(book::float32_mib("512x512x512 permute(2,1,0)") == "large");  // not sizes alone
+  CHECK(book::float32_mib("") == "large");
+}
