@@ -7,6 +7,7 @@
 
 #include "06_performance/performance.h"
 #include "book/book.h"
+#include "strided/engine/gather.h"
 #include "strided/engine/iterator.h"
 #include "strided/models/models.h"
 #include "strided/engine/ops.h"
@@ -110,6 +111,15 @@ void performance::unary(book::Chapter& ch) {
                return [&plan] { run_binary(BinaryOp::Add, plan); };
              };
              c.equal("layout of p + 3", (w.p + 3).strides(), w.out_p.strides());
+             // Which loops gather, by the rule the loops ask (gather.h): the slice's inner step
+             // is under a line, the logical walk's is a plane of the cube.
+             const IterOperand &slice = w.strided.operand(1), &walk = w.logical.operand(1);
+             c.that("the stride-5 slice's loop gathers its input",
+                    gathers_stride(slice.stride_bytes[0], slice.element_size()),
+                    "inner step " + std::to_string(slice.stride_bytes[0]) + " bytes");
+             c.that("the logical walk's loop goes element by element",
+                    !gathers_stride(walk.stride_bytes[0], walk.element_size()),
+                    "inner step " + std::to_string(walk.stride_bytes[0]) + " bytes");
              // Four calls make one measurement: one call over the ctest cube takes under a
              // millisecond, too short to time alone on a shared machine.
              std::vector<Timed> rows;

@@ -35,6 +35,7 @@
 #include "strided/engine/parallel.h"
 #include "strided/tensor/promotion.h"
 #include "strided/engine/reduce_plan.h"
+#include "strided/engine/gather.h"
 #include "strided/engine/streaming.h"
 #include "strided/tensor/tensor.h"
 

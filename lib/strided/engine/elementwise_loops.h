@@ -204,19 +204,11 @@ inline void prefetch_in(const char* p) {
   if constexpr (Stream) vec::prefetch_ahead(p, 2 * vec::kVecBytes);
 }
 
-// An input whose elements lie less than a cache line apart without touching, as the seed's stride-5
-// slice does (In[13]: 20 bytes): every line its walk reaches holds elements the loop reads, so the
-// loop loads a vector of them at a time (vec::gather) and asks for its lines a page ahead, streaming
-// or not. ATen walks such an input element by element. On the 2-core machine the book is built on,
-// a test loop of the stride-5 add (512³ float32, one core) took 293 ms so, 203 ms gathered with
-// the prefetch and 181 ms gathered into streaming stores; the library's x.add(3) on the slice into
-// a reused output (bench/, median of 3) went from 261 to 220 ms on one core and 138 to 111 ms on
-// two. A wider stride keeps the element-by-element walk: each element is then a line of its own,
-// and the lines a page ahead are lines the walk may never read.
-inline constexpr int64_t kNearBytes = 64;
+// The near-strided loop's input (gather.h): gathered a vector at a time, its lines prefetched a
+// page ahead whether or not the output streams.
 template <class C>
 inline bool near_stride(int64_t s) {
-  return s > static_cast<int64_t>(sizeof(C)) && s < kNearBytes;
+  return gathers_stride(s, static_cast<int64_t>(sizeof(C)));
 }
 // The next vector of an input that is broadcast (stride 0), contiguous, or near-strided.
 template <class C>
