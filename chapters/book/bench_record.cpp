@@ -41,7 +41,7 @@ std::vector<std::string> bench_goal_row(const nlohmann::json& g) {
   std::string verdict = v == "busy"     ? "busy: no measurement"
                         : v == "missed" ? "missed by " + fixed(g.at("missed_by").get<double>(), 3) + "×"
                                         : v;
-  // The 5x goals: what a copy of the op's bytes at the run's fastest copy would have reached.
+  // The 5x goals: the ratio the op's bytes would reach at the run's roof (tools/bench/goals.py).
   if (!g.value("busy", false) && g.contains("roof_allows") && g.at("roof_allows").is_number())
     verdict += "; at the roof " + fixed(g.at("roof_allows").get<double>(), 3);
   // The pairs' range, where the run recorded one; word joiners keep it on one line in a narrow

@@ -18,7 +18,7 @@ namespace book {
 // tools/bench/goals.py's rules): the goal, "threads, allocator setting", the median ratio, the
 // pairs' range, the bound, and the verdict (met, missed by how much, inconclusive where the pairs
 // fall on both sides of the bound, or no measurement where the bench marked that part of the run
-// busy), with the ratio a copy at the run's roof would reach where the goal has one.
+// busy), with the ratio the op would reach at the run's roof (its copy's and read's speeds) where the goal has one.
 std::vector<std::string> bench_goal_row(const nlohmann::json& goal);
 
 // A goal's verdict as a word: "met", "missed", "inconclusive", or "busy" (no measurement).
