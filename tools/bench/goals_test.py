@@ -113,6 +113,31 @@ class GoalsTest(unittest.TestCase):
         self.assertEqual(goals.summary(gs), {"met": 0, "missed": 0, "inconclusive": 3, "busy": 1})
 
 
+class PairOrderTest(unittest.TestCase):
+    def test_the_sides_take_turns_going_first(self):
+        # tools/bench/run's measure with both sides replaced by recorders: A B, B A, A B.
+        import importlib.machinery
+        import importlib.util
+        loader = importlib.machinery.SourceFileLoader("bench_run", os.path.join(HERE, "run"))
+        spec = importlib.util.spec_from_loader("bench_run", loader)
+        run = importlib.util.module_from_spec(spec)
+        loader.exec_module(run)
+        order = []
+
+        def strided(*args, **kwargs):
+            order.append("A")
+            return {"ms": 10.0, "shape": "", "bytes_per_second": None}
+
+        def pytorch(setup):
+            order.append("B")
+            return 20.0
+
+        run.run_strided, run.time_pytorch = strided, pytorch
+        e = run.measure(None, None, "x", 1, False, 3, lambda: None)
+        self.assertEqual(order, ["A", "B", "B", "A", "A", "B"])
+        self.assertEqual([p["ratio"] for p in e["pairs"]], [0.5, 0.5, 0.5])
+
+
 class RegoalTest(unittest.TestCase):
     def regoal(self, report):
         path = os.path.join(tempfile.mkdtemp(prefix="goals_test_"), "compare.json")
