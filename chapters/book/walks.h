@@ -39,7 +39,7 @@ double binary_sectors(const strided::Tensor& x, const strided::Tensor& y);
 double binary_lines_per_16(const strided::Tensor& x, const strided::Tensor& y);
 
 // LRU misses of x * y's plan, its operands' accesses merged in the order the kernel makes them
-// (x, y, then the output, element by element).
+// (x, y, then the output, element by element), each operand in lines of its own (models::apart).
 int64_t binary_misses(const strided::Tensor& x, const strided::Tensor& y, int64_t capacity_bytes);
 
 }  // namespace book

@@ -32,9 +32,12 @@ TEST_CASE("sectors per warp request, summed over a plan's operands") {
 }
 
 TEST_CASE("LRU misses of a binary op: a cache that holds the operands misses each line once") {
-  // The traces are offsets into each operand's own storage, so the three walks share lines.
-  const Tensor x = zeros({16, 16});
+  const Tensor x = zeros({16, 16}), y = zeros({16, 16});
   const int64_t lines = x.numel() * 4 / 64;
-  CHECK(book::binary_misses(x, x.t(), 1 << 20) == lines);
-  CHECK(book::binary_misses(x, x.t(), 256) > lines);
+  // x, y and the output are three storages: three tensors' lines.
+  CHECK(book::binary_misses(x, y, 1 << 20) == 3 * lines);
+  CHECK(book::binary_misses(x, y.t(), 1 << 20) == 3 * lines);
+  // x and x.t() are one storage, read twice: two tensors' lines.
+  CHECK(book::binary_misses(x, x.t(), 1 << 20) == 2 * lines);
+  CHECK(book::binary_misses(x, y.t(), 256) > 3 * lines);
 }

@@ -60,6 +60,34 @@ Trace plan_trace(const TensorIterator& plan, int k) {
   return trace;
 }
 
+std::vector<Trace> apart(std::vector<Trace> traces, const std::vector<const void*>& keys,
+                         int64_t line_bytes) {
+  STRIDED_CHECK(line_bytes > 0, "apart: line_bytes must be positive, got ", line_bytes);
+  STRIDED_CHECK(keys.size() == traces.size(), "apart: ", traces.size(), " traces but ", keys.size(),
+                " keys");
+  // Each storage's lowest byte over all its traces, so that one shift serves all of them.
+  std::vector<std::pair<const void*, int64_t>> lowest;  // in first-seen order
+  for (size_t k = 0; k < traces.size(); ++k) {
+    if (traces[k].bytes.empty()) continue;
+    const int64_t lo = *std::min_element(traces[k].bytes.begin(), traces[k].bytes.end());
+    auto it = std::find_if(lowest.begin(), lowest.end(), [&](const auto& e) { return e.first == keys[k]; });
+    if (it == lowest.end()) lowest.emplace_back(keys[k], lo);
+    else it->second = std::min(it->second, lo);
+  }
+  int64_t next = 0;  // the first free line boundary past everything placed so far
+  for (size_t s = 0; s < lowest.size(); ++s) {
+    const int64_t shift = s == 0 ? 0 : next - lowest[s].second;
+    for (size_t k = 0; k < traces.size(); ++k) {
+      if (keys[k] != lowest[s].first || traces[k].bytes.empty()) continue;
+      for (int64_t& b : traces[k].bytes) b += shift;
+      const int64_t end = *std::max_element(traces[k].bytes.begin(), traces[k].bytes.end()) +
+                          traces[k].width;  // one past the trace's last byte
+      next = std::max(next, (end + line_bytes - 1) / line_bytes * line_bytes);
+    }
+  }
+  return traces;
+}
+
 Trace stride_sorted_trace(const Tensor& t) {
   return plan_trace(unary_plan(UnaryOp::Neg, Tensor(), t), 1);
 }

@@ -50,6 +50,14 @@ Trace stride_sorted_trace(const Tensor& t);
 // Several operands' traces merged access by access — a[0], b[0], out[0], a[1], ... — the stream a
 // cache sees when one loop reads and writes them together. All traces must have one length.
 Trace interleave(const std::vector<Trace>& traces);
+// Operands' traces moved into one address space, as their storages lie in memory: traces with
+// equal keys[k] (one storage, as x and x.t() in x * x.t()) move together, and each new storage
+// starts at the first line boundary past every byte placed so far; the first stays where it is.
+// plan_trace counts each operand from its own storage's first byte, so the traces of x, y and
+// x * y's output all start at 0; merged as they are, a cache model would see the three tensors in
+// the same lines. Distinct allocations share no line, and after apart() distinct keys do not.
+std::vector<Trace> apart(std::vector<Trace> traces, const std::vector<const void*>& keys,
+                         int64_t line_bytes = 64);
 
 // ---- locality --------------------------------------------------------------------------------------
 // Does a loop nest visit non-decreasing addresses? sizes and strides are given outermost loop first

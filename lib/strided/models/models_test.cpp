@@ -188,6 +188,27 @@ TEST_CASE("warp sectors: 32 lanes, 32-byte sectors (PF-05, PF-06)") {
   CHECK_THROWS_AS(warp_sectors(run(0, 4), 0), Error);
 }
 
+TEST_CASE("apart gives each storage lines of its own, and one storage's traces one shift") {
+  const int sx = 0, sy = 0, so = 0;  // three storages, told apart by address
+  // Three operands counted from their own storages: all start at 0.
+  std::vector<Trace> t = apart({bytes({0, 4}), bytes({8, 0}), bytes({0, 100})}, {&sx, &sy, &so});
+  CHECK(t[0].bytes == std::vector<int64_t>{0, 4});      // the first stays
+  CHECK(t[1].bytes == std::vector<int64_t>{72, 64});    // its lowest byte at the next line, 64
+  CHECK(t[2].bytes == std::vector<int64_t>{128, 228});  // past byte 75 (72 + 4 - 1): line 128
+  // No line is shared, so a cache sees every operand's lines.
+  CHECK(distinct_lines(interleave(t)) ==
+        distinct_lines(t[0]) + distinct_lines(t[1]) + distinct_lines(t[2]));
+  // x and x.t() share a storage: they move together, and the output goes past both.
+  t = apart({bytes({4, 200}), bytes({0, 64}), bytes({0})}, {&sx, &so, &sx});
+  CHECK(t[0].bytes == std::vector<int64_t>{4, 200});
+  CHECK(t[1].bytes == std::vector<int64_t>{256, 320});  // past byte 203 of storage sx
+  CHECK(t[2].bytes == std::vector<int64_t>{0});         // sx's shift, 0
+  CHECK(apart({bytes({0, 4}), Trace{}, bytes({0})}, {&sx, &sy, &so})[2].bytes ==
+        std::vector<int64_t>{64});
+  CHECK_THROWS_AS(apart({bytes({0})}, {&sx}, 0), Error);
+  CHECK_THROWS_AS(apart({bytes({0})}, {}), Error);
+}
+
 TEST_CASE("interleave merges operands access by access") {
   Trace merged = interleave({bytes({0, 4}), bytes({100, 104}), bytes({200, 204})});
   CHECK(merged.bytes == std::vector<int64_t>{0, 100, 200, 4, 104, 204});
