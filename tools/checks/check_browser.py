@@ -10,8 +10,10 @@ For each top-level .html page of the site:
   - what a reader sees is laid out right (LAYOUT below): every table's header cells stand over
     their columns; no figure, table or code block reaches past the text column unless it scrolls
     inside its own box; every figure's grid shows the values its storage row holds at the same
-    offsets; the window never scrolls as a whole (the header and search box stay), and a chapter
-    ends on its machine note, visible once its text is scrolled to the end;
+    offsets; no formula, inline or displayed, reaches past the column unless it scrolls in its
+    own box; the window never scrolls as a whole (the header and search box stay), the text never
+    scrolls sideways as a whole, and a chapter ends on its machine note, visible once its text is
+    scrolled to the end;
   - in dark mode (a second pass), figures take the page's colours: no white box, and their text
     keeps a contrast of at least 4.5 against the page;
   - a screenshot is saved (--screenshots DIR/<page>-<width>[-dark].png) for a human to look at.
@@ -109,8 +111,13 @@ LAYOUT = r"""
     }
     return false;
   };
-  for (const el of block.querySelectorAll('figure, svg, table, pre, div.fragment, img, .book-output')) {
-    if (el.closest('.MathJax_SVG, .MathJax_SVG_Display')) continue;
+  // A formula counts as one box: a displayed one (MathJax's display box, which may scroll), or an
+  // inline one (its span); the SVG inside either is MathJax's business.
+  const boxes = 'figure, svg, table, pre, div.fragment, img, .book-output, .MathJax_SVG_Display, ' +
+                'span.MathJax_SVG';
+  for (const el of block.querySelectorAll(boxes)) {
+    if (el.tagName.toLowerCase() === 'svg' && el.closest('.MathJax_SVG')) continue;
+    if (el.matches('span.MathJax_SVG') && el.closest('.MathJax_SVG_Display')) continue;
     const r = el.getBoundingClientRect();
     if (r.width === 0) continue;
     if ((r.right > colRight + 1 || r.left < colLeft - 1) && !scrolls(el))
@@ -150,8 +157,14 @@ LAYOUT = r"""
     }
   }
 
-  // 5. The window itself never scrolls; a chapter's text ends on its machine note.
+  // 5. The window itself never scrolls, nor does the text sideways as a whole (only a box of
+  // its own may); a chapter's text ends on its machine note.
   const page = document.scrollingElement;
+  const text = document.body.classList.contains('book-print') ? page :
+               (document.getElementById('doc-content') || page);
+  if (text.scrollWidth > text.clientWidth + 1)
+    problems.push('the text is ' + (text.scrollWidth - text.clientWidth) + ' px wider than the ' +
+                  'window: the whole page scrolls sideways');
   // The one-page edition (print.html) is one long document: there the window does scroll.
   if (!document.body.classList.contains('book-print') && page.scrollHeight > window.innerHeight + 1)
     problems.push('the page is ' + (page.scrollHeight - window.innerHeight) +
