@@ -46,8 +46,8 @@ void views(book::Chapter& ch) {
              pytorch().compare(c, "broadcast_grad", "a2.grad", a2.grad());
              // The picture: a's storage under the broadcast, each cell read by both rows.
              Tensor seen = a2.tensor().expand({2, 2});
-             c.figure("broadcast_reads", views_svg({{a2.tensor(), "a"}, {seen, "a.expand(2, 2)"}}),
-                      "a (1, 2) broadcast to (2, 2): stride 0 on dim 0, so each of a's cells is "
+             c.figure("broadcast_reads", views_svg({{a2.tensor(), "a2"}, {seen, "a2.expand(2, 2)"}}),
+                      "a2 (1, 2) broadcast to (2, 2): stride 0 on dim 0, so each of a2's cells is "
                       "read by both rows, and its gradient is the sum of both rows' upstream "
                       "values in its column.");
              std::vector<std::vector<std::string>> rows;
@@ -57,10 +57,11 @@ void views(book::Chapter& ch) {
                                book::show(up.at({0, j}).to_double()) + " + " +
                                    book::show(up.at({1, j}).to_double()),
                                book::show(a2.grad().at({0, j}).to_double())});
-             c.table("broadcast_sum", {"column of a", "stride of dim 0", "upstream values read",
-                                       "a.grad"},
+             c.table("broadcast_sum", {"column of a2", "stride of dim 0", "upstream values read",
+                                       "a2.grad"},
                      rows);
              c.value("bc_a_grad", values(a.grad()));
+             c.value("bc_a_shape", a.grad().sizes());
              c.value("bc_a2_grad", values(a2.grad()));
            });
 
