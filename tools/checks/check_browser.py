@@ -10,10 +10,10 @@ For each top-level .html page of the site:
   - what a reader sees is laid out right (LAYOUT below): every table's header cells stand over
     their columns; no figure, table or code block reaches past the text column unless it scrolls
     inside its own box; every figure's grid shows the values its storage row holds at the same
-    offsets; no formula, inline or displayed, reaches past the column unless it scrolls in its
-    own box; the window never scrolls as a whole (the header and search box stay), the text never
-    scrolls sideways as a whole, and a chapter ends on its machine note, visible once its text is
-    scrolled to the end;
+    offsets; no title in the side tree runs past its edge; no formula, inline or displayed,
+    reaches past the column unless it scrolls in its own box; the window never scrolls as a
+    whole (the header and search box stay), the text never scrolls sideways as a whole, and a
+    chapter ends on its machine note, visible once its text is scrolled to the end;
   - in dark mode (a second pass), figures take the page's colours: no white box, and their text
     keeps a contrast of at least 4.5 against the page;
   - a screenshot is saved (--screenshots DIR/<page>-<width>[-dark].png) for a human to look at.
@@ -157,7 +157,18 @@ LAYOUT = r"""
     }
   }
 
-  // 5. The window itself never scrolls, nor does the text sideways as a whole (only a box of
+  // 5. Every title in the side tree ends inside it (the tree cuts off, it does not scroll).
+  for (const a of document.querySelectorAll('#nav-tree .item a')) {
+    const item = a.closest('.item');
+    const over = a.getBoundingClientRect().right - item.getBoundingClientRect().right;
+    if (a.textContent.trim().length > 1 && over > 1) {
+      problems.push('the side tree cuts off "' + a.textContent.trim() + '" (' + Math.round(over) +
+                    ' px past its edge)');
+      break;
+    }
+  }
+
+  // 6. The window itself never scrolls, nor does the text sideways as a whole (only a box of
   // its own may); a chapter's text ends on its machine note.
   const page = document.scrollingElement;
   const text = document.body.classList.contains('book-print') ? page :
