@@ -238,8 +238,9 @@ void views(book::Chapter& ch) {
                       views_svg({{shown, "x"},
                                  {shown.as_strided({3, 3}, {1, 1}),
                                   "x.as_strided((3, 3), (1, 1))"}}),
-                      "Overlapping windows: the badges count how often each storage element is "
-                      "read, which is what its gradient adds up.");
+                      "Overlapping windows, drawn over an x that holds 0…4 so that each cell "
+                      "names the element it reads: the badges count how often each storage "
+                      "element is read, which is what its gradient adds up.");
              c.value("as_grad", values(x.grad()));
              c.value("as_reads", values(x1.grad()));
            });

@@ -328,7 +328,15 @@ std::string default_description(const Model& m) {
       << l.cells.size() << " elements use " << l.uses.size() << " storage cells";
     int64_t most = 0;
     for (const auto& [off, k] : l.uses) most = std::max(most, k);
-    if (most > 1) d << ", some of them up to " << most << " times (stride 0)";
+    // A cell read more than once: a stride 0 reads it along a whole dim; overlapping windows
+    // (as_strided, unfold) read it from neighbouring positions.
+    const auto& st = l.tensor.strides();
+    const auto& sz = l.tensor.sizes();
+    bool zero = false;
+    for (size_t k = 0; k < st.size(); ++k) zero = zero || (st[k] == 0 && sz[k] > 1);
+    if (most > 1)
+      d << ", some of them up to " << most << " times ("
+        << (zero ? "stride 0" : "overlapping windows") << ")";
     if (!l.uses.empty() && l.uses.size() <= 32) {
       d << " (offsets";
       for (const auto& [off, k] : l.uses) d << " " << off;

@@ -201,6 +201,10 @@ TEST_CASE("stride 0 reuses a cell: the storage cell carries a count badge") {
   CHECK(count(svg, ">×4</text>") == 3);
   CHECK(count(svg, "up to 4 times (stride 0)") == 1);
   CHECK(xml_problem(svg) == "");
+  // Overlapping windows reuse cells with no stride 0, and the description says which.
+  const std::string windows = tensor_svg(over(arange(5), {3, 3}, {1, 1}, 0), "windows");
+  CHECK(count(windows, "up to 3 times (overlapping windows)") == 1);
+  CHECK(count(windows, "stride 0") == 0);
 }
 
 TEST_CASE("several tensors over one storage, each in its own colour") {
