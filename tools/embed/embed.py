@@ -1321,14 +1321,19 @@ def errata_html(chapters, claims, page_ids):
             "</thead>\n<tbody>\n" + "\n".join(rows) + "\n</tbody></table></div>\n")
 
 
-def machine_note_html(prov):
+def machine_note_html(prov, claims=()):
     """The machine a chapter ran on, said for a reader, at the end of the chapter's page.
 
-    Every number on the page came from this run; a reader comparing with their own machine needs
-    the processor, its caches, the system, the compiler and its flags, the BLAS, the GPU (or why
-    there was none, plainly first and in the CUDA runtime's words as detail) and the commit.
+    Every measured number on the page came from this run; a reader comparing with their own
+    machine needs the processor, its caches, the system, the compiler and its flags, the BLAS, the
+    GPU (or why there was none, plainly first and in the CUDA runtime's words as detail) and the
+    commit. claims are the chapter's (its report's): the sizes its timings ran at are said only
+    where it has timings, and the title says that claims marked not run were not checked here
+    only where the page has some.
     """
     p = prov
+    kinds = {c.get("kind") for c in claims}
+    statuses = {c.get("status") for c in claims}
     gpu = p.get("gpu", "no GPU")
     if gpu == "no GPU":
         plain = p.get("gpu_plain") or "no usable CUDA device"
@@ -1342,18 +1347,26 @@ def machine_note_html(prov):
         ("Processor", f'{esc(p.get("cpu", "unknown CPU"))}, {esc(p.get("cpu_threads", "?"))} '
                       "hardware threads" + (f"; caches {esc(caches)}" if caches else "")),
         ("System", esc(p.get("os", "unknown"))),
-        ("Compiler", f'{esc(p.get("compiler", ""))}, flags <code>{esc(p.get("flags", ""))}</code>'),
+        # Each flag on one line: a browser may break "-DNDEBUG" after its hyphen.
+        ("Compiler", f'{esc(p.get("compiler", ""))}, flags <code>'
+                     + " ".join(f'<span class="book-nowrap">{esc(f)}</span>'
+                                for f in str(p.get("flags", "")).split()) + "</code>"),
         ("BLAS", esc(p.get("blas", "unknown"))),
         *([("CPU kernels", f'{esc(p["cpu_capability"])}: the build of the element-wise, copy and '
                            "reduction loops chosen for this processor at start-up")]
           if p.get("cpu_capability") else []),
         ("GPU", gpu_html),
-        *([("Timings", esc(p["sizes"]))] if p.get("sizes") else []),
+        *([("Timings", esc(p["sizes"]))]
+          if p.get("sizes") and any(str(k).startswith("timing") for k in kinds) else []),
         ("Commit", f'<code>{esc(p.get("commit", "unknown"))}</code>, run {esc(p.get("date", ""))}'),
     ]
     items = "".join(f"<dt>{k}</dt><dd>{v}</dd>" for k, v in rows)
-    return ('<div class="book-machine" id="machine"><p class="book-machine-title">Every claim and '
-            f'number on this page was checked on this machine:</p><dl>{items}</dl></div>\n')
+    title = ("The claims on this page were checked on this machine"
+             + (", but for those marked <em>not run</em>" if "not run" in statuses else "")
+             + ", and its numbers were measured here, save those it gives as a source's or as a "
+             "recorded run's:")
+    return ('<div class="book-machine" id="machine"><p class="book-machine-title">'
+            f'{title}</p><dl>{items}</dl></div>\n')
 
 
 # ---- navigation: chapter numbers, previous/next, glossary links ----------------------------------
@@ -1720,7 +1733,8 @@ def main(argv=None):
             own = chapters_by_name.get(fname[:-3])
             if own is not None:  # a chapter page ends on the machine its claims were checked on
                 pages[fname] += ("\n\\htmlonly[block]\n"
-                                 + machine_note_html(own["report"].get("provenance", {}))
+                                 + machine_note_html(own["report"].get("provenance", {}),
+                                                     own["report"].get("claims", []))
                                  + "\\endhtmlonly\n")
 
     for name, record in sorted((records or {}).items()):

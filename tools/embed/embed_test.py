@@ -1112,5 +1112,31 @@ A GPU sentence.\\claim{PF-10} The seed's dump reads past the end.\\claim{ER-14}
         self.assertIn("pytorch-for-scientists.txt: the seed's quoted timings cannot be read", err)
 
 
+class MachineNoteTest(unittest.TestCase):
+    """The note that ends a chapter says what this machine checked, and no more."""
+    PROV = {"cpu": "A CPU", "cpu_threads": 2, "os": "Linux", "compiler": "GCC", "flags": "-O2",
+            "blas": "OpenBLAS", "gpu": "no GPU", "sizes": "sizes smaller than the seed's",
+            "commit": "abc", "date": "today"}
+
+    def test_a_page_whose_claims_all_ran_says_they_were_checked_here(self):
+        note = embed.machine_note_html(self.PROV, [claim("MT-01")])
+        self.assertIn("The claims on this page were checked on this machine, and its numbers were "
+                      "measured here", note)
+        self.assertNotIn("not run", note.split("</p>")[0])
+
+    def test_claims_not_run_are_excepted_in_the_title(self):
+        note = embed.machine_note_html(self.PROV, [claim("MT-01"), claim("PF-10", "not run")])
+        self.assertIn("but for those marked <em>not run</em>", note.split("</p>")[0])
+
+    def test_each_compiler_flag_stays_on_one_line(self):
+        note = embed.machine_note_html(dict(self.PROV, flags="-O2 -g -DNDEBUG"), [claim("MT-01")])
+        self.assertIn('<span class="book-nowrap">-DNDEBUG</span>', note)
+
+    def test_the_timing_sizes_are_said_only_where_the_page_has_timings(self):
+        self.assertNotIn("Timings", embed.machine_note_html(self.PROV, [claim("MT-01")]))
+        timed = embed.machine_note_html(self.PROV, [claim("PF-01", kind="timing (CPU)")])
+        self.assertIn("<dt>Timings</dt><dd>sizes smaller than the seed&#x27;s</dd>", timed)
+
+
 if __name__ == "__main__":
     unittest.main(verbosity=1)
