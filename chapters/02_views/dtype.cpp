@@ -109,8 +109,14 @@ void views::dtype(book::Chapter& ch) {
              // The same bytes, another reading: each int64 of w is two int32 cells of halves.
              const Tensor w = arange(3), halves = w.view(DType::Int32);
              pytorch().compare(c, "reinterpret", "w.view(torch.int32)", halves, {&w});
-             c.figure("reinterpret_w", tensor_svg(w, "w"));
-             c.figure("reinterpret_halves", tensor_svg(halves, "w.view(torch.int32)"));
+             c.figure("reinterpret_w", tensor_svg(w, "w"),
+                      "w = arange(3): " + std::to_string(w.numel()) + " int64 cells of " +
+                          std::to_string(w.element_size()) + " bytes, " +
+                          std::to_string(w.nbytes()) + " bytes in all.");
+             c.figure("reinterpret_halves", tensor_svg(halves, "w.view(torch.int32)"),
+                      "w.view(torch.int32): the same " + std::to_string(halves.nbytes()) +
+                          " bytes, drawn as the " + std::to_string(halves.numel()) +
+                          " int32 cells they now read as; each int64 of w is two of them.");
              pytorch().compare(c, "reinterpret", "f.view(torch.int32)", bits, {&f});
              c.equal("bits[0]", bits.at({0}).to_int(), int64_t{1065353216}, "reinterpret_int");
              c.equal("in hexadecimal", hex(static_cast<uint64_t>(bits.at({0}).to_int())),
