@@ -972,7 +972,7 @@ A GPU sentence.\\claim{PF-10} The seed's dump reads past the end.\\claim{ER-14}
         self.assertEqual(rc, 0, err)
         html_text = self.read("fragments", "book.gpu_runs.html")
         self.assertIn("\\htmlinclude[block] book.gpu_runs.html", self.read("claims.md"))
-        return {part.split("</h4>")[0]: part for part in html_text.split("<h4>")[1:]}
+        return {part.split("</h3>")[0]: part for part in html_text.split("<h3>")[1:]}
 
     def test_the_gpu_runs_section_renders_each_table(self):
         parts = self.section(self.recorded([claim("PF-10", status="failed", measured=self.RATIO)]))

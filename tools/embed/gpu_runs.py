@@ -375,15 +375,15 @@ def run_html(run, seed, seed_k, seed_torch, status_html, chapter_link):
     rec = run["record"]
     p = rec.get("provenance", {})
     return (f'<section class="gpu-run" id="{esc(run["anchor"])}">'
-            f'<h3>{esc(run["gpu"])}, commit <code>{esc(run["commit"])}</code>, {esc(run["date"])}</h3>'
-            "<h4>The machine</h4>" + machine_html(p)
-            + "<h4>Its GPU claims</h4>" + claims_html(run, status_html)
-            + "<h4>The seed's GPU timings beside the library's and PyTorch's</h4>"
+            f'<h2>{esc(run["gpu"])}, commit <code>{esc(run["commit"])}</code>, {esc(run["date"])}</h2>'
+            "<h3>The machine</h3>" + machine_html(p)
+            + "<h3>Its GPU claims</h3>" + claims_html(run, status_html)
+            + "<h3>The seed's GPU timings beside the library's and PyTorch's</h3>"
             + seed_table_html(rec, seed, seed_k, seed_torch)
-            + "<h4>Goals</h4>" + goals_html(rec)
-            + "<h4>GPU tests</h4>" + tests_html(rec, status_html)
-            + "<h4>compute-sanitizer</h4>" + sanitizer_html(rec)
-            + "<h4>Every chapter, at the test sizes</h4>" + chapters_html(rec, chapter_link)
+            + "<h3>Goals</h3>" + goals_html(rec)
+            + "<h3>GPU tests</h3>" + tests_html(rec, status_html)
+            + "<h3>compute-sanitizer</h3>" + sanitizer_html(rec)
+            + "<h3>Every chapter, at the test sizes</h3>" + chapters_html(rec, chapter_link)
             + "</section>\n")
 
 
