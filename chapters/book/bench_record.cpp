@@ -81,6 +81,7 @@ void show_recorded_bench(Exhibit& e, const std::string& runs, const std::string&
   std::string warmup = "not recorded";
   std::string counts = "no goals recorded";
   std::string output = "large";
+  std::string ratio_header = "strided / PyTorch, median of pairs";
   if (!path.empty()) {
     std::ifstream in(path);
     const nlohmann::json j = nlohmann::json::parse(in);
@@ -88,6 +89,10 @@ void show_recorded_bench(Exhibit& e, const std::string& runs, const std::string&
     // the median of the pairs' ratios, as the goals judge it, where the run has it (format 2);
     // the ratio of the median times may differ from it.
     std::map<std::string, double> pair_median;
+    // The header says which run the rows are, so that they are not read against the goals
+    // table's rows of another thread count or cache setting.
+    ratio_header = "strided / PyTorch, median of pairs (" + std::to_string(j.at("threads").get<int>()) +
+                   (j.contains("runs") ? " threads, cache off)" : " threads)");
     for (const auto& run : j.value("runs", nlohmann::json::array()))
       if (run.at("threads") == j.at("threads") && run.at("caching_allocator") == "off")
         for (const auto& x : run.at("experiments"))
@@ -140,7 +145,7 @@ void show_recorded_bench(Exhibit& e, const std::string& runs, const std::string&
   e.value(runs + "_output", output);
   e.value(goals + "_counts", counts);
   e.table(runs,
-          {"experiment", "shape", "strided ms", "PyTorch ms", "strided / PyTorch, median of pairs"},
+          {"experiment", "shape", "strided ms", "PyTorch ms", ratio_header},
           rows);
   e.table(goals, {"goal", "threads, cache", "median", "pairs", "bound", "verdict"}, goal_rows);
 }
