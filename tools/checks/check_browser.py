@@ -14,8 +14,8 @@ For each top-level .html page of the site:
     reaches past the column unless it scrolls in its own box; the window never scrolls as a
     whole (the header and search box stay), the text never scrolls sideways as a whole, and a
     chapter ends on its machine note, visible once its text is scrolled to the end;
-  - in dark mode (a second pass), figures take the page's colours: no white box, and their text
-    keeps a contrast of at least 4.5 against the page;
+  - in dark mode (a second pass), figures take the page's colours: no white box, their text
+    keeps a contrast of at least 4.5 against the page, and their links at least 3;
   - a screenshot is saved (--screenshots DIR/<page>-<width>[-dark].png) for a human to look at.
 
 Every page is checked at each --widths (1400 and 420 px: a desktop and a phone), and once more in
@@ -217,6 +217,18 @@ DARK = r"""
       if (b.width * b.height > 0.5 * box.width * box.height && fill !== 'none' &&
           !fill.startsWith('rgba(0, 0, 0, 0)') && c.length >= 3 && lum(c) > 0.8) {
         problems.push('figure ' + (n + 1) + ' is a white box in dark mode');
+        break;
+      }
+    }
+    // A line joining an element to its cell must show against the page: contrast at least 3,
+    // the usual floor for graphics, counted on its colour blended by its opacity.
+    for (const p of svg.querySelectorAll('path.link')) {
+      const cs = getComputedStyle(p), c = rgb(cs.stroke), a = parseFloat(cs.strokeOpacity);
+      if (c.length < 3) continue;
+      const seen = c.slice(0, 3).map((v, i) => a * v + (1 - a) * bg[i]);
+      if (contrast(seen, bg) < 3) {
+        problems.push('figure ' + (n + 1) + ': its links have contrast ' +
+                      contrast(seen, bg).toFixed(1) + ' against the dark page');
         break;
       }
     }

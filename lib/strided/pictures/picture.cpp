@@ -193,6 +193,8 @@ constexpr Colour kPalette[] = {
     {"#00697f", "#d3eef3"},  // teal
 };
 const Colour& colour(size_t layer) { return kPalette[layer % std::size(kPalette)]; }
+// A link also names its hue (data-hue, the palette index), so that a page in dark mode can draw it
+// in a lighter shade of the same hue (book.css): the strong colours are dark, for white text.
 
 constexpr const char* kText = "#1a1a1a";
 constexpr const char* kMuted = "#5c5c5c";
@@ -430,7 +432,8 @@ std::string render_svg(const Model& m, const PictureOptions& options, bool stora
         s.raw("<path class=\"link\" d=\"M" + std::to_string(x1) + " " + std::to_string(y1) + " C" +
               std::to_string(x1) + " " + std::to_string(y1 + bend) + " " + std::to_string(x2) +
               " " + std::to_string(y2 - bend) + " " + std::to_string(x2) + " " +
-              std::to_string(y2) + "\" stroke=\"" + colour(li).strong + "\"/>\n");
+              std::to_string(y2) + "\" stroke=\"" + colour(li).strong + "\" data-hue=\"" +
+              std::to_string(li % std::size(kPalette)) + "\"/>\n");
       }
     }
     s.raw("</g>\n");

@@ -218,6 +218,8 @@ TEST_CASE("several tensors over one storage, each in its own colour") {
   CHECK(count(svg, "stroke=\"#0b5fa5\"") > 0);  // the first colour
   CHECK(count(svg, "fill=\"#b04a00\"") > 0);    // the second one marks cells 1 and 4
   CHECK(count(svg, "class=\"link\"") == 8);
+  // Each link names its layer's hue, for the dark page's lighter shade.
+  CHECK(count(svg, "data-hue=\"0\"") + count(svg, "data-hue=\"1\"") == 8);
   PictureOptions no_links;
   no_links.max_links = 4;
   CHECK(count(views_svg({{x, "x"}, {col, "c"}}, no_links), "class=\"link\"") == 0);
