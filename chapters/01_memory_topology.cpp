@@ -403,10 +403,17 @@ int main(int argc, char** argv) {
              pytorch().compare(c, "memset", "row.expand(4, 3)", row.expand({4, 3}), {&t});
              c.value("memset_row", byte_runs(memory_set_bytes(row)));
              c.value("memset_numel", t.numel());
-             c.figure("memset_col", storage_svg(t.index({Slice(), 1}), "t[:, 1]"),
-                      "The storage cells t[:, 1] occupies: elements 1 and 4, bytes 4..7 and 16..19.");
-             c.figure("memset_expand", views_svg({{row.expand({4, 3}), "t[0].expand(4, 3)"}}),
-                      "t[0].expand(4, 3): twelve elements, three storage cells, each used four times.");
+             // The captions count from the tensors they draw.
+             const Tensor col = t.index({Slice(), 1}), wide = row.expand({4, 3});
+             const auto col_cells = memory_set(col), wide_cells = memory_set(wide);
+             c.figure("memset_col", storage_svg(col, "t[:, 1]"),
+                      "The storage cells t[:, 1] occupies: elements " + book::and_list(col_cells) +
+                          ", bytes " + book::byte_runs(memory_set_bytes(col)) + ".");
+             c.figure("memset_expand", views_svg({{wide, "t[0].expand(4, 3)"}}),
+                      "t[0].expand(4, 3): " + std::to_string(wide.numel()) + " elements, " +
+                          std::to_string(wide_cells.size()) + " storage cells, each used " +
+                          std::to_string(wide.numel() / static_cast<int64_t>(wide_cells.size())) +
+                          " times.");
            });
 
   ch.erratum("ER-03.memset",
@@ -491,7 +498,8 @@ int main(int argc, char** argv) {
              opts.links = false;
              c.figure("broadcast", views_svg({{t, "t"}, {b, "t.broadcast_to((2, 2, 3, 4))"}}, opts),
                       "t and t.broadcast_to((2, 2, 3, 4)) over one storage: the broadcast uses "
-                      "every cell twice.");
+                      "every cell " + std::to_string(b.numel() / t.numel()) +
+                          " times; the lines from element to cell are left out, too many to read.");
            });
 
   ch.erratum("ER-14",

@@ -3,6 +3,7 @@
 // on the chapter's page.
 #include <algorithm>
 #include <cstdint>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -38,8 +39,11 @@ void views::aliases(book::Chapter& ch) {
              c.equal("x", x.to_vector(), std::vector<double>{0, 10, 20, 30, 40, 5, 6, 7});
              pytorch().compare(c, "aliases", "right", right, {&x});
              pytorch().compare(c, "aliases", "x", x);
+             std::vector<int64_t> shared;
+             const auto l = memory_set(left), r = memory_set(right);
+             std::set_intersection(l.begin(), l.end(), r.begin(), r.end(), std::back_inserter(shared));
              c.figure("aliases", views_svg({{left, "x[0:5]"}, {right, "x[3:8]"}}),
-                      "x[0:5] and x[3:8] share the storage cells 3 and 4.");
+                      "x[0:5] and x[3:8] share the storage cells " + book::and_list(shared) + ".");
            });
 
   ch.claim("VW-18",

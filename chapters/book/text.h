@@ -24,6 +24,14 @@ inline std::string byte_runs(const std::vector<int64_t>& set) {
   return s + "}";
 }
 
+// "1 and 4", "0, 3 and 5": integers as a sentence lists them.
+inline std::string and_list(const std::vector<int64_t>& v) {
+  std::string s;
+  for (size_t i = 0; i < v.size(); ++i)
+    s += (i == 0 ? "" : i + 1 == v.size() ? " and " : ", ") + std::to_string(v[i]);
+  return s;
+}
+
 // "0.2949, 0.9608": values held as float32, each as Python prints that float.
 inline std::string float32_list(const std::vector<double>& v) {
   std::string s;
