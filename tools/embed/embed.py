@@ -1270,6 +1270,12 @@ def machine_text(prov):
     return f"{prov.get('cpu', 'unknown CPU')}; {gpu}"
 
 
+def breakable_id(cid):
+    """A claim ID for a table cell: it may break after its dot ("VW-19.<wbr>tensorsplitindices"),
+    and nowhere else, so that a long sub-ID does not widen the ID column past the statement's."""
+    return esc(cid).replace(".", ".<wbr>")
+
+
 def ledger_html(chapters, claims, page_ids, mutants=None):
     rows = []
     for ch in chapters:
@@ -1280,7 +1286,7 @@ def ledger_html(chapters, claims, page_ids, mutants=None):
                 continue
             c = claims[cid]
             rows.append(
-                f'<tr id="{esc(cid)}"><td class="claim-id">{esc(cid)}</td>'
+                f'<tr id="{esc(cid)}"><td class="claim-id">{breakable_id(cid)}</td>'
                 f"<td>{esc(c['statement'])}</td><td>{chapter_link(ch, page_ids)}</td>"
                 f"<td>{esc(c.get('kind', ''))}</td>"
                 f"<td>{status_html(c['status'], c.get('reason', ''))}{recorded_html(c)}</td>"
@@ -1313,7 +1319,7 @@ def errata_html(chapters, claims, page_ids):
         c = claims[cid]
         ch = by_name[c["chapter"]]
         rows.append(
-            f'<tr id="{esc(cid)}"><td class="claim-id"><a href="claims.html#{esc(cid)}">{esc(cid)}</a></td>'
+            f'<tr id="{esc(cid)}"><td class="claim-id"><a href="claims.html#{esc(cid)}">{breakable_id(cid)}</a></td>'
             f"<td>{esc(c.get('seed_says', ''))}</td><td>{esc(c['statement'])}</td>"
             f"<td>{chapter_link(ch, page_ids)}</td><td>{status_html(c['status'])}</td></tr>")
     return ('<div class="book-table-wrap"><table class="book-table errata">\n<thead><tr><th>Erratum</th>'

@@ -57,7 +57,7 @@ LEDGER = page("Claims ledger", """<div class="textblock"><p >Every claim.</p>
 <div class="book-table-wrap"><table class="book-table ledger">
 <thead><tr><th>ID</th><th>Claim</th></tr></thead>
 <tr id="MT-03"><td class="claim-id">MT-03</td><td>Element addresses are sums of strides.</td><td>24 <span class="expected">(expected 24)</span></td></tr>
-<tr id="ER-03.recursion"><td class="claim-id">ER-03.recursion</td><td>The recursion runs over every dim.</td></tr>
+<tr id="ER-03.recursion"><td class="claim-id">ER-03.<wbr>recursion</td><td>The recursion runs over every dim.</td></tr>
 </table></div>
 <p >After the ledger: trailingword.</p>
 </div>""")
