@@ -66,6 +66,13 @@ import gpu_runs  # noqa: E402
 
 ID = r"[A-Z]{2}-[0-9]{2}(?:\.[a-z0-9]+)?"
 CLAIM_RE = re.compile(r"\\claim\{([^}]*)\}")
+# A claim mark with the word it follows ("strides.\claim{CT-01}"): Doxygen puts a space before a raw
+# block, where a line may break and leave the mark alone at the start of the next line, so a plain
+# word (no markup, no macro) goes into the mark's block with it, the two held on one line. Group 1 is
+# that word, or None where the mark follows markup or a space; group 2 the ID.
+WORD_CLAIM_RE = re.compile(r"(?:(?<![^\s(])([A-Za-z0-9][^\s\\`*_\[\]<>&{}|#$@\"]*))?\\claim\{([^}]*)\}")
+# A word that is a command's argument ("\ref ch02.") stays where the command can read it.
+COMMAND_BEFORE_RE = re.compile(r"[\\@]\w+\s+$")
 OUTPUT_RE = re.compile(r"\\output\{([^}]*)\}")
 BOOK_RE = re.compile(r"\\book\{([^}]*)\}")
 SNIPPET_RE = re.compile(r"\\snippet(?:\{[^}]*\})?\s+(\S+)\s+(\S+)")
@@ -520,11 +527,16 @@ def doxygen_safe(text):
     return esc(text).replace("\\", "&#92;").replace("@", "&#64;")
 
 
-def claim_mark(c):
+def claim_mark(c, word=None):
+    """The mark of claim c, as a raw HTML block; with the word it follows (WORD_CLAIM_RE), the
+    word too, in a span that keeps the two on one line."""
     status = c["status"]
     cls = "claim-" + status.replace(" ", "-")
-    return (f'\\htmlonly<a class="claim-mark {cls}" href="claims.html#{esc(c["id"])}" '
-            f'title="{doxygen_safe(claim_title(c))}">{MARKS[status]}&#160;{esc(c["id"])}</a>\\endhtmlonly')
+    mark = (f'<a class="claim-mark {cls}" href="claims.html#{esc(c["id"])}" '
+            f'title="{doxygen_safe(claim_title(c))}">{MARKS[status]}&#160;{esc(c["id"])}</a>')
+    if word:
+        mark = f'<span class="book-nowrap">{doxygen_safe(word)}{mark}</span>'
+    return f"\\htmlonly{mark}\\endhtmlonly"
 
 
 def base_id(cid):
@@ -688,14 +700,17 @@ def process_page(path, chapters_by_name, claims, values, fragments, problems, ar
         at = f"{where}:{n}"
 
         def claim_sub(m):
-            cid = m.group(1).strip()
+            cid = m.group(2).strip()
             if cid not in claims:
                 problems.add(at, f"claim {cid} is cited but no chapter checks it")
                 return m.group(0)
             cited = claims[cid]["cited_in"]
             if os.path.basename(path) not in cited:
                 cited.append(os.path.basename(path))
-            return claim_mark(claims[cid])
+            word = m.group(1)
+            if word and COMMAND_BEFORE_RE.search(m.string[:m.start(1)]):
+                return word + claim_mark(claims[cid])
+            return claim_mark(claims[cid], word)
 
         def output_sub(m):
             ref = m.group(1).strip()
@@ -785,7 +800,7 @@ def process_page(path, chapters_by_name, claims, values, fragments, problems, ar
         if tabs is not None:
             out_lines.append(tabs)
             continue
-        line = CLAIM_RE.sub(claim_sub, line)
+        line = WORD_CLAIM_RE.sub(claim_sub, line)
         line = OUTPUT_RE.sub(output_sub, line)
         VALUE_RE.sub(value_sub, line)
         line = BOOK_RE.sub(book_sub, line)
