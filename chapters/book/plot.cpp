@@ -21,9 +21,9 @@ std::string& emit_dir_storage() {
 const std::string& emit_dir() { return emit_dir_storage(); }
 
 void gnuplot_figure(Check& c, const std::string& name, const std::string& script,
-                    const std::string& data, const std::string& caption) {
+                    const std::string& data, const std::string& caption, const std::string& vars) {
   if (emit_dir().empty()) return;
-  c.figure(name, gnuplot(script, name, data), caption);
+  c.figure(name, gnuplot(script, name, data, vars), caption);
 }
 void set_emit_dir(std::string dir) { emit_dir_storage() = std::move(dir); }
 
@@ -48,7 +48,12 @@ std::string plain_svg(std::string svg) {
   return out + svg.substr(last);
 }
 
-std::string gnuplot(const std::string& script, const std::string& name, const std::string& data) {
+std::string gnuplot(const std::string& script, const std::string& name, const std::string& data,
+                    const std::string& vars) {
+  // vars go inside the shell's double quotes: the book's own words, never a reader's.
+  if (vars.find_first_of("\"`$\\") != std::string::npos)
+    throw std::invalid_argument("book::gnuplot: variables for " + script +
+                                ".gp must not hold a double quote, backquote, $ or backslash");
   namespace fs = std::filesystem;
   if (emit_dir().empty()) throw std::logic_error("book::gnuplot: the chapter is not emitting");
   const fs::path dir = fs::path(emit_dir()) / "plot_data";
@@ -58,8 +63,8 @@ std::string gnuplot(const std::string& script, const std::string& name, const st
   std::ofstream(dat) << data;
   const fs::path plots = fs::path(source_dir()) / "chapters" / "plots";
   const std::string command = "gnuplot -e \"datafile='" + dat.string() + "'; outfile='" +
-                              svg.string() + "'\" '" + (plots / (script + ".gp")).string() +
-                              "' 2>&1";
+                              svg.string() + "'" + (vars.empty() ? "" : "; " + vars) + "\" '" +
+                              (plots / (script + ".gp")).string() + "' 2>&1";
   FILE* pipe = popen(command.c_str(), "r");
   if (!pipe) throw std::runtime_error("gnuplot: cannot start '" + command + "'");
   std::string said;

@@ -1,5 +1,7 @@
 #include "book/ratios.h"
 
+#include <algorithm>
+
 #include <cmath>
 
 #include "book/plot.h"
@@ -64,12 +66,27 @@ void timing_table(Check& c, const std::string& name, const std::vector<Timed>& r
 void ratio_figure(Check& c, const std::string& name, const std::vector<Timed>& rows,
                   const std::string& caption) {
   if (emit_dir().empty()) return;  // the data is for the chart alone
-  std::string data = "# experiment\tthis_run\tseed\tmodel\n";
-  for (const Timed& t : rows)
-    data += "\"" + t.label + "\"\t" + fixed(t.ratio, 3) + "\t" +
-            (t.seed_ratio > 0 ? fixed(t.seed_ratio, 3) : "?") + "\t" +  // "?": not measured
-            (t.model_ratio > 0 ? fixed(t.model_ratio, 3) : "?") + "\n";
-  gnuplot_figure(c, name, "ratios", data, caption);
+  // A series no row has (the seed did not time it, no model counts it) is left out, not drawn as
+  // empty slots: each cluster's bars then stand over its label.
+  const bool seed = std::any_of(rows.begin(), rows.end(), [](const Timed& t) { return t.seed_ratio > 0; });
+  const bool model = std::any_of(rows.begin(), rows.end(), [](const Timed& t) { return t.model_ratio > 0; });
+  std::string data = "# experiment\tthis_run" + std::string(seed ? "\tseed" : "") +
+                     (model ? "\tmodel" : "") + "\n";
+  for (const Timed& t : rows) {
+    data += "\"" + t.label + "\"\t" + fixed(t.ratio, 3);
+    if (seed) data += "\t" + (t.seed_ratio > 0 ? fixed(t.seed_ratio, 3) : "?");  // "?": not measured
+    if (model) data += "\t" + (t.model_ratio > 0 ? fixed(t.model_ratio, 3) : "?");
+    data += "\n";
+  }
+  // The series in column order: each one's legend and colour (chapters/plots/ratios.gp).
+  std::vector<std::pair<std::string, std::string>> series = {{"this run", "#1f77b4"}};
+  if (seed) series.push_back({"seed notebook", "#ff7f0e"});
+  if (model) series.push_back({"line model", "#7f7f7f"});
+  std::string vars = "series=" + std::to_string(series.size());
+  for (size_t k = 0; k < series.size(); ++k)
+    vars += "; title" + std::to_string(k + 1) + "='" + series[k].first + "'; colour" +
+            std::to_string(k + 1) + "='" + series[k].second + "'";
+  gnuplot_figure(c, name, "ratios", data, caption, vars);
 }
 
 OneThread::OneThread() : before_(strided::get_num_threads()) { strided::set_num_threads(1); }

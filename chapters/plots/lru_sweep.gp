@@ -6,7 +6,9 @@ set terminal svg size 640,320 dynamic font "sans,11" background rgb "white"
 set output outfile
 set logscale x 2
 set logscale y 10
-set key top right
+# The legend above the plot: the transposed lines run along the top of it, where a key inside
+# would sit on them.
+set key outside top center horizontal
 set grid
 set xlabel "LRU capacity (KiB)"
 set ylabel "misses (64-byte lines)"

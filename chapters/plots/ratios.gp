@@ -1,8 +1,10 @@
 # Chapter 6: a timing claim's ratios, this run beside the seed notebook and the access model.
-# Called by chapters/06_performance.cpp as
-#   gnuplot -e "datafile='...'; outfile='...'" ratios.gp
-# datafile: a header line, then one row per experiment: "label" this_run seed model
-# (0 where a column has no value: the seed did not measure it).
+# Called by book::ratio_figure (chapters/book/ratios.cpp) as
+#   gnuplot -e "datafile='...'; outfile='...'; series=2; title1='this run'; colour1='#1f77b4'; ..." ratios.gp
+# datafile: a header line, then one row per experiment: "label" and a ratio per series ("?" where
+# a row has none: the seed did not measure it). series: how many; titleK and colourK: series K's
+# legend and colour (this run first, then the seed notebook and the line model where some row has
+# them), so that a series no row has takes no slot beside each bar.
 set terminal svg size 640,380 dynamic font "sans,11" background rgb "white"
 set output outfile
 set style data histograms
@@ -22,6 +24,8 @@ set ylabel "time ÷ the baseline's (log scale)"
 set datafile missing "?"
 set xtics nomirror rotate by 20 right
 set bmargin 7
-plot datafile using 2:xtic(1) title "this run" lc rgb "#1f77b4", \
-     '' using 3 title "seed notebook" lc rgb "#ff7f0e", \
-     '' using 4 title "line model" lc rgb "#7f7f7f"
+if (!exists("series")) series = 3; title1 = "this run"; title2 = "seed notebook"; \
+                       title3 = "line model"; colour1 = "#1f77b4"; colour2 = "#ff7f0e"; \
+                       colour3 = "#7f7f7f"
+plot for [i=1:series] datafile using i + 1:xtic(1) \
+     title value(sprintf("title%d", i)) lc rgb value(sprintf("colour%d", i))
