@@ -2,6 +2,7 @@
 
 #include <doctest/doctest.h>
 
+#include <filesystem>
 #include <stdexcept>
 
 TEST_CASE("plain_svg drops gnuplot's defs and point symbols and writes each colour into its stroke") {
@@ -29,4 +30,21 @@ TEST_CASE("a check's chart is left out when the chapter is not emitting for the 
   book::Check c("PF-17");
   book::gnuplot_figure(c, "lru_sweep", "lru_sweep", "1\t2\n", "caption");  // no gnuplot run
   CHECK(c.outputs().empty());
+}
+
+TEST_CASE("a chart's variables cannot leave the shell's quotes") {
+  for (const char* bad : {"t='a\"b'", "t='`id`'", "t='$HOME'", "t='a\\\\b'"})
+    CHECK_THROWS_AS(book::gnuplot("ratios", "x", "1\t2\n", bad), std::invalid_argument);
+}
+
+TEST_CASE("a ratio chart draws the series it is given, and only those") {
+  const std::string dir = (std::filesystem::temp_directory_path() / "book_plot_test").string();
+  book::set_emit_dir(dir);
+  const std::string data = "# experiment\tthis_run\n\"fresh\"\t3.0\n\"cached\"\t1.0\n";
+  const std::string one =
+      book::gnuplot("ratios", "one", data, "series=1; title1='this run'; colour1='#1f77b4'");
+  CHECK(one.find("this run") != std::string::npos);
+  CHECK(one.find("seed notebook") == std::string::npos);
+  book::set_emit_dir("");
+  std::filesystem::remove_all(dir);
 }
