@@ -303,6 +303,20 @@ answers.of("w.view(torch.int32)", base="w")
 bits[1] = 0x40000000  # the bits of 2.0
 answers.of("f")
 
+answers.group("view_dtype_rules")
+# [view_dtype_rules]
+w = torch.arange(6, dtype=torch.int32)  # six int32: three int64 once paired
+longs = w.view(torch.int64)  # (3,) stride 1: size, offset, strides halve
+# Refused: w[:5] (an odd size), w[1:5] (an odd offset), w.as_strided((2, 2), (3, 1))
+# (an odd stride), and, the other way, torch.arange(4).view(2, 2).t() as int32 (a last
+# stride of 2).
+# [view_dtype_rules]
+answers.of("w.view(torch.int64)", base="w")
+answers.of("w[:5].view(torch.int64)")
+answers.of("w[1:5].view(torch.int64)")
+answers.of("w.as_strided((2, 2), (3, 1)).view(torch.int64)")
+answers.of("torch.arange(4).view(2, 2).t().view(torch.int32)")
+
 answers.group("lossy")
 # [lossy]
 i = torch.full((1,), 2049)

@@ -6,7 +6,9 @@
 #include <cctype>
 #include <cstdint>
 #include <cstring>
+#include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "02_views/views.h"
@@ -126,6 +128,44 @@ void views::dtype(book::Chapter& ch) {
              c.equal("f after writing 0x40000000 into bits[1]", f.to_vector(),
                      std::vector<double>{1, 2, 1, 1});
              pytorch().compare(c, "reinterpret", "f", f);
+           });
+
+  ch.claim("DT-09",
+           "view(dtype) between element sizes of ratio r: to the larger size the last dim must have "
+           "stride 1, and its size, the storage offset and every other stride must divide by r; to "
+           "the smaller size the last dim must have stride 1. Otherwise PyTorch refuses, and so "
+           "does the library, in PyTorch's words.",
+           [](book::Check& c) {
+             //! [view_dtype_rules]
+             Tensor w = arange(6, {DType::Int32});  // six int32: three int64 once paired
+             Tensor longs = w.view(DType::Int64);   // (3,) stride 1: size, offset, strides halve
+             // Refused: w[:5] (an odd size), w[1:5] (an odd offset), w.as_strided((2, 2), (3, 1))
+             // (an odd stride), and, the other way, arange(4).view(2, 2).t() as int32 (a last
+             // stride of 2).
+             //! [view_dtype_rules]
+             pytorch().compare(c, "view_dtype_rules", "w.view(torch.int64)", longs, {&w});
+             // Each refusal beside PyTorch's recorded one: the table shows both messages.
+             const std::vector<std::pair<std::string, std::function<Tensor()>>> refused = {
+                 {"w[:5].view(torch.int64)", [&] { return w.slice(0, 0, 5).view(DType::Int64); }},
+                 {"w[1:5].view(torch.int64)", [&] { return w.slice(0, 1, 5).view(DType::Int64); }},
+                 {"w.as_strided((2, 2), (3, 1)).view(torch.int64)",
+                  [&] { return w.as_strided({2, 2}, {3, 1}).view(DType::Int64); }},
+                 {"torch.arange(4).view(2, 2).t().view(torch.int32)",
+                  [] { return arange(4).view({2, 2}).t().view(DType::Int32); }}};
+             std::vector<std::vector<std::string>> rows;
+             for (const auto& [expression, run] : refused) {
+               pytorch().compare_error(c, "view_dtype_rules", expression, [&] { run(); });
+               std::string ours = "(no error)";
+               try {
+                 run();
+               } catch (const Error& e) {
+                 ours = e.what();
+               }
+               rows.push_back({expression, pytorch().error_message("view_dtype_rules", expression),
+                               ours});
+             }
+             c.table("view_dtype_refusals",
+                     {"expression", "PyTorch 1.13 (recorded)", "this library"}, rows);
            });
 
   ch.claim("DT-07", "Conversions can lose information: int64 2049 becomes 2048 in float16.",
