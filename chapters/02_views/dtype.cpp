@@ -153,7 +153,11 @@ void views::dtype(book::Chapter& ch) {
                  {"torch.arange(4).view(2, 2).t().view(torch.int32)",
                   [] { return arange(4).view({2, 2}).t().view(DType::Int32); }}};
              std::vector<std::vector<std::string>> rows;
-             for (const auto& [expression, run] : refused) {
+             for (const auto& entry : refused) {
+               // Named, not bound: a lambda may not capture a structured binding before C++20's
+               // P1091 reached every compiler (clang refuses it).
+               const std::string& expression = entry.first;
+               const std::function<Tensor()>& run = entry.second;
                pytorch().compare_error(c, "view_dtype_rules", expression, [&] { run(); });
                std::string ours = "(no error)";
                try {
