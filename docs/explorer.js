@@ -138,6 +138,8 @@
       }
     });
     root.classList.add('book-explorer-ready');
+    // The field was described by the no-JavaScript note; hidden now, it must not be read out.
+    field.removeAttribute('aria-describedby');
     run();
   }
 

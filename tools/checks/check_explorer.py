@@ -88,6 +88,13 @@ def check_explorer(browser, site, program, shots, tmp, timeout):
                         f"{out[:300]!r}")
     if browser.evaluate("document.getElementById('book-explorer-input').value") != FIRST:
         problems.append("the field does not hold the hash's expression")
+    # A screen reader reads a field's description even from a hidden element.
+    described = browser.evaluate(
+        "(() => { const id = document.getElementById('book-explorer-input')"
+        ".getAttribute('aria-describedby'); const d = id && document.getElementById(id);"
+        " return d ? d.textContent.trim() + (d.offsetParent === null ? ' (hidden)' : '') : null; })()")
+    if described and described.endswith("(hidden)"):
+        problems.append(f"the field is described by hidden text: {described!r}")
     pic = browser.evaluate("(() => { const d = document.querySelector('#book-explorer-picture "
                            "svg desc'); return d ? d.textContent : null; })()")
     html_desc = desc_of(svg or "")
