@@ -390,6 +390,12 @@ for row in CATALOGUE:
     if base != "x":  # the complex rows also answer whether the conjugate bit is set
         answers.of(f"({expression}).is_conj()")
 
+answers.group("several_outputs")
+for expression in ["x.unbind(1)", "x.split(3, 2)", "x.chunk(2, 1)", "x.tensor_split([1, 3], 2)"]:
+    answers.of(f"len({expression})")
+    for i in range(len(eval(expression))):
+        answers.of(f"{expression}[{i}]", base="x")
+
 answers.group("imag_of_conj")
 answers.of("z.conj().imag.is_neg()")
 

@@ -9,11 +9,13 @@
 #include <cctype>
 #include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "02_views/views.h"
 #include "book/book.h"
 #include "strided/layout/layout.h"
+#include "strided/memory/memory.h"
 #include "strided/strided.h"
 
 using namespace strided;
@@ -317,6 +319,34 @@ void views::catalogue(book::Chapter& ch) {
     ch.claim(catalogue_id(r),
              std::string(r.op) + " is a view of " + base_name(r.base) + ": " + r.rule + ".",
              [&r](book::Check& c) { check_catalogue_row(c, r); });
+
+  ch.claim("VW-21",
+           "The ops with several outputs return one view per part: every output of x.unbind(1), "
+           "x.split(3, 2), x.chunk(2, 1) and x.tensor_split([1, 3], 2) shares x's storage and is "
+           "PyTorch's answer, and the parts of each op hold every element of x once.",
+           [](book::Check& c) {
+             const Tensor x = operand(Base::x);
+             const std::vector<std::pair<std::string, std::vector<Tensor>>> ops = {
+                 {"x.unbind(1)", x.unbind(1)},
+                 {"x.split(3, 2)", x.split(3, 2)},
+                 {"x.chunk(2, 1)", x.chunk(2, 1)},
+                 {"x.tensor_split([1, 3], 2)", x.tensor_split(IntList{1, 3}, 2)}};
+             for (const auto& op : ops) {
+               pytorch().compare_value(c, "several_outputs", "len(" + op.first + ")",
+                                       static_cast<int64_t>(op.second.size()));
+               std::vector<int64_t> cells;  // the storage offsets of all parts together
+               for (size_t i = 0; i < op.second.size(); ++i) {
+                 const Tensor& part = op.second[i];
+                 pytorch().compare(c, "several_outputs", op.first + "[" + std::to_string(i) + "]",
+                                   part, {&x});
+                 const std::vector<int64_t> own = memory_set(part);
+                 cells.insert(cells.end(), own.begin(), own.end());
+               }
+               std::sort(cells.begin(), cells.end());
+               c.equal(op.first + ": its parts hold every element of x once", cells,
+                       memory_set(x));
+             }
+           });
 
   ch.claim("VW-20",
            "PyTorch 1.13 returns z.conj().imag as a view with a negative bit, its elements read "
