@@ -66,11 +66,12 @@ import gpu_runs  # noqa: E402
 
 ID = r"[A-Z]{2}-[0-9]{2}(?:\.[a-z0-9]+)?"
 CLAIM_RE = re.compile(r"\\claim\{([^}]*)\}")
-# A claim mark with the word it follows ("strides.\claim{CT-01}"): Doxygen puts a space before a raw
-# block, where a line may break and leave the mark alone at the start of the next line, so a plain
-# word (no markup, no macro) goes into the mark's block with it, the two held on one line. Group 1 is
-# that word, or None where the mark follows markup or a space; group 2 the ID.
-WORD_CLAIM_RE = re.compile(r"(?:(?<![^\s(])([A-Za-z0-9][^\s\\`*_\[\]<>&{}|#$@\"]*))?\\claim\{([^}]*)\}")
+# A claim mark with the word it follows ("strides.\claim{CT-01}"): Doxygen puts a space before a
+# raw block, where a line may break and leave the mark alone at the start of the next line, so a
+# plain word (no markup, no macro) goes into the mark's block with it, the two held on one line.
+# Group 1 is that word, or None where the mark follows markup or a space; group 2 the ID.
+WORD_CLAIM_RE = re.compile(r"(?:(?<![^\s(])([A-Za-z0-9][^\s\\`*_\[\]<>&{}|#$@\"]*))?"
+                           r"\\claim\{([^}]*)\}")
 # A word that is a command's argument ("\ref ch02.") stays where the command can read it.
 COMMAND_BEFORE_RE = re.compile(r"[\\@]\w+\s+$")
 OUTPUT_RE = re.compile(r"\\output\{([^}]*)\}")
@@ -1349,8 +1350,8 @@ def machine_note_html(prov, claims=()):
     machine needs the processor, its caches, the system, the compiler and its flags, the BLAS, the
     GPU (or why there was none, plainly first and in the CUDA runtime's words as detail) and the
     commit. claims are the chapter's (its report's): the sizes its timings ran at are said only
-    where it has timings, and the title says that claims marked not run were not checked here
-    only where the page has some.
+    where it has timings, and the title excepts the claims marked not run or quoted (not checked
+    here) only where the page has some.
     """
     p = prov
     kinds = {c.get("kind") for c in claims}
@@ -1382,8 +1383,10 @@ def machine_note_html(prov, claims=()):
         ("Commit", f'<code>{esc(p.get("commit", "unknown"))}</code>, run {esc(p.get("date", ""))}'),
     ]
     items = "".join(f"<dt>{k}</dt><dd>{v}</dd>" for k, v in rows)
+    # A claim not run, or quoted from a source, was not checked here.
+    unchecked = [f"<em>{s}</em>" for s in ("not run", "quoted") if s in statuses]
     title = ("The claims on this page were checked on this machine"
-             + (", but for those marked <em>not run</em>" if "not run" in statuses else "")
+             + (", but for those marked " + " or ".join(unchecked) if unchecked else "")
              + ", and its numbers were measured here, save those it gives as a source's or as a "
              "recorded run's:")
     return ('<div class="book-machine" id="machine"><p class="book-machine-title">'

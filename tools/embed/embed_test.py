@@ -1144,6 +1144,12 @@ class MachineNoteTest(unittest.TestCase):
         note = embed.machine_note_html(self.PROV, [claim("MT-01"), claim("PF-10", "not run")])
         self.assertIn("but for those marked <em>not run</em>", note.split("</p>")[0])
 
+    def test_quoted_claims_are_excepted_too(self):
+        note = embed.machine_note_html(self.PROV,
+                                       [claim("PF-10", "not run"), claim("ER-12", "quoted")])
+        self.assertIn("but for those marked <em>not run</em> or <em>quoted</em>",
+                      note.split("</p>")[0])
+
     def test_each_compiler_flag_stays_on_one_line(self):
         note = embed.machine_note_html(dict(self.PROV, flags="-O2 -g -DNDEBUG"), [claim("MT-01")])
         self.assertIn('<span class="book-nowrap">-DNDEBUG</span>', note)
