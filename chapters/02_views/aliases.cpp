@@ -41,7 +41,8 @@ void views::aliases(book::Chapter& ch) {
              pytorch().compare(c, "aliases", "x", x);
              std::vector<int64_t> shared;
              const auto l = memory_set(left), r = memory_set(right);
-             std::set_intersection(l.begin(), l.end(), r.begin(), r.end(), std::back_inserter(shared));
+             std::set_intersection(l.begin(), l.end(), r.begin(), r.end(),
+                                   std::back_inserter(shared));
              c.figure("aliases", views_svg({{left, "x[0:5]"}, {right, "x[3:8]"}}),
                       "x[0:5] and x[3:8] share the storage cells " + book::and_list(shared) + ".");
            });

@@ -256,8 +256,8 @@ void performance::binary(book::Chapter& ch) {
                      m.at(strip / 2)[1] > 4 * m.at(strip / 2)[0], true);
              c.equal("transpose(1, 2), a cache twice the strip: misses as matched",
                      m.at(2 * strip)[1], m.at(2 * strip)[0]);
-             c.equal("transpose(0, 2) at 16 KiB: still misses more", m.at(16384)[2] > 4 * m.at(16384)[0],
-                     true);
+             c.equal("transpose(0, 2) at 16 KiB: still misses more",
+                     m.at(16384)[2] > 4 * m.at(16384)[0], true);
              c.value("strip_kib", strip / 1024);
              c.value("plane_kib", n * n * 4 / 1024);
              // transpose(0, 2) reuses a line of y only after a whole plane of outputs: n² lines.

@@ -91,7 +91,8 @@ void show_recorded_bench(Exhibit& e, const std::string& runs, const std::string&
     std::map<std::string, double> pair_median;
     // The header says which run the rows are, so that they are not read against the goals
     // table's rows of another thread count or cache setting.
-    ratio_header = "strided / PyTorch, median of pairs (" + std::to_string(j.at("threads").get<int>()) +
+    ratio_header = "strided / PyTorch, median of pairs (" +
+                   std::to_string(j.at("threads").get<int>()) +
                    (j.contains("runs") ? " threads, cache off)" : " threads)");
     for (const auto& run : j.value("runs", nlohmann::json::array()))
       if (run.at("threads") == j.at("threads") && run.at("caching_allocator") == "off")

@@ -15,7 +15,7 @@ void set_emit_dir(std::string dir);
 // Writes `data` as a gnuplot data file under <emit_dir>/plot_data/, runs
 // chapters/plots/<script>.gp on it and returns the SVG in the subset the book's pages accept
 // (plain_svg). Throws, failing the claim with the reason, when gnuplot is missing or fails: a page
-// must not silently lose a figure. vars, gnuplot statements ("series='a b'; colours='#f00 #0f0'"),
+// must not silently lose a figure. vars, gnuplot statements ("series=1; title1='this run'"),
 // are run before the script, after datafile and outfile are set; they may not hold a double
 // quote, backquote, $ or backslash (std::invalid_argument).
 std::string gnuplot(const std::string& script, const std::string& name, const std::string& data,

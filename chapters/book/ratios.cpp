@@ -68,13 +68,16 @@ void ratio_figure(Check& c, const std::string& name, const std::vector<Timed>& r
   if (emit_dir().empty()) return;  // the data is for the chart alone
   // A series no row has (the seed did not time it, no model counts it) is left out, not drawn as
   // empty slots: each cluster's bars then stand over its label.
-  const bool seed = std::any_of(rows.begin(), rows.end(), [](const Timed& t) { return t.seed_ratio > 0; });
-  const bool model = std::any_of(rows.begin(), rows.end(), [](const Timed& t) { return t.model_ratio > 0; });
+  const auto any = [&rows](double Timed::*ratio) {
+    return std::any_of(rows.begin(), rows.end(), [ratio](const Timed& t) { return t.*ratio > 0; });
+  };
+  const bool seed = any(&Timed::seed_ratio), model = any(&Timed::model_ratio);
   std::string data = "# experiment\tthis_run" + std::string(seed ? "\tseed" : "") +
                      (model ? "\tmodel" : "") + "\n";
   for (const Timed& t : rows) {
     data += "\"" + t.label + "\"\t" + fixed(t.ratio, 3);
-    if (seed) data += "\t" + (t.seed_ratio > 0 ? fixed(t.seed_ratio, 3) : "?");  // "?": not measured
+    // "?": not measured.
+    if (seed) data += "\t" + (t.seed_ratio > 0 ? fixed(t.seed_ratio, 3) : "?");
     if (model) data += "\t" + (t.model_ratio > 0 ? fixed(t.model_ratio, 3) : "?");
     data += "\n";
   }

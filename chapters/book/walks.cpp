@@ -62,9 +62,11 @@ double binary_lines_per_16(const Tensor& x, const Tensor& y) {
 
 int64_t binary_misses(const Tensor& x, const Tensor& y, int64_t capacity_bytes) {
   TensorIterator plan = binary_plan(BinaryOp::Mul, Tensor(), x, y);
-  const auto storage = [&](int k) -> const void* { return plan.operand(k).tensor.storage().data(); };
-  return lru_misses(interleave(apart({plan_trace(plan, 1), plan_trace(plan, 2), plan_trace(plan, 0)},
-                                     {storage(1), storage(2), storage(0)})),
+  const auto storage = [&](int k) -> const void* {
+    return plan.operand(k).tensor.storage().data();
+  };
+  const std::vector<Trace> traces = {plan_trace(plan, 1), plan_trace(plan, 2), plan_trace(plan, 0)};
+  return lru_misses(interleave(apart(traces, {storage(1), storage(2), storage(0)})),
                     capacity_bytes);
 }
 

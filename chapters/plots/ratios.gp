@@ -1,6 +1,7 @@
 # Chapter 6: a timing claim's ratios, this run beside the seed notebook and the access model.
 # Called by book::ratio_figure (chapters/book/ratios.cpp) as
-#   gnuplot -e "datafile='...'; outfile='...'; series=2; title1='this run'; colour1='#1f77b4'; ..." ratios.gp
+#   gnuplot -e "datafile='...'; outfile='...'; series=2; title1='this run'; colour1='#1f77b4'; ..." \
+#           ratios.gp
 # datafile: a header line, then one row per experiment: "label" and a ratio per series ("?" where
 # a row has none: the seed did not measure it). series: how many; titleK and colourK: series K's
 # legend and colour (this run first, then the seed notebook and the line model where some row has

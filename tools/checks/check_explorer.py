@@ -92,7 +92,8 @@ def check_explorer(browser, site, program, shots, tmp, timeout):
     described = browser.evaluate(
         "(() => { const id = document.getElementById('book-explorer-input')"
         ".getAttribute('aria-describedby'); const d = id && document.getElementById(id);"
-        " return d ? d.textContent.trim() + (d.offsetParent === null ? ' (hidden)' : '') : null; })()")
+        " return d ? d.textContent.trim() + (d.offsetParent === null ? ' (hidden)' : '') : null;"
+        " })()")
     if described and described.endswith("(hidden)"):
         problems.append(f"the field is described by hidden text: {described!r}")
     pic = browser.evaluate("(() => { const d = document.querySelector('#book-explorer-picture "

@@ -194,7 +194,8 @@ def or_unrecorded(value):
 
 def machine_html(p):
     # strided-cuda-info's output, its command line first: set as the terminal printed it.
-    info = "".join(f'<br><code class="gpu-info">{esc(line)}</code>' for line in p.get("device_info", []))
+    info = "".join(f'<br><code class="gpu-info">{esc(line)}</code>'
+                   for line in p.get("device_info", []))
     rows = [
         ("GPU", f"{or_unrecorded(p.get('gpu'))}, {or_unrecorded(p.get('memory'))}{info}"),
         ("Driver", or_unrecorded(p.get("driver"))),

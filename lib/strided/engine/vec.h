@@ -124,8 +124,8 @@ inline To bit_cast(From v) {
 // One vector of T from a strided input: the lanes at p, p + s, p + 2s, ... (s in bytes, positive,
 // with (lanes - 1) * s within int32). AVX2 and AVX-512 load 4- and 8-byte lanes in one gather
 // instruction (the masked form with every lane on: GCC 12 warns that the plain one's undefined
-// source is used uninitialised); other widths and types load them one by one. Either way each lane is the element a
-// scalar load of it gives, so every capability computes the same bits.
+// source is used uninitialised); other widths and types load them one by one. Either way each
+// lane is the element a scalar load of it gives, so every capability computes the same bits.
 template <class T>
 inline Vec<T> gather(const char* p, int64_t s) {
 #if defined(__x86_64__) && STRIDED_VEC_BYTES == 64

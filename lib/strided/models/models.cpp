@@ -70,7 +70,8 @@ std::vector<Trace> apart(std::vector<Trace> traces, const std::vector<const void
   for (size_t k = 0; k < traces.size(); ++k) {
     if (traces[k].bytes.empty()) continue;
     const int64_t lo = *std::min_element(traces[k].bytes.begin(), traces[k].bytes.end());
-    auto it = std::find_if(lowest.begin(), lowest.end(), [&](const auto& e) { return e.first == keys[k]; });
+    auto it = std::find_if(lowest.begin(), lowest.end(),
+                           [&](const auto& e) { return e.first == keys[k]; });
     if (it == lowest.end()) lowest.emplace_back(keys[k], lo);
     else it->second = std::min(it->second, lo);
   }
