@@ -169,7 +169,8 @@ void views::dtype(book::Chapter& ch) {
                                ours});
              }
              c.table("view_dtype_refusals",
-                     {"expression", "PyTorch 1.13 (recorded)", "this library"}, rows);
+                     {"expression", "PyTorch " + pytorch().torch() + " (recorded)", "this library"},
+                     rows);
            });
 
   ch.claim("DT-07", "Conversions can lose information: int64 2049 becomes 2048 in float16.",
