@@ -14,7 +14,7 @@ using namespace strided::autograd;
 namespace gradients_chapter {
 
 namespace {
-std::vector<double> values(const Tensor& t) { return t.to_vector(); }
+std::vector<double> values_of(const Tensor& t) { return t.to_vector(); }
 Tensor floats(IntList sizes, int64_t start = 0) {  // start, start+1, ... in float32, shaped
   int64_t n = 1;
   for (int64_t s : sizes) n *= s;
@@ -38,9 +38,9 @@ void views(book::Chapter& ch) {
              sum(a2 * Variable(from_values({1, 2, 3, 4}, {2, 2}))).backward();
              //! [broadcast_grad]
              c.equal("a.grad shape", a.grad().sizes(), Shape{1, 2});
-             c.equal("a.grad", values(a.grad()), std::vector<double>{2, 2});
-             c.equal("b.grad", values(b.grad()), std::vector<double>{1, 1, 1, 1});
-             c.equal("a2.grad", values(a2.grad()), std::vector<double>{4, 6});
+             c.equal("a.grad", values_of(a.grad()), std::vector<double>{2, 2});
+             c.equal("b.grad", values_of(b.grad()), std::vector<double>{1, 1, 1, 1});
+             c.equal("a2.grad", values_of(a2.grad()), std::vector<double>{4, 6});
              pytorch().compare(c, "broadcast_grad", "a.grad", a.grad());
              pytorch().compare(c, "broadcast_grad", "b.grad", b.grad());
              pytorch().compare(c, "broadcast_grad", "a2.grad", a2.grad());
@@ -60,9 +60,9 @@ void views(book::Chapter& ch) {
              c.table("broadcast_sum", {"column of a2", "stride of dim 0", "upstream values read",
                                        "a2.grad"},
                      rows);
-             c.value("bc_a_grad", values(a.grad()));
+             c.value("bc_a_grad", values_of(a.grad()));
              c.value("bc_a_shape", a.grad().sizes());
-             c.value("bc_a2_grad", values(a2.grad()));
+             c.value("bc_a2_grad", values_of(a2.grad()));
            });
 
   ch.claim("AG-05.expand",
@@ -85,15 +85,15 @@ void views(book::Chapter& ch) {
              c.equal("stride-0 dims", zero_dims, Shape{0, 2});
              c.equal("grad_fn", y.grad_fn()->name(), std::string("ExpandBackward0"));
              c.equal("x.grad shape", x.grad().sizes(), Shape{3, 1});
-             c.equal("x.grad", values(x.grad()), std::vector<double>{68, 100, 132});
-             c.equal("x.grad = w summed over the stride-0 dims", values(x.grad()), values(summed));
+             c.equal("x.grad", values_of(x.grad()), std::vector<double>{68, 100, 132});
+             c.equal("x.grad = w summed over the stride-0 dims", values_of(x.grad()), values_of(summed));
              pytorch().compare(c, "expand_grad", "y", y.tensor(), {&x.tensor()});
              pytorch().compare_value(c, "expand_grad", "y.grad_fn.name()", y.grad_fn()->name());
              pytorch().compare(c, "expand_grad", "x.grad", x.grad());
              pytorch().compare(c, "expand_grad", "sum_to_size", summed);
              c.value("ex_strides", y.strides());
              c.value("ex_zero_dims", zero_dims);
-             c.value("ex_grad", values(x.grad()));
+             c.value("ex_grad", values_of(x.grad()));
            });
 
   ch.claim("AG-06",
@@ -113,28 +113,28 @@ void views(book::Chapter& ch) {
              Variable p(zeros({2}), true), q(zeros({3}), true);
              cat({p, q}).backward(floats({5}));  // split back: (0, 1) and (2, 3, 4)
              //! [shape_ops]
-             c.equal("x.grad", values(x.grad()), values(gy.reshape({-1})));
-             c.equal("m.grad", values(m.grad()), values(floats({3, 2}).t()));
-             c.equal("p.grad", values(p.grad()), std::vector<double>{0, 1});
-             c.equal("q.grad", values(q.grad()), std::vector<double>{2, 3, 4});
+             c.equal("x.grad", values_of(x.grad()), values_of(gy.reshape({-1})));
+             c.equal("m.grad", values_of(m.grad()), values_of(floats({3, 2}).t()));
+             c.equal("p.grad", values_of(p.grad()), std::vector<double>{0, 1});
+             c.equal("q.grad", values_of(q.grad()), std::vector<double>{2, 3, 4});
              Variable r(arange(5, {DType::Float32}), true);
              std::vector<Variable> pieces = split(r, 2);
              sum(pieces[1] * 3.0).backward();
-             c.equal("split: r.grad", values(r.grad()), std::vector<double>{0, 0, 3, 3, 0});
+             c.equal("split: r.grad", values_of(r.grad()), std::vector<double>{0, 0, 3, 3, 0});
              pytorch().compare(c, "shape_ops", "x.grad", x.grad());
              pytorch().compare(c, "shape_ops", "m.grad", m.grad());
-             pytorch().compare_value(c, "shape_ops", "p.grad.tolist()", values(p.grad()));
-             pytorch().compare_value(c, "shape_ops", "q.grad.tolist()", values(q.grad()));
+             pytorch().compare_value(c, "shape_ops", "p.grad.tolist()", values_of(p.grad()));
+             pytorch().compare_value(c, "shape_ops", "q.grad.tolist()", values_of(q.grad()));
              pytorch().compare_value(c, "shape_ops", "y.grad_fn.name()", y.grad_fn()->name());
              pytorch().compare_value(c, "shape_ops", "torch.cat([p, q]).grad_fn.name()",
                                      cat({p, q}).grad_fn()->name());
              pytorch().compare_value(c, "shape_ops", "pieces[1].grad_fn.name()",
                                      pieces[1].grad_fn()->name());
              pytorch().compare(c, "shape_ops", "r.grad", r.grad());
-             c.value("so_m_grad", values(m.grad()));
-             c.value("so_p_grad", values(p.grad()));
-             c.value("so_q_grad", values(q.grad()));
-             c.value("so_r_grad", values(r.grad()));
+             c.value("so_m_grad", values_of(m.grad()));
+             c.value("so_p_grad", values_of(p.grad()));
+             c.value("so_q_grad", values_of(q.grad()));
+             c.value("so_r_grad", values_of(r.grad()));
            });
 
   ch.erratum("ER-35",
@@ -153,14 +153,14 @@ void views(book::Chapter& ch) {
                //! [permute_grad]
                const Tensor inverse = gy.permute({1, 2, 0});
                c.equal("grad_fn", y.grad_fn()->name(), std::string("PermuteBackward0"));
-               c.equal("x.grad = gy.permute(1, 2, 0)", values(x.grad()), values(inverse));
+               c.equal("x.grad = gy.permute(1, 2, 0)", values_of(x.grad()), values_of(inverse));
                c.equal("x.grad shape", x.grad().sizes(), Shape{2, 3, 4});
                // The seed's reading: the same permute applied to the gradient. Its shape is not
                // even x's.
                const Tensor same_op = gy.permute({2, 0, 1});
                c.equal("gy.permute(2, 0, 1) shape", same_op.sizes(), Shape{3, 4, 2});
                c.equal("the forward op on x.grad gives y.grad",
-                       values(x.grad().permute({2, 0, 1})), values(gy));
+                       values_of(x.grad().permute({2, 0, 1})), values_of(gy));
                pytorch().compare_value(c, "permute_grad", "y.grad_fn.name()", y.grad_fn()->name());
                pytorch().compare(c, "permute_grad", "x.grad", x.grad());
                pytorch().compare(c, "permute_grad", "gy.permute(1, 2, 0)", inverse, {&gy});
@@ -187,24 +187,24 @@ void views(book::Chapter& ch) {
              //! [diagonal_grad]
              c.equal("y strides", y.strides(), Shape{5, 2});
              c.equal("y offset", y.tensor().storage_offset(), int64_t{1});
-             c.equal("x.grad", values(x.grad()),
+             c.equal("x.grad", values_of(x.grad()),
                      std::vector<double>{0, 1, 0, 2, 0, 0, 3, 0, 4, 0});
              // The same scatter by hand: x.grad's storage read through y's layout is upstream.
              c.equal("x.grad read through y's layout",
-                     values(x.grad().as_strided(y.sizes(), y.strides(),
+                     values_of(x.grad().as_strided(y.sizes(), y.strides(),
                                                 y.tensor().storage_offset())),
                      std::vector<double>{1, 2, 3, 4});
              c.equal("d stride", d.strides(), Shape{4});
              c.equal("d offset", d.tensor().storage_offset(), int64_t{1});
-             c.equal("m.grad", values(m.grad()), std::vector<double>{0, 1, 0, 0, 0, 2, 0, 0, 0});
+             c.equal("m.grad", values_of(m.grad()), std::vector<double>{0, 1, 0, 0, 0, 2, 0, 0, 0});
              pytorch().compare(c, "slice_grad", "y", y.tensor(), {&x.tensor()});
              pytorch().compare_value(c, "slice_grad", "y.grad_fn.name()", y.grad_fn()->name());
              pytorch().compare(c, "slice_grad", "x.grad", x.grad());
              pytorch().compare(c, "diagonal_grad", "y", d.tensor(), {&m.tensor()});
              pytorch().compare_value(c, "diagonal_grad", "y.grad_fn.name()", d.grad_fn()->name());
              pytorch().compare(c, "diagonal_grad", "x.grad", m.grad());
-             c.value("sl_grad", values(x.grad()));
-             c.value("dg_grad", values(m.grad()));
+             c.value("sl_grad", values_of(x.grad()));
+             c.value("dg_grad", values_of(m.grad()));
            });
 
   ch.claim("AG-06.overlap",
@@ -225,9 +225,9 @@ void views(book::Chapter& ch) {
              Variable x1(zeros({5}), true);
              sum(x1.as_strided({3, 3}, {1, 1})).backward();
              c.equal("grad_fn", y.grad_fn()->name(), std::string("AsStridedBackward0"));
-             c.equal("x.grad", values(x.grad()), std::vector<double>{0, 4, 12, 12, 8});
-             c.equal("x.grad = the sums over i + j = k", values(x.grad()), by_hand);
-             c.equal("reads per element", values(x1.grad()), std::vector<double>{1, 2, 3, 2, 1});
+             c.equal("x.grad", values_of(x.grad()), std::vector<double>{0, 4, 12, 12, 8});
+             c.equal("x.grad = the sums over i + j = k", values_of(x.grad()), by_hand);
+             c.equal("reads per element", values_of(x1.grad()), std::vector<double>{1, 2, 3, 2, 1});
              pytorch().compare(c, "as_strided_grad", "y", y.tensor(), {&x.tensor()});
              pytorch().compare_value(c, "as_strided_grad", "y.grad_fn.name()",
                                      y.grad_fn()->name());
@@ -241,8 +241,8 @@ void views(book::Chapter& ch) {
                       "Overlapping windows, drawn over an x that holds 0…4 so that each cell "
                       "names the element it reads: the badges count how often each storage "
                       "element is read, which is what its gradient adds up.");
-             c.value("as_grad", values(x.grad()));
-             c.value("as_reads", values(x1.grad()));
+             c.value("as_grad", values_of(x.grad()));
+             c.value("as_reads", values_of(x1.grad()));
            });
 }
 

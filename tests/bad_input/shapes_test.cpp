@@ -8,30 +8,30 @@ using namespace strided;
 using indexing::Slice;
 
 namespace {
-Tensor t3() { return arange(24).view({2, 3, 4}); }
+Tensor t3_shapes() { return arange(24).view({2, 3, 4}); }
 }  // namespace
 
 // ---- zero and negative steps ----------------------------------------------------------------------
 
 TEST_CASE("slice with step 0") {
   // torch (t[:, ::0]): "slice step cannot be zero"
-  CHECK_ERROR(t3().slice(1, std::nullopt, std::nullopt, 0), "slice()",
+  CHECK_ERROR(t3_shapes().slice(1, std::nullopt, std::nullopt, 0), "slice()",
               "slice step must be positive, got 0");
 }
 
 TEST_CASE("slice with a negative step") {
   // torch (t[:, ::-1]): "step must be greater than zero"
-  CHECK_ERROR(t3().slice(1, std::nullopt, std::nullopt, -1), "slice()",
+  CHECK_ERROR(t3_shapes().slice(1, std::nullopt, std::nullopt, -1), "slice()",
               "slice step must be positive, got -1");
 }
 
 TEST_CASE("indexing with a slice of step 0") {
-  CHECK_ERROR(t3().index({Slice(), Slice(std::nullopt, std::nullopt, 0)}), "index()",
+  CHECK_ERROR(t3_shapes().index({Slice(), Slice(std::nullopt, std::nullopt, 0)}), "index()",
               "slice step cannot be zero");
 }
 
 TEST_CASE("indexing with a slice of negative step") {
-  CHECK_ERROR(t3().index({Slice(std::nullopt, std::nullopt, -2)}), "index()",
+  CHECK_ERROR(t3_shapes().index({Slice(std::nullopt, std::nullopt, -2)}), "index()",
               "step must be greater than zero, got -2");
 }
 
@@ -43,15 +43,15 @@ TEST_CASE("slice of a 0-d tensor") {
 
 TEST_CASE("unfold with step 0") {
   // torch: "step is 0 but must be > 0"
-  CHECK_ERROR(t3().unfold(2, 2, 0), "unfold(): step is 0 but must be > 0");
+  CHECK_ERROR(t3_shapes().unfold(2, 2, 0), "unfold(): step is 0 but must be > 0");
 }
 
 TEST_CASE("unfold with a negative step") {
-  CHECK_ERROR(t3().unfold(2, 2, -1), "unfold(): step is -1 but must be > 0");
+  CHECK_ERROR(t3_shapes().unfold(2, 2, -1), "unfold(): step is -1 but must be > 0");
 }
 
 TEST_CASE("unfold with a negative window") {
-  CHECK_ERROR(t3().unfold(2, -1, 1), "unfold(): size is -1 but must be >= 0");
+  CHECK_ERROR(t3_shapes().unfold(2, -1, 1), "unfold(): size is -1 but must be >= 0");
 }
 
 TEST_CASE("arange with step 0") {
@@ -69,31 +69,31 @@ TEST_CASE("arange whose step goes away from its end") {
 
 TEST_CASE("view with two -1s") {
   // torch: "only one dimension can be inferred"
-  CHECK_ERROR(t3().view({-1, -1}), "view()", "only one dimension can be inferred", "[-1, -1]");
+  CHECK_ERROR(t3_shapes().view({-1, -1}), "view()", "only one dimension can be inferred", "[-1, -1]");
 }
 
 TEST_CASE("reshape with two -1s") {
-  CHECK_ERROR(t3().reshape({-1, 2, -1}), "reshape()", "only one dimension can be inferred",
+  CHECK_ERROR(t3_shapes().reshape({-1, 2, -1}), "reshape()", "only one dimension can be inferred",
               "[-1, 2, -1]");
 }
 
 TEST_CASE("view with the wrong element count") {
   // torch: "shape '[5, 5]' is invalid for input of size 24"
-  CHECK_ERROR(t3().view({5, 5}), "view()", "shape '[5, 5]' is invalid for input of size 24");
+  CHECK_ERROR(t3_shapes().view({5, 5}), "view()", "shape '[5, 5]' is invalid for input of size 24");
 }
 
 TEST_CASE("reshape with the wrong element count") {
-  CHECK_ERROR(t3().reshape({7}), "reshape()", "shape '[7]' is invalid for input of size 24");
+  CHECK_ERROR(t3_shapes().reshape({7}), "reshape()", "shape '[7]' is invalid for input of size 24");
 }
 
 TEST_CASE("view with a -1 that no size can fill") {
-  CHECK_ERROR(t3().view({5, -1}), "view()", "shape '[5, -1]' is invalid for input of size 24");
+  CHECK_ERROR(t3_shapes().view({5, -1}), "view()", "shape '[5, -1]' is invalid for input of size 24");
 }
 
 TEST_CASE("view across two runs of memory") {
   // torch: "view size is not compatible with input tensor's size and stride (at least one
   // dimension spans across two contiguous subspaces). Use .reshape(...) instead."
-  CHECK_ERROR(t3().transpose(0, 1).view({24}),
+  CHECK_ERROR(t3_shapes().transpose(0, 1).view({24}),
               "view(): view size is not compatible with input tensor's size and stride (at least "
               "one dimension spans across two contiguous subspaces). Use .reshape(...) instead.",
               "(3,2,4):(4,12,1)", "[24]");
@@ -110,21 +110,21 @@ TEST_CASE("reshape of an empty tensor with an ambiguous -1") {
 TEST_CASE("unflatten into sizes of the wrong product") {
   // torch: "unflatten: Provided sizes [3, 2] don't multiply up to the size of dim 2 (4) in the
   // input tensor"
-  CHECK_ERROR(t3().unflatten(2, {3, 2}),
+  CHECK_ERROR(t3_shapes().unflatten(2, {3, 2}),
               "unflatten(): Provided sizes [3, 2] don't multiply up to the size of dim 2 (4) in "
               "the input tensor");
 }
 
 TEST_CASE("unflatten with two -1s") {
-  CHECK_ERROR(t3().unflatten(2, {-1, -1}), "unflatten()", "only one dimension can be inferred");
+  CHECK_ERROR(t3_shapes().unflatten(2, {-1, -1}), "unflatten()", "only one dimension can be inferred");
 }
 
 TEST_CASE("unflatten into no sizes") {
-  CHECK_ERROR(t3().unflatten(2, {}), "unflatten(): sizes must be non-empty");
+  CHECK_ERROR(t3_shapes().unflatten(2, {}), "unflatten(): sizes must be non-empty");
 }
 
 TEST_CASE("view_as a tensor of another element count") {
-  CHECK_ERROR(t3().view_as(arange(5)), "view()", "shape '[5]' is invalid for input of size 24");
+  CHECK_ERROR(t3_shapes().view_as(arange(5)), "view()", "shape '[5]' is invalid for input of size 24");
 }
 
 // ---- expand and broadcasting ----------------------------------------------------------------------
@@ -132,7 +132,7 @@ TEST_CASE("view_as a tensor of another element count") {
 TEST_CASE("expand of a dim that is not 1") {
   // torch: "The expanded size of the tensor (5) must match the existing size (4) at non-singleton
   // dimension 2.  Target sizes: [2, 3, 5].  Tensor sizes: [2, 3, 4]"
-  CHECK_ERROR(t3().expand({2, 3, 5}),
+  CHECK_ERROR(t3_shapes().expand({2, 3, 5}),
               "expand: The expanded size of the tensor (5) must match the existing size (4) at "
               "non-singleton dimension 2.  Target sizes: [2, 3, 5].  Tensor sizes: [2, 3, 4]");
 }
@@ -140,7 +140,7 @@ TEST_CASE("expand of a dim that is not 1") {
 TEST_CASE("expand to fewer dims") {
   // torch: "... the number of sizes provided (2) must be greater or equal to the number of
   // dimensions in the tensor (3)"
-  CHECK_ERROR(t3().expand({3, 4}), "expand",
+  CHECK_ERROR(t3_shapes().expand({3, 4}), "expand",
               "the number of sizes provided (2) must be greater or equal to the number of "
               "dimensions in the tensor (3)");
 }
@@ -148,7 +148,7 @@ TEST_CASE("expand to fewer dims") {
 TEST_CASE("expand with -1 in a new leading dim") {
   // torch: "The expanded size of the tensor (-1) isn't allowed in a leading, non-existing
   // dimension 0"
-  CHECK_ERROR(t3().expand({-1, 2, 3, 4}), "expand",
+  CHECK_ERROR(t3_shapes().expand({-1, 2, 3, 4}), "expand",
               "The expanded size of the tensor (-1) isn't allowed in a leading, non-existing "
               "dimension 0");
 }

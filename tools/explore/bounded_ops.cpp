@@ -10,8 +10,6 @@ namespace strided::explore {
 
 namespace {
 
-int64_t saturated(Checked c) { return c.overflowed() ? INT64_MAX : c.value(); }
-
 // A new contiguous tensor of shape: PyTorch's own checks first (negative sizes, the storage size
 // overflow computeStorageNbytesContiguous reports), so that a shape PyTorch refuses reads as
 // PyTorch's error, then the charge.

@@ -6,9 +6,9 @@
 
 namespace strided::explore {
 
-namespace {
-
 int64_t saturated(Checked c) { return c.overflowed() ? INT64_MAX : c.value(); }
+
+namespace {
 
 // "16777216 (2^24)", "50331648 (3 x 2^24)": a budget and its factors.
 std::string factored(int64_t v) {

@@ -45,6 +45,9 @@ struct Cost {
   int64_t bytes = 0;      // bytes it allocates in all, at most (what Storage will count)
 };
 
+// A checked count, or INT64_MAX once it overflowed: a cost past int64 costs everything.
+int64_t saturated(Checked c);
+
 // The work of one element read as `from` and written as `to`.
 int64_t element_work(DType from, DType to);
 

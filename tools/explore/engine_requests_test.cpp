@@ -14,7 +14,7 @@ using namespace strided::explore;
 
 namespace {
 
-Json ask(const std::string& line) {
+Json ask_engine(const std::string& line) {
   return Json::parse(answer_line(line));
 }
 
@@ -49,23 +49,23 @@ TEST_CASE("binary: PyTorch's output strides, promotion and values") {
   // x contiguous (2,3), y its transpose's transpose: a permuted operand of the same shape. The
   // output follows the first operand (NOTE: [Computing output strides]).
   const Json a =
-      ask(R"({"binary":"add","x":{"start":{"shape":[3,2],"dtype":"int32"},"ops":[{"op":"t"}]},)"
+      ask_engine(R"({"binary":"add","x":{"start":{"shape":[3,2],"dtype":"int32"},"ops":[{"op":"t"}]},)"
           R"("y":{"start":{"shape":[2,3],"dtype":"float32"},"ops":[]}})");
   CHECK(a.dump() == R"({"shape":[2,3],"stride":[1,2],"storage_offset":0,"dtype":"float32",)"
                     R"("is_contiguous":false,"numel":6,"values":[0.0,3.0,6.0,4.0,7.0,10.0]})");
   // y * x takes y's layout instead.
-  const Json b = ask(R"({"binary":"mul","x":{"start":{"shape":[2,3]},"ops":[]},)"
+  const Json b = ask_engine(R"({"binary":"mul","x":{"start":{"shape":[2,3]},"ops":[]},)"
                      R"("y":{"start":{"shape":[3,2]},"ops":[{"op":"t"}]}})");
   CHECK(b["stride"] == Json::parse("[3,1]"));
   // A broadcast operand does not decide: the other one's permutation is recovered.
   const Json c =
-      ask(R"({"binary":"sub","x":{"start":{"shape":[4,3],"dtype":"int64"},"ops":[{"op":"t"}]},)"
+      ask_engine(R"({"binary":"sub","x":{"start":{"shape":[4,3],"dtype":"int64"},"ops":[{"op":"t"}]},)"
           R"("y":{"start":{"shape":[4],"dtype":"int64"},"ops":[]}})");
   CHECK(c["shape"] == Json::parse("[3,4]"));
   CHECK(c["stride"] == Json::parse("[1,3]"));
   CHECK(c["values"][1] == 2);  // x[0][1] - y[1] = 3 - 1
   // int32 / int32 is true division in float32; 0 / 0 is NaN, written "NaN".
-  const Json d = ask(R"({"binary":"div","x":{"start":{"shape":[3],"dtype":"int32"}},)"
+  const Json d = ask_engine(R"({"binary":"div","x":{"start":{"shape":[3],"dtype":"int32"}},)"
                      R"("y":{"start":{"shape":[3],"dtype":"int32"}}})");
   CHECK(d["dtype"] == "float32");
   CHECK(d["values"] == Json::parse(R"(["NaN",1.0,1.0])"));
@@ -73,11 +73,11 @@ TEST_CASE("binary: PyTorch's output strides, promotion and values") {
 
 TEST_CASE("binary: PyTorch's refusals") {
   const Json a =
-      ask(R"({"binary":"add","x":{"start":{"shape":[2,3]}},"y":{"start":{"shape":[4]}}})");
+      ask_engine(R"({"binary":"add","x":{"start":{"shape":[2,3]}},"y":{"start":{"shape":[4]}}})");
   CHECK(a["error"] == true);
   CHECK(a["message"].get<std::string>().find("must match the size of tensor b") !=
         std::string::npos);
-  const Json b = ask(R"({"binary":"sub","x":{"start":{"shape":[2],"dtype":"bool"}},)"
+  const Json b = ask_engine(R"({"binary":"sub","x":{"start":{"shape":[2],"dtype":"bool"}},)"
                      R"("y":{"start":{"shape":[2],"dtype":"bool"}}})");
   CHECK(b["message"].get<std::string>().find("Subtraction, the `-` operator, with two bool") !=
         std::string::npos);
@@ -85,41 +85,41 @@ TEST_CASE("binary: PyTorch's refusals") {
 
 TEST_CASE("unary: clone and empty_like preserve a dense layout and densify others") {
   // A stride-2 slice is not dense: dense strides in its own order. A permutation is kept.
-  const Json a = ask(R"({"unary":"clone","x":{"start":{"shape":[4,6]},"ops":[{"op":"t"},)"
+  const Json a = ask_engine(R"({"unary":"clone","x":{"start":{"shape":[4,6]},"ops":[{"op":"t"},)"
                      R"({"op":"slice","dim":0,"start":0,"stop":null,"step":2}]}})");
   CHECK(a["shape"] == Json::parse("[3,4]"));
   CHECK(a["stride"] == Json::parse("[1,3]"));
   CHECK(a["storage_offset"] == 0);
-  const Json b = ask(
+  const Json b = ask_engine(
       R"({"unary":"empty_like","x":{"start":{"shape":[2,3,4]},"ops":[{"op":"permute","dims":[2,0,1]}]}})");
   CHECK(b["stride"] == Json::parse("[1,12,4]"));
   // An expanded (overlapping) input gets dense strides.
-  const Json c = ask(
+  const Json c = ask_engine(
       R"({"unary":"clone","x":{"start":{"shape":[3,1]},"ops":[{"op":"expand","shape":[3,4]}]}})");
   CHECK(c["stride"] == Json::parse("[4,1]"));
   // contiguous() of a contiguous view is the view itself, offset included.
-  const Json d = ask(R"({"unary":"contiguous","x":{"start":{"shape":[5]},"ops":[)"
+  const Json d = ask_engine(R"({"unary":"contiguous","x":{"start":{"shape":[5]},"ops":[)"
                      R"({"op":"slice","dim":0,"start":2,"stop":null,"step":1}]}})");
   CHECK(d["storage_offset"] == 2);
   CHECK(d["values"] == Json::parse("[2.0,3.0,4.0]"));
 }
 
 TEST_CASE("unary: neg and x + 1 with PyTorch's dtypes") {
-  CHECK(ask(R"({"unary":"add_scalar","x":{"start":{"shape":[2],"dtype":"bool"}}})")["dtype"] ==
+  CHECK(ask_engine(R"({"unary":"add_scalar","x":{"start":{"shape":[2],"dtype":"bool"}}})")["dtype"] ==
         "int64");
-  CHECK(ask(R"({"unary":"add_scalar","x":{"start":{"shape":[2],"dtype":"int32"}}})")["dtype"] ==
+  CHECK(ask_engine(R"({"unary":"add_scalar","x":{"start":{"shape":[2],"dtype":"int32"}}})")["dtype"] ==
         "int32");
-  CHECK(ask(R"({"unary":"neg","x":{"start":{"shape":[2],"dtype":"bool"}}})")["error"] == true);
-  CHECK(ask(R"({"unary":"neg","x":{"start":{"shape":[3],"dtype":"int64"}}})")["values"] ==
+  CHECK(ask_engine(R"({"unary":"neg","x":{"start":{"shape":[2],"dtype":"bool"}}})")["error"] == true);
+  CHECK(ask_engine(R"({"unary":"neg","x":{"start":{"shape":[3],"dtype":"int64"}}})")["values"] ==
         Json::parse("[0,-1,-2]"));
 }
 
 TEST_CASE("matmul: batched broadcasting and errors") {
-  const Json a = ask(R"({"matmul":{"a_shape":[3,4,1,2],"b_shape":[1,2,3],"dtype":"float32"}})");
+  const Json a = ask_engine(R"({"matmul":{"a_shape":[3,4,1,2],"b_shape":[1,2,3],"dtype":"float32"}})");
   CHECK(a["shape"] == Json::parse("[3,4,1,3]"));
   CHECK(a["values"][0] == 3.0);  // [0,1] . [[0,1,2],[3,4,5]] = [3,4,5]
-  CHECK(ask(R"({"matmul":{"a_shape":[2,3],"b_shape":[4,2]}})")["error"] == true);
-  CHECK(ask(R"({"matmul":{"a_shape":[],"b_shape":[3]}})")["error"] == true);
+  CHECK(ask_engine(R"({"matmul":{"a_shape":[2,3],"b_shape":[4,2]}})")["error"] == true);
+  CHECK(ask_engine(R"({"matmul":{"a_shape":[],"b_shape":[3]}})")["error"] == true);
 }
 
 TEST_CASE("malformed engine requests are bad input") {
@@ -128,7 +128,7 @@ TEST_CASE("malformed engine requests are bad input") {
         R"({"binary":"add","x":{"start":{"shape":[2]}}})",
         R"({"binary":7,"x":{"start":{"shape":[2]}},"y":{"start":{"shape":[2]}}})",
         R"({"matmul":[1,2]})", R"({"matmul":{"a_shape":[2]}})"}) {
-    const Json a = ask(line);
+    const Json a = ask_engine(line);
     CHECK(a["error"] == true);
     CHECK(a["message"].get<std::string>().rfind("bad input: ", 0) == 0);
   }

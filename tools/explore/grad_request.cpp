@@ -18,7 +18,7 @@ namespace {
 
 using autograd::Variable;
 
-std::string op_name(const Request& op) {
+std::string grad_op_name(const Request& op) {
   const Request* name = op.is_object() ? field(op, "op") : nullptr;
   if (!name || !name->is_string()) throw BadInput("grad: each op needs \"op\": a name");
   return name->get<std::string>();
@@ -49,7 +49,7 @@ void check_fields(const Request& op, const std::string& name, std::set<std::stri
 
 // The op's name and fields, before anything runs: a malformed op makes the whole line bad input.
 void check_grad_op(const Request& op) {
-  const std::string name = op_name(op);
+  const std::string name = grad_op_name(op);
   if (is_without_grad(name))
     throw BadInput("grad: the op \"" + name +
                    "\" has no gradient here (a gradient request takes a view chain's other ops, "
@@ -76,8 +76,6 @@ void check_grad_op(const Request& op) {
 }
 
 // ---- costs --------------------------------------------------------------------------------------
-
-int64_t saturated(Checked c) { return c.overflowed() ? INT64_MAX : c.value(); }
 
 // At least the elements of any tensor shaped like sizes or reduced from it: a reduction over a
 // dim of size 0 may make more elements than its input has.
@@ -132,7 +130,7 @@ Variable reduce(const Variable& x, const Request& op, bool mean) {
 }
 
 Variable apply_grad_op(const Variable& x, const Request& op, Meter& m) {
-  const std::string name = op_name(op);
+  const std::string name = grad_op_name(op);
   const Tensor& t = x.tensor();
   if (is_math_op(name)) {
     // The result (the leaf is floating, and so is every step: nothing is converted). A reduction

@@ -31,7 +31,7 @@ BlasOperand blas_operand(Tensor& x) {
 
 constexpr const char* kOp = "cuda::matmul";
 
-void check_operands(const Tensor& a, const Tensor& b) {
+void check_matmul_operands(const Tensor& a, const Tensor& b) {
   check_matrix(a, kOp, "self");
   check_matrix(b, kOp, "other");
   STRIDED_CHECK(a.device() == b.device(), kOp, ": expected both operands on one device, got ",
@@ -44,7 +44,7 @@ void check_operands(const Tensor& a, const Tensor& b) {
 
 Tensor& matmul_out(Tensor& out, const Tensor& a, const Tensor& b, MatmulKernel kernel) {
   const char* op = kOp;
-  check_operands(a, b);
+  check_matmul_operands(a, b);
   check_matrix(out, op, "out");
   STRIDED_CHECK(out.device() == a.device(), op, ": expected out on ", a.device().str(), ", got ",
                 out.device().str());
@@ -77,7 +77,7 @@ Tensor& matmul_out(Tensor& out, const Tensor& a, const Tensor& b, MatmulKernel k
 }
 
 Tensor matmul(const Tensor& a, const Tensor& b, MatmulKernel kernel) {
-  check_operands(a, b);
+  check_matmul_operands(a, b);
   require_available(kOp);
   backend::DeviceGuard guard(a.device().index);
   Tensor out = empty({a.size(0), b.size(1)}, {DType::Float32, a.device()});

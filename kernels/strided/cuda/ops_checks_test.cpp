@@ -29,7 +29,18 @@ bool install_stand_in_allocator() {
                                [](void* p) { std::free(p); }});
   return true;
 }
-const bool g_stand_in = install_stand_in_allocator();
+
+// Host memory standing in for a CUDA allocator, where no device is, while one test case runs: the
+// other test files of this program (runtime_test.cpp) check that no CUDA allocator is registered.
+struct StandInAllocator {
+  const bool installed = install_stand_in_allocator();
+  StandInAllocator() = default;
+  StandInAllocator(const StandInAllocator&) = delete;
+  StandInAllocator& operator=(const StandInAllocator&) = delete;
+  ~StandInAllocator() {
+    if (installed) register_allocator(Device::Type::CUDA, Allocator{});
+  }
+};
 
 const TensorOptions kCuda{DType::Float32, Device::cuda()};
 
@@ -76,7 +87,8 @@ TEST_CASE("to_device: same device is free, undefined is refused") {
 }
 
 TEST_CASE("checks on CUDA tensors, then the refusal for want of a device") {
-  if (!g_stand_in) return;  // a real device: the gpu tests exercise these paths
+  const StandInAllocator stand_in;
+  if (!stand_in.installed) return;  // a real device: the gpu tests exercise these paths
   const Tensor x = empty({4, 3}, kCuda);
   const Tensor y = empty({3}, kCuda);
   const Tensor i = empty({4, 3}, {DType::Int64, Device::cuda()});

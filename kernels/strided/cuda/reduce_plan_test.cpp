@@ -24,15 +24,15 @@ constexpr ReduceVersion kVersions[] = {ReduceVersion::ThreadPerOutput, ReduceVer
                                        ReduceVersion::ColumnSplit};
 
 // The plan cuda::sum_out builds, over a CPU input and a fresh contiguous output.
-struct Planned {
+struct PlannedReduction {
   Tensor out;
   ReducePlan plan;
 };
-Planned plan_of(const Tensor& x, int64_t dim) {
+PlannedReduction plan_of(const Tensor& x, int64_t dim) {
   Shape kept;
   for (int64_t d = 0; d < x.dim(); ++d)
     if (d != dim) kept.push_back(x.size(d));
-  Planned p{zeros(kept), {}};
+  PlannedReduction p{zeros(kept), {}};
   p.plan = reduce_plan(make_reduction("cuda::sum", x, dim, {p.out}), "cuda::sum");
   return p;
 }
@@ -89,9 +89,9 @@ void check_all_dims(const Tensor& x, const char* what) {
   for (int64_t dim = 0; dim < std::max<int64_t>(x.dim(), 1); ++dim)
     for (const ReduceVersion v : kVersions) {
       INFO(what, ", dim ", dim, ", version ", static_cast<int>(v));
-      Planned p = plan_of(x, x.dim() == 0 ? 0 : dim);
+      PlannedReduction p = plan_of(x, x.dim() == 0 ? 0 : dim);
       run_on_host(p.plan, v);
-      CHECK(p.out.to_vector() == sum(x, dim).to_vector());
+      CHECK(p.out.to_vector() == strided::sum(x, dim).to_vector());
     }
 }
 
@@ -119,7 +119,7 @@ TEST_CASE("each kernel reads every input of every output once, in any layout") {
 TEST_CASE("the plan walks the input in place: no packing, its strides and offset as given") {
   const Tensor base = small_integers({6, 8}, 7);
   const Tensor x = base.slice(0, 1, 6, 2).t();  // sizes (8, 3), strides (1, 16), offset 8
-  const Planned p = plan_of(x, 1);
+  const PlannedReduction p = plan_of(x, 1);
   CHECK(p.plan.in == static_cast<const char*>(base.data_ptr()) + 8 * 4);
   CHECK(p.plan.reduced == 3);
   CHECK(p.plan.reduced_step == 16 * 4);
@@ -129,7 +129,7 @@ TEST_CASE("the plan walks the input in place: no packing, its strides and offset
   Tensor out = big.slice(0, 2, 10);
   const ReducePlan into = reduce_plan(make_reduction("cuda::sum", x, 1, {out}), "cuda::sum");
   run_on_host(into, ReduceVersion::ColumnSplit);
-  CHECK(out.to_vector() == sum(x, 1).to_vector());
+  CHECK(out.to_vector() == strided::sum(x, 1).to_vector());
   CHECK(big.narrow(0, 0, 2).to_vector() == std::vector<double>{0, 0});
 }
 

@@ -12,7 +12,7 @@ using namespace strided::cuda;
 
 namespace {
 // The same storage seen through another layout (what as_strided does).
-Tensor view(const Tensor& t, IntList sizes, IntList strides, int64_t offset = 0) {
+Tensor strided_view(const Tensor& t, IntList sizes, IntList strides, int64_t offset = 0) {
   return Tensor(t.storage(), sizes.vec(), strides.vec(), offset, t.dtype());
 }
 }  // namespace
@@ -20,21 +20,21 @@ Tensor view(const Tensor& t, IntList sizes, IntList strides, int64_t offset = 0)
 TEST_CASE("reference_binary broadcasts and follows any layout") {
   const Tensor a = from_values({1, 2, 3, 4, 5, 6}, {2, 3});
   const Tensor row = from_values({10, 20, 30}, {3});
-  CHECK(reference_binary(a, row, BinaryOp::Add).to_vector() ==
+  CHECK(reference_binary(a, row, cuda::BinaryOp::Add).to_vector() ==
         std::vector<double>{11, 22, 33, 14, 25, 36});
   // a.t() (3,2):(1,3) times a column (3,1): [[1,4],[2,5],[3,6]] * [[1],[2],[3]].
   const Tensor col = from_values({1, 2, 3}, {3, 1});
-  const Tensor r = reference_binary(view(a, {3, 2}, {1, 3}), col, BinaryOp::Mul);
+  const Tensor r = reference_binary(strided_view(a, {3, 2}, {1, 3}), col, cuda::BinaryOp::Mul);
   CHECK(r.sizes() == Shape{3, 2});
   CHECK(r.to_vector() == std::vector<double>{1, 4, 4, 10, 9, 18});
-  CHECK(reference_binary_scalar(a, 3.0f, BinaryOp::Add).to_vector() ==
+  CHECK(reference_binary_scalar(a, 3.0f, cuda::BinaryOp::Add).to_vector() ==
         std::vector<double>{4, 5, 6, 7, 8, 9});
 }
 
 TEST_CASE("reference_transpose of a view, any 4-byte or 8-byte dtype") {
   const Tensor a = from_values({0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}, {3, 4}, {DType::Int64});
   // Columns 1 and 3: (3,2):(4,2) at offset 1 -> [[1,3],[5,7],[9,11]], transposed.
-  const Tensor t = reference_transpose(view(a, {3, 2}, {4, 2}, 1));
+  const Tensor t = reference_transpose(strided_view(a, {3, 2}, {4, 2}, 1));
   CHECK(t.sizes() == Shape{2, 3});
   CHECK(t.dtype() == DType::Int64);
   CHECK(t.to_vector() == std::vector<double>{1, 5, 9, 3, 7, 11});
@@ -55,7 +55,7 @@ TEST_CASE("reference_sum and reference_amax along each dim") {
   CHECK(reference_amax(x, 1).values == std::vector<double>{-1, 0, 5, 6});
   CHECK(reference_amax(x, 0).values == std::vector<double>{1, 2, 3, 4, 5, 6});
   // A permuted view reduces by its logical dims.
-  CHECK(reference_sum(view(x, {2, 3, 2}, {1, 2, 6}), 0).values ==
+  CHECK(reference_sum(strided_view(x, {2, 3, 2}, {1, 2, 6}), 0).values ==
         std::vector<double>{-9, 3, -5, 7, -1, 11});
 }
 
@@ -72,7 +72,7 @@ TEST_CASE("amax propagates NaN and refuses an empty reduced dim") {
 TEST_CASE("reference_matmul of a row-major by a column-major matrix") {
   const Tensor a = from_values({1, 2, 3, 4, 5, 6}, {2, 3});
   const Tensor bt = from_values({1, 0, -1, 2, 1, 0}, {2, 3});  // b = bt.t(): (3,2):(1,3)
-  const ReferenceValues r = reference_matmul(a, view(bt, {3, 2}, {1, 3}));
+  const ReferenceValues r = reference_matmul(a, strided_view(bt, {3, 2}, {1, 3}));
   CHECK(r.sizes == Shape{2, 2});
   CHECK(r.values == std::vector<double>{-2, 4, -2, 13});
   CHECK(r.magnitudes == std::vector<double>{4, 4, 10, 13});

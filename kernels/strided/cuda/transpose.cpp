@@ -8,14 +8,14 @@
 namespace strided::cuda {
 
 namespace {
-constexpr const char* kOp = "cuda::transposed_copy";
+constexpr const char* kTransposeOp = "cuda::transposed_copy";
 
 void check_input(const Tensor& in) {
-  STRIDED_CHECK(in.defined(), kOp, ": undefined tensor");
-  STRIDED_CHECK(in.device().is_cuda(), kOp, ": expected a CUDA tensor, got one on ",
+  STRIDED_CHECK(in.defined(), kTransposeOp, ": undefined tensor");
+  STRIDED_CHECK(in.device().is_cuda(), kTransposeOp, ": expected a CUDA tensor, got one on ",
                 in.device().str());
-  STRIDED_CHECK(in.dim() == 2, kOp, ": expected a 2-D tensor, got shape ", to_string(in.sizes()));
-  STRIDED_CHECK(in.element_size() == 4, kOp,
+  STRIDED_CHECK(in.dim() == 2, kTransposeOp, ": expected a 2-D tensor, got shape ", to_string(in.sizes()));
+  STRIDED_CHECK(in.element_size() == 4, kTransposeOp,
                 ": the transpose kernels move 4-byte elements (float32, int32), got ",
                 name(in.dtype()));
 }
@@ -24,10 +24,10 @@ void check_input(const Tensor& in) {
 Tensor& transposed_copy_out(Tensor& out, const Tensor& in, TransposeKernel kernel) {
   check_input(in);
   const int64_t rows = in.size(0), cols = in.size(1);
-  check_packed_out(kOp, out, in, {cols, rows}, in.dtype(),
+  check_packed_out(kTransposeOp, out, in, {cols, rows}, in.dtype(),
                    strided::detail::concat(cols, "x", rows, " ", name(in.dtype()), " tensor"));
-  check_no_overlap(kOp, out, in, "the input");
-  require_available(kOp);
+  check_no_overlap(kTransposeOp, out, in, "the input");
+  require_available(kTransposeOp);
   if (out.numel() == 0) return out;
   backend::DeviceGuard guard(in.device().index);
   backend::launch_transpose_4byte(kernel == TransposeKernel::Naive
@@ -42,7 +42,7 @@ Tensor& transposed_copy_out(Tensor& out, const Tensor& in, TransposeKernel kerne
 
 Tensor transposed_copy(const Tensor& in, TransposeKernel kernel) {
   check_input(in);
-  require_available(kOp);
+  require_available(kTransposeOp);
   backend::DeviceGuard guard(in.device().index);
   Tensor out = empty({in.size(1), in.size(0)}, {in.dtype(), in.device()});
   return transposed_copy_out(out, in, kernel);

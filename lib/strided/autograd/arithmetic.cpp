@@ -12,11 +12,6 @@ namespace strided::autograd {
 namespace {
 using Grads = std::vector<Tensor>;
 
-Variable result(Tensor out, const std::shared_ptr<Op>& op) {
-  Variable v(std::move(out));
-  if (op) set_history(v, op);
-  return v;
-}
 }  // namespace
 
 Variable add(const Variable& a, const Variable& b, const Scalar& alpha) {
@@ -26,14 +21,14 @@ Variable add(const Variable& a, const Variable& b, const Scalar& alpha) {
   if (op) op->formula = [alpha](Op& n, const Grads& g) {
     return Grads{g[0], n.needs(1) ? strided::mul(g[0], alpha) : Tensor()};
   };
-  return result(strided::add(a.tensor(), b.tensor(), alpha), op);
+  return detail::with_history(strided::add(a.tensor(), b.tensor(), alpha), op);
 }
 
 Variable add(const Variable& a, const Scalar& b) {
   // A Python number is a wrapped tensor that needs no gradient: the same AddBackward0.
   auto op = record("AddBackward0", {&a});
   if (op) op->formula = [](Op&, const Grads& g) { return Grads{g[0]}; };
-  return result(strided::add(a.tensor(), b), op);
+  return detail::with_history(strided::add(a.tensor(), b), op);
 }
 
 Variable sub(const Variable& a, const Variable& b, const Scalar& alpha) {
@@ -43,13 +38,13 @@ Variable sub(const Variable& a, const Variable& b, const Scalar& alpha) {
   if (op) op->formula = [alpha](Op& n, const Grads& g) {
     return Grads{g[0], n.needs(1) ? strided::mul(strided::neg(g[0]), alpha) : Tensor()};
   };
-  return result(strided::sub(a.tensor(), b.tensor(), alpha), op);
+  return detail::with_history(strided::sub(a.tensor(), b.tensor(), alpha), op);
 }
 
 Variable sub(const Variable& a, const Scalar& b) {
   auto op = record("SubBackward0", {&a});
   if (op) op->formula = [](Op&, const Grads& g) { return Grads{g[0]}; };
-  return result(strided::sub(a.tensor(), b), op);
+  return detail::with_history(strided::sub(a.tensor(), b), op);
 }
 
 Variable mul(const Variable& a, const Variable& b) {
@@ -65,13 +60,13 @@ Variable mul(const Variable& a, const Variable& b) {
                    self >= 0 ? strided::mul(g[0], n.saved(self)) : Tensor()};
     };
   }
-  return result(strided::mul(a.tensor(), b.tensor()), op);
+  return detail::with_history(strided::mul(a.tensor(), b.tensor()), op);
 }
 
 Variable mul(const Variable& a, const Scalar& b) {
   auto op = record("MulBackward0", {&a});
   if (op) op->formula = [b](Op&, const Grads& g) { return Grads{strided::mul(g[0], b)}; };
-  return result(strided::mul(a.tensor(), b), op);
+  return detail::with_history(strided::mul(a.tensor(), b), op);
 }
 
 Variable div(const Variable& a, const Variable& b) {
@@ -89,20 +84,20 @@ Variable div(const Variable& a, const Variable& b) {
       return Grads{n.needs(0) ? strided::div(g[0], o) : Tensor(), gb};
     };
   }
-  return result(strided::div(a.tensor(), b.tensor()), op);
+  return detail::with_history(strided::div(a.tensor(), b.tensor()), op);
 }
 
 Variable div(const Variable& a, const Scalar& b) {
   auto op = record("DivBackward0", {&a});
   if (op) op->formula = [b](Op&, const Grads& g) { return Grads{strided::div(g[0], b)}; };
-  return result(strided::div(a.tensor(), b), op);
+  return detail::with_history(strided::div(a.tensor(), b), op);
 }
 
 Variable neg(const Variable& x) {
   auto op = record("NegBackward0", {&x});
   // neg: self: grad.neg()
   if (op) op->formula = [](Op&, const Grads& g) { return Grads{strided::neg(g[0])}; };
-  return result(strided::neg(x.tensor()), op);
+  return detail::with_history(strided::neg(x.tensor()), op);
 }
 
 Variable pow(const Variable& x, double exponent) {
@@ -117,7 +112,7 @@ Variable pow(const Variable& x, double exponent) {
       return Grads{strided::mul(g[0], strided::mul(detail::pow(s, exponent - 1), exponent))};
     };
   }
-  return result(detail::pow(x.tensor(), exponent), op);
+  return detail::with_history(detail::pow(x.tensor(), exponent), op);
 }
 
 Variable pow(const Variable& x, const Variable& exponent) {
@@ -168,14 +163,14 @@ Variable log(const Variable& x) {
       return Grads{strided::div(g[0], n.saved(self))};
     };
   }
-  return result(detail::log(x.tensor()), op);
+  return detail::with_history(detail::log(x.tensor()), op);
 }
 
 Variable clone(const Variable& x) {
   auto op = record("CloneBackward0", {&x});
   // clone: self: grad
   if (op) op->formula = [](Op&, const Grads& g) { return Grads{g[0]}; };
-  return result(x.tensor().clone(), op);
+  return detail::with_history(x.tensor().clone(), op);
 }
 
 Variable operator-(const Variable& x) { return neg(x); }

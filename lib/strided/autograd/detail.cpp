@@ -103,4 +103,10 @@ Tensor pow(const Tensor& x, const Tensor& exponent) {
   return from_values(a, shape, {x.dtype()});
 }
 
+Variable with_history(Tensor out, const std::shared_ptr<Node>& op) {
+  Variable v(std::move(out));
+  if (op) set_history(v, op);
+  return v;
+}
+
 }  // namespace strided::autograd::detail

@@ -21,6 +21,9 @@ bool is_expandable_to(IntList sizes, IntList target);
 Tensor as_strided_backward(const Tensor& grad, IntList input_sizes, IntList input_strides,
                            int64_t input_offset, IntList sizes, IntList strides, int64_t offset);
 
+// The Variable holding an op's new result `out`, with `op` (may be null) as its grad_fn.
+Variable with_history(Tensor out, const std::shared_ptr<Node>& op);
+
 // The Variable for `view`, a view of `base`: it shares base's version counter and names base's
 // root as its own base, and records `node` (may be null) as its grad_fn.
 Variable make_view(const Variable& base, Tensor view, const std::shared_ptr<Node>& node);

@@ -3,6 +3,7 @@
 // no copy), and a mean's is that divided by the number of elements each output averaged.
 #include <algorithm>
 
+#include "strided/autograd/detail.h"
 #include "strided/autograd/node.h"
 #include "strided/autograd/ops.h"
 #include "strided/layout/layout.h"
@@ -42,11 +43,6 @@ Tensor sum_backward(const Tensor& grad, const Shape& sizes, const Shape& dims, b
   return g.expand(sizes);
 }
 
-Variable result(Tensor out, const std::shared_ptr<Op>& op) {
-  Variable v(std::move(out));
-  if (op) set_history(v, op);
-  return v;
-}
 }  // namespace
 
 Variable sum(const Variable& x) {
@@ -54,7 +50,7 @@ Variable sum(const Variable& x) {
   // sum: self: grad.expand_symint(self.sym_sizes())
   const Shape sizes = x.sizes();
   if (op) op->formula = [sizes](Op&, const Grads& g) { return Grads{g[0].expand(sizes)}; };
-  return result(strided::sum(x.tensor()), op);
+  return detail::with_history(strided::sum(x.tensor()), op);
 }
 
 Variable sum(const Variable& x, IntList dims, bool keepdim) {
@@ -65,7 +61,7 @@ Variable sum(const Variable& x, IntList dims, bool keepdim) {
   if (op) op->formula = [=](Op&, const Grads& g) {
     return Grads{sum_backward(g[0], sizes, d, keepdim)};
   };
-  return result(sum_dims(x.tensor(), d, keepdim), op);
+  return detail::with_history(sum_dims(x.tensor(), d, keepdim), op);
 }
 
 Variable mean(const Variable& x) {
@@ -77,7 +73,7 @@ Variable mean(const Variable& x) {
   if (op) op->formula = [=](Op&, const Grads& g) {
     return Grads{strided::div(g[0].expand(sizes), Scalar(n))};
   };
-  return result(std::move(out), op);
+  return detail::with_history(std::move(out), op);
 }
 
 Variable mean(const Variable& x, IntList dims, bool keepdim) {
@@ -93,7 +89,7 @@ Variable mean(const Variable& x, IntList dims, bool keepdim) {
   if (op) op->formula = [=](Op&, const Grads& g) {
     return Grads{strided::div(sum_backward(g[0], sizes, d, keepdim), Scalar(n))};
   };
-  return result(std::move(out), op);
+  return detail::with_history(std::move(out), op);
 }
 
 }  // namespace strided::autograd

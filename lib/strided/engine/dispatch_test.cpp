@@ -47,7 +47,7 @@ std::vector<Tensor> under(CpuCapability c, const std::function<std::vector<Tenso
   return r;
 }
 
-bool same_bits(const Tensor& a, const Tensor& b) {
+bool identical_bits(const Tensor& a, const Tensor& b) {
   if (a.sizes() != b.sizes() || a.dtype() != b.dtype()) return false;
   const Tensor ca = a.contiguous(), cb = b.contiguous();
   return std::memcmp(ca.data_ptr(), cb.data_ptr(), static_cast<size_t>(ca.nbytes())) == 0;
@@ -71,7 +71,7 @@ void check_alike(const std::string& what, const std::function<std::vector<Tensor
     REQUIRE(r.size() == base.size());
     for (size_t k = 0; k < r.size(); ++k) {
       INFO(what, ": result ", k, " under ", to_string(c));
-      CHECK(same_bits(r[k], base[k]));
+      CHECK(identical_bits(r[k], base[k]));
     }
   }
 }
@@ -79,7 +79,7 @@ void check_alike(const std::string& what, const std::function<std::vector<Tensor
 // Lengths around every vector width's step (2 vectors of 4 to 16 lanes) and its tail.
 const int64_t kLengths[] = {1, 2, 3, 5, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64, 65, 127, 129, 1000};
 
-Tensor random(Shape shape, uint64_t seed, DType dtype = DType::Float32) {
+Tensor random_typed(Shape shape, uint64_t seed, DType dtype = DType::Float32) {
   Generator gen(seed);
   Tensor t = sub(mul(rand(shape, gen, {DType::Float64}), Scalar(200.0)), Scalar(100.0));  // in [-100, 100)
   if (dtype == DType::Bool) return t.to(DType::Float32).to(DType::Int64).to(DType::Bool);
@@ -116,9 +116,9 @@ TEST_CASE("dispatch: binary ops give the same bits under every capability") {
   for (DType dt : kDtypes) {
     for (int64_t n : kLengths) {
       INFO(name(dt), " n=", n);
-      const Tensor a = random({3, n}, 1 + n, dt), b = random({3, n}, 2 + n, dt);
-      const Tensor wide = random({3, 3 * n}, 3 + n, dt);
-      const Tensor col = random({3, 1}, 4 + n, dt), row = random({1, n}, 5 + n, dt);
+      const Tensor a = random_typed({3, n}, 1 + n, dt), b = random_typed({3, n}, 2 + n, dt);
+      const Tensor wide = random_typed({3, 3 * n}, 3 + n, dt);
+      const Tensor col = random_typed({3, 1}, 4 + n, dt), row = random_typed({1, n}, 5 + n, dt);
       check_alike("binary", [&] {
         std::vector<Tensor> r;
         const Tensor strided = wide.slice(1, 0, std::nullopt, 3);  // stride 3 along the row
@@ -129,11 +129,11 @@ TEST_CASE("dispatch: binary ops give the same bits under every capability") {
         r.push_back(add(strided, a));
         // Near-strided inputs, gathered (elementwise_loops.h): with a scalar, as the seed's
         // stride-5 add; with a broadcast row; with each other.
-        const Tensor strided5 = random({3, 5 * n}, 6 + n, dt).slice(1, 0, std::nullopt, 5);
+        const Tensor strided5 = random_typed({3, 5 * n}, 6 + n, dt).slice(1, 0, std::nullopt, 5);
         r.push_back(add(strided5, b));
         r.push_back(mul(row, strided));
         r.push_back(add(strided, strided5));
-        r.push_back(mul(strided5, random({}, 7 + n, dt)));
+        r.push_back(mul(strided5, random_typed({}, 7 + n, dt)));
         r.push_back(add(a.t().contiguous().t(), b));  // transposed layout
         if (dt != DType::Bool) {
           r.push_back(sub(a, b));
@@ -159,13 +159,13 @@ TEST_CASE("dispatch: unary ops give the same bits under every capability") {
     if (dt == DType::Bool) continue;  // neg and abs refuse bool
     for (int64_t n : kLengths) {
       INFO(name(dt), " n=", n);
-      const Tensor x = random({2, n}, 10 + n, dt);
-      const Tensor wide = random({2, 2 * n}, 11 + n, dt);
+      const Tensor x = random_typed({2, n}, 10 + n, dt);
+      const Tensor wide = random_typed({2, 2 * n}, 11 + n, dt);
       check_alike("unary", [&] {
         const Tensor strided = wide.slice(1, 1, std::nullopt, 2);
         std::vector<Tensor> r{neg(x), abs(x), exp(div(x, Scalar(int64_t{50}))), sqrt(abs(x)),
                               neg(strided), exp(div(strided, Scalar(int64_t{50}))),
-                              abs(random({2, 7 * n}, 12 + n, dt).slice(1, 3, std::nullopt, 7)),
+                              abs(random_typed({2, 7 * n}, 12 + n, dt).slice(1, 3, std::nullopt, 7)),
                               sqrt(x)};  // NaN for the negatives, the same NaN everywhere
         return r;
       });
@@ -182,7 +182,7 @@ TEST_CASE("dispatch: unary ops give the same bits under every capability") {
 TEST_CASE("dispatch: copies, conversions and fills give the same bits under every capability") {
   for (DType from : kDtypes) {
     for (int64_t n : {int64_t{1}, int64_t{17}, int64_t{65}, int64_t{129}}) {
-      const Tensor x = random({n, 33}, 20 + n, from);
+      const Tensor x = random_typed({n, 33}, 20 + n, from);
       check_alike("copy", [&] {
         std::vector<Tensor> r{x.t().contiguous(), x.slice(1, 0, std::nullopt, 2).contiguous(),
                               x.select(1, 5).unsqueeze(1).expand({n, 9}).contiguous()};
@@ -206,7 +206,7 @@ TEST_CASE("dispatch: max, min and their indices give the same bits under every c
   for (DType dt : {DType::Float32, DType::Float64, DType::Int32, DType::Int64, DType::Float16}) {
     for (int64_t n : kLengths) {
       INFO(name(dt), " n=", n);
-      Tensor x = random({5, n}, 30 + n, dt);
+      Tensor x = random_typed({5, n}, 30 + n, dt);
       Tensor with_nan = x.to(DType::Float32).clone();
       with_nan.select(0, 2).select(0, n / 2).fill_(Scalar(std::nan("")));
       check_alike("extremes", [&] {
@@ -227,7 +227,7 @@ TEST_CASE("dispatch: max, min and their indices give the same bits under every c
 TEST_CASE("dispatch: integer sums give the same bits, float sums agree within the tolerance") {
   for (DType dt : {DType::Int32, DType::Int64, DType::Bool}) {
     for (int64_t n : kLengths) {
-      const Tensor x = random({6, n}, 40 + n, dt);
+      const Tensor x = random_typed({6, n}, 40 + n, dt);
       check_alike("integer sums", [&] {
         return std::vector<Tensor>{sum(x), sum(x, 0), sum(x, 1), sum(x.t(), 0),
                                    sum(x.slice(1, 0, std::nullopt, 2), 1)};
@@ -237,7 +237,7 @@ TEST_CASE("dispatch: integer sums give the same bits, float sums agree within th
   for (DType dt : {DType::Float32, DType::Float64}) {
     for (int64_t n : {int64_t{7}, int64_t{65}, int64_t{1000}, int64_t{100003}}) {
       INFO(name(dt), " n=", n);
-      const Tensor x = random({3, n}, 50 + n, dt);
+      const Tensor x = random_typed({3, n}, 50 + n, dt);
       auto sums = [&] {
         return std::vector<Tensor>{sum(x), sum(x, 0), sum(x, 1), sum(x.t(), 1),
                                    sum(x.slice(1, 0, std::nullopt, 3), 1), mean(x, 1)};
@@ -263,7 +263,7 @@ TEST_CASE("dispatch: a near-strided input's gathered lanes are its elements, und
   for (DType dt : {DType::Float32, DType::Float64, DType::Int32, DType::Int64}) {
     for (int64_t step : {2, 3, 5, 7, 15}) {
       const int64_t n = 1000;
-      const Tensor wide = random({step * n}, 30 + step, dt);
+      const Tensor wide = random_typed({step * n}, 30 + step, dt);
       const Tensor x = wide.slice(0, 1, std::nullopt, step);  // stride step elements, offset 1
       const std::vector<double> w = wide.to_vector();
       for (CpuCapability c : supported()) {

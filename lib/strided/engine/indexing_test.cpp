@@ -14,7 +14,7 @@ using List = std::vector<int64_t>;
 using Values = std::vector<double>;
 
 namespace {
-Tensor arange_of(IntList sizes) {
+Tensor arange_shaped(IntList sizes) {
   return arange(checked_numel(sizes, "test")).view(sizes);
 }
 
@@ -26,7 +26,7 @@ void check(const Tensor& t, const Shape& sizes, const Shape& strides, const Valu
 }  // namespace
 
 TEST_CASE("basic indexing is a view: integers, slices, None and Ellipsis (IX-04, VW-06)") {
-  const Tensor x = arange_of({3, 4, 6});
+  const Tensor x = arange_shaped({3, 4, 6});
   const int64_t before = Storage::allocation_count();
   // IX-04: x[2, 1:3, 1:6:3] → offset 2*24 + 1*6 + 1 = 55, (2,2):(6,3).
   const Tensor v = x.index({2, Slice(1, 3), Slice(1, 6, 3)});
@@ -34,7 +34,7 @@ TEST_CASE("basic indexing is a view: integers, slices, None and Ellipsis (IX-04,
   CHECK(v.storage().is_same(x.storage()));
   CHECK(v.storage_offset() == 55);
   check(v, {2, 2}, {6, 3}, {55, 58, 61, 64});
-  const Tensor y = arange_of({2, 3, 4});
+  const Tensor y = arange_shaped({2, 3, 4});
   // VW-06: y[0, 2, 2] is a 0-d view at offset 10.
   const Tensor e = y.index({0, 2, 2});
   CHECK(e.dim() == 0);
@@ -60,7 +60,7 @@ TEST_CASE("basic indexing is a view: integers, slices, None and Ellipsis (IX-04,
 }
 
 TEST_CASE("basic indexing errors, worded as PyTorch's") {
-  const Tensor a = arange_of({3, 4});
+  const Tensor a = arange_shaped({3, 4});
   CHECK(error_of([&] {
           a.index({0, 0, 0});
         }) == "index(): too many indices for tensor of dimension 2 (3 given)");
@@ -86,7 +86,7 @@ TEST_CASE("basic indexing errors, worded as PyTorch's") {
 
 TEST_CASE("a list of integers is advanced indexing: a copy (IX-08, IX-09)") {
   // IX-08: x[0:5] and x[range(0, 5)] hold equal values, but only the slice shares memory.
-  Tensor x = arange_of({20, 20, 20}).to(DType::Float32);
+  Tensor x = arange_shaped({20, 20, 20}).to(DType::Float32);
   const Tensor by_slice = x.index({Slice(0, 5)});
   const int64_t before = Storage::allocation_count();
   const Tensor by_list = x.index({List{0, 1, 2, 3, 4}});
@@ -98,7 +98,7 @@ TEST_CASE("a list of integers is advanced indexing: a copy (IX-08, IX-09)") {
 }
 
 TEST_CASE("advanced indexing: shapes, values and PyTorch's output layout") {
-  const Tensor a = arange_of({3, 4});
+  const Tensor a = arange_shaped({3, 4});
   // a[[0,2]]
   check(a.index({List{0, 2}}), {2, 4}, {4, 1}, {0, 1, 2, 3, 8, 9, 10, 11});
   // a[[-1,0]]
@@ -117,7 +117,7 @@ TEST_CASE("advanced indexing: shapes, values and PyTorch's output layout") {
   check(a.index({None, List{0, 1}}), {1, 2, 4}, {8, 4, 1}, {0, 1, 2, 3, 4, 5, 6, 7});
   // a[::2, [0,3]]
   check(a.index({Slice(None, None, 2), List{0, 3}}), {2, 2}, {2, 1}, {0, 3, 8, 11});
-  const Tensor y = arange_of({2, 3, 4});
+  const Tensor y = arange_shaped({2, 3, 4});
   // y[:, [0,2]]
   check(y.index({Slice(), List{0, 2}}), {2, 2, 4}, {8, 4, 1},
         {0, 1, 2, 3, 8, 9, 10, 11, 12, 13, 14, 15, 20, 21, 22, 23});
@@ -157,7 +157,7 @@ TEST_CASE("advanced indexing: shapes, values and PyTorch's output layout") {
   // b[:, []]
   check(b.index({Slice(), List{}}), {4, 0, 3}, {1, 4, 0}, {});
   // A channels-last 4-d source keeps channels last.
-  const Tensor cl = arange_of({1, 2, 3, 4}).permute({0, 2, 3, 1});  // (1,3,4,2):(24,4,1,12)
+  const Tensor cl = arange_shaped({1, 2, 3, 4}).permute({0, 2, 3, 1});  // (1,3,4,2):(24,4,1,12)
   // cl[[0]]
   CHECK(cl.index({List{0}}).strides() == Shape{24, 4, 1, 12});
   // cl[:, [0,2]]
@@ -175,11 +175,11 @@ TEST_CASE("advanced indexing: shapes, values and PyTorch's output layout") {
   // z[[0,1]]
   check(z.index({List{0, 1}}), {2, 0}, {1, 1}, {});
   // [:, []]
-  check(arange_of({2, 3}).t().index({Slice(), List{}}), {3, 0}, {1, 1}, {});
+  check(arange_shaped({2, 3}).t().index({Slice(), List{}}), {3, 0}, {1, 1}, {});
 }
 
 TEST_CASE("advanced indexing errors") {
-  const Tensor a = arange_of({3, 4});
+  const Tensor a = arange_shaped({3, 4});
   CHECK(error_of([&] { a.index({List{3}}); }) ==
         "index(): index 3 is out of bounds for dimension 0 with size 3");
   CHECK_THROWS_AS(a.index({List{-4}}), Error);
@@ -209,7 +209,7 @@ Tensor longs(const Values& v, IntList sizes) { return from_values(v, sizes, {DTy
 }  // namespace
 
 TEST_CASE("index_put_ writes values, broadcast, into the picked cells, in place (IX-09.put)") {
-  const Tensor x = arange_of({3, 2});
+  const Tensor x = arange_shaped({3, 2});
   const void* before = x.data_ptr();
   Tensor a = x.clone();
   // a.index_put_((torch.tensor([0, 2]),), torch.tensor([[-1, -1], [-2, -2]]))
@@ -227,14 +227,14 @@ TEST_CASE("index_put_ writes values, broadcast, into the picked cells, in place 
   check(e.index_put_({{-1}, {1, 0}}, longs({10, 20}, {2})), {3, 2}, {2, 1}, {0, 1, 2, 3, 20, 10});
   // y = torch.arange(24).view(2, 3, 4); y.index_put_((torch.tensor([0, 1]), torch.tensor([0, 2])),
   // torch.tensor([100, 200, 300, 400]))
-  Tensor y = arange_of({2, 3, 4});
+  Tensor y = arange_shaped({2, 3, 4});
   y.index_put_({{0, 1}, {0, 2}}, longs({100, 200, 300, 400}, {4}));
   Values expected(24);
   for (int64_t i = 0; i < 24; ++i) expected[i] = static_cast<double>(i);
   for (int64_t k = 0; k < 4; ++k) expected[k] = expected[20 + k] = 100.0 * (k + 1);
   check(y, {2, 3, 4}, {12, 4, 1}, expected);
   // A transposed destination: the writes follow its strides.
-  Tensor t = arange_of({2, 3}).t().contiguous().t();  // (2, 3) with strides (1, 2)
+  Tensor t = arange_shaped({2, 3}).t().contiguous().t();  // (2, 3) with strides (1, 2)
   t.index_put_({{1}}, longs({-1, -2, -3}, {3}));
   CHECK(t.to_vector() == Values{0, 1, 2, -1, -2, -3});
   // An empty list writes nothing.
@@ -243,7 +243,7 @@ TEST_CASE("index_put_ writes values, broadcast, into the picked cells, in place 
 }
 
 TEST_CASE("index_put_ with a repeated index: the last write wins, or accumulate adds each") {
-  const Tensor x = arange_of({3, 2});
+  const Tensor x = arange_shaped({3, 2});
   const Tensor v = longs({1, 1, 2, 2, 3, 3}, {3, 2});
   Tensor a = x.clone();  // a.index_put_((torch.tensor([0, 2, 0]),), v)
   check(a.index_put_({{0, 2, 0}}, v), {3, 2}, {2, 1}, {3, 3, 2, 3, 2, 2});
@@ -261,7 +261,7 @@ TEST_CASE("index_put_ with a repeated index: the last write wins, or accumulate 
 }
 
 TEST_CASE("index_put_ errors, worded as PyTorch's") {
-  Tensor x = arange_of({3, 2});
+  Tensor x = arange_shaped({3, 2});
   CHECK(error_of([&] { x.index_put_({{0, 3}}, longs({1}, {})); }) ==
         "index_put_(): index 3 is out of bounds for dimension 0 with size 3");
   CHECK(error_of([&] { x.index_put_({{0, 1}, {0, 2}}, longs({1}, {})); }) ==

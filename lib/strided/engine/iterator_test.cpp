@@ -30,7 +30,7 @@ Tensor strided_arange(Shape sizes, Shape strides, DType dtype = DType::Float32) 
   return Tensor(base.storage(), sizes, strides, 0, dtype);
 }
 
-Tensor random(Shape sizes) {
+Tensor random_uniform(Shape sizes) {
   static Generator gen(7);
   return rand(sizes, gen);
 }
@@ -49,7 +49,7 @@ TEST_CASE("binary and unary outputs get PyTorch's strides (NOTE: [Computing outp
       {"overlapping (2,3):(1,1) + 0", strided_arange({2, 3}, {1, 1}) + 0, "(2,3):(1,2)"},
       {"(3,2):(1,1) + 0", strided_arange({3, 2}, {1, 1}) + 0, "(3,2):(2,1)"},
       // ER-10: dense in the first operand's order, not a copy of its strides.
-      {"x[...,::2] * y", strided_arange({4, 4, 4}, {32, 8, 2}) * random({4, 4, 4}),
+      {"x[...,::2] * y", strided_arange({4, 4, 4}, {32, 8, 2}) * random_uniform({4, 4, 4}),
        "(4,4,4):(16,4,1)"},
       {"broadcast x * permuted y",
        strided_arange({4, 4, 4}, {4, 0, 1}) * strided_arange({4, 4, 4}, {1, 4, 16}),
@@ -58,7 +58,7 @@ TEST_CASE("binary and unary outputs get PyTorch's strides (NOTE: [Computing outp
        strided_arange({4, 4, 4}, {1, 4, 16}) * strided_arange({4, 4, 4}, {4, 0, 1}),
        "(4,4,4):(1,4,16)"},
       // PF-19: a dense permuted input keeps its permutation; a non-dense one becomes dense.
-      {"permute(2,1,0) + 3", random({8, 8, 8}).permute({2, 1, 0}) + 3, "(8,8,8):(1,8,64)"},
+      {"permute(2,1,0) + 3", random_uniform({8, 8, 8}).permute({2, 1, 0}) + 3, "(8,8,8):(1,8,64)"},
       {"stride-5 slice + 3", strided_arange({8, 8, 8}, {320, 40, 5}) + 3, "(8,8,8):(64,8,1)"},
       {"holes + 3", strided_arange({8, 8, 8}, {256, 32, 1}) + 3, "(8,8,8):(64,8,1)"},
       // The fast path's only difference: strides of size-1 dims (TensorIterator.cpp's NC11).
@@ -75,22 +75,22 @@ TEST_CASE("binary and unary outputs get PyTorch's strides (NOTE: [Computing outp
        "(2,3,4,5):(60,1,15,3)"},
       {"-channels-last", -strided_arange({2, 3, 4, 5}, {60, 1, 15, 3}), "(2,3,4,5):(60,1,15,3)"},
       // Same shapes, different strides: the first operand wins.
-      {"t() + contiguous", random({3, 4}).t() + random({4, 3}), "(4,3):(1,4)"},
-      {"contiguous + t()", random({4, 3}) + random({3, 4}).t(), "(4,3):(3,1)"},
-      {"t() + t()", random({3, 4}).t() + random({3, 4}).t(), "(4,3):(1,4)"},
+      {"t() + contiguous", random_uniform({3, 4}).t() + random_uniform({4, 3}), "(4,3):(1,4)"},
+      {"contiguous + t()", random_uniform({4, 3}) + random_uniform({3, 4}).t(), "(4,3):(3,1)"},
+      {"t() + t()", random_uniform({3, 4}).t() + random_uniform({3, 4}).t(), "(4,3):(1,4)"},
       // Broadcasting: the operand that is not broadcast along a dim decides it.
-      {"(3,1) + (1,4)", random({3, 1}) + random({1, 4}), "(3,4):(4,1)"},
-      {"(1,4) + (3,1)", random({1, 4}) + random({3, 1}), "(3,4):(4,1)"},
-      {"(4,1) + (1,3):(1,1)", random({4, 1}) + random({3, 1}).t(), "(4,3):(3,1)"},
-      {"(3,2):(1,3) + (2,)", random({2, 3}).t() + random({2}), "(3,2):(1,3)"},
-      {"(2,) + (3,2):(1,3)", random({2}) + random({2, 3}).t(), "(3,2):(1,3)"},
-      {"(3,1) + (3,4):(1,3)", random({3, 1}) + random({4, 3}).t(), "(3,4):(1,3)"},
-      {"0-d + (2,3):(1,2)", scalar_tensor(1.0) + random({3, 2}).t(), "(2,3):(1,2)"},
+      {"(3,1) + (1,4)", random_uniform({3, 1}) + random_uniform({1, 4}), "(3,4):(4,1)"},
+      {"(1,4) + (3,1)", random_uniform({1, 4}) + random_uniform({3, 1}), "(3,4):(4,1)"},
+      {"(4,1) + (1,3):(1,1)", random_uniform({4, 1}) + random_uniform({3, 1}).t(), "(4,3):(3,1)"},
+      {"(3,2):(1,3) + (2,)", random_uniform({2, 3}).t() + random_uniform({2}), "(3,2):(1,3)"},
+      {"(2,) + (3,2):(1,3)", random_uniform({2}) + random_uniform({2, 3}).t(), "(3,2):(1,3)"},
+      {"(3,1) + (3,4):(1,3)", random_uniform({3, 1}) + random_uniform({4, 3}).t(), "(3,4):(1,3)"},
+      {"0-d + (2,3):(1,2)", scalar_tensor(1.0) + random_uniform({3, 2}).t(), "(2,3):(1,2)"},
       {"0-d + 0-d", scalar_tensor(1.0) + scalar_tensor(2.0), "():()"},
-      {"(1,1,1) + permuted", random({1, 1, 1}) + random({3, 4, 2}).permute({2, 0, 1}),
+      {"(1,1,1) + permuted", random_uniform({1, 1, 1}) + random_uniform({3, 4, 2}).permute({2, 0, 1}),
        "(2,3,4):(1,8,2)"},
       {"(2,1,4) + permuted",
-       strided_arange({2, 1, 4}, {4, 4, 1}) + random({3, 4, 2}).permute({2, 0, 1}),
+       strided_arange({2, 1, 4}, {4, 4, 1}) + random_uniform({3, 4, 2}).permute({2, 0, 1}),
        "(2,3,4):(4,8,1)"},
       // Size-1 dims keep their place in the order.
       {"(1,3,1,2):(6,1,6,3) + 0", strided_arange({1, 3, 1, 2}, {6, 1, 6, 3}) + 0,
@@ -109,8 +109,8 @@ TEST_CASE("binary and unary outputs get PyTorch's strides (NOTE: [Computing outp
       {"exp of a broadcast int64", exp(strided_arange({3, 4}, {0, 1}, DType::Int64)),
        "(3,4):(4,1)"},
       // Empty tensors: compatible strides multiply through the 0.
-      {"(0,3):(1,0) + 1", random({3, 0}).t() + 1, "(0,3):(1,0)"},
-      {"(2,0,3) permuted + 1", random({3, 2, 0}).permute({1, 2, 0}) + 1, "(2,0,3):(0,1,0)"},
+      {"(0,3):(1,0) + 1", random_uniform({3, 0}).t() + 1, "(0,3):(1,0)"},
+      {"(2,0,3) permuted + 1", random_uniform({3, 2, 0}).permute({1, 2, 0}) + 1, "(2,0,3):(0,1,0)"},
       // Overlapping and sparse inputs.
       {"unfold(0,3,1) + 0", strided_arange({4, 3}, {1, 1}) + 0, "(4,3):(3,1)"},
       {"(3,2):(4,2) * 2", strided_arange({3, 2}, {4, 2}) * 2, "(3,2):(2,1)"},
@@ -122,7 +122,7 @@ TEST_CASE("binary and unary outputs get PyTorch's strides (NOTE: [Computing outp
 }
 
 TEST_CASE("PF-18: over all 36 permutation pairs, x * y has x's strides and y * x has y's") {
-  const Tensor t1 = random({4, 4, 4}), t2 = random({4, 4, 4});
+  const Tensor t1 = random_uniform({4, 4, 4}), t2 = random_uniform({4, 4, 4});
   std::vector<Shape> perms;
   Shape p = {0, 1, 2};
   do perms.push_back(p);
@@ -144,7 +144,7 @@ TEST_CASE("PF-18: over all 36 permutation pairs, x * y has x's strides and y * x
 
 TEST_CASE("plans coalesce what memory allows and keep the rest") {
   SUBCASE("contiguous and permuted dense inputs become one dim") {
-    const Tensor x = random({2, 3, 4});
+    const Tensor x = random_uniform({2, 3, 4});
     const TensorIterator a = binary_plan(BinaryOp::Add, Tensor(), x, Scalar(3));
     CHECK(a.shape() == Shape{24});
     CHECK(a.operand(1).stride_bytes == Shape{4});
@@ -167,7 +167,7 @@ TEST_CASE("plans coalesce what memory allows and keep the rest") {
   }
   SUBCASE("a stride-2 slice and a stride-5 slice also coalesce: each step is uniform") {
     const TensorIterator a = binary_plan(BinaryOp::Mul, Tensor(),
-                                         strided_arange({4, 4, 4}, {32, 8, 2}), random({4, 4, 4}));
+                                         strided_arange({4, 4, 4}, {32, 8, 2}), random_uniform({4, 4, 4}));
     CHECK(a.shape() == Shape{64});
     CHECK(a.operand(1).stride_bytes == Shape{8});
     CHECK(a.operand(2).stride_bytes == Shape{4});
@@ -185,7 +185,7 @@ TEST_CASE("plans coalesce what memory allows and keep the rest") {
     CHECK(it.operand(1).stride_bytes == Shape{4, 128});
   }
   SUBCASE("mismatched transposes cannot coalesce") {
-    const Tensor x = random({4, 5, 6}), y = random({6, 5, 4}).permute({2, 1, 0});
+    const Tensor x = random_uniform({4, 5, 6}), y = random_uniform({6, 5, 4}).permute({2, 1, 0});
     const TensorIterator it = binary_plan(BinaryOp::Mul, Tensor(), x, y);
     CHECK(it.shape() == Shape{6, 5, 4});
     CHECK(it.operand(1).stride_bytes == Shape{4, 24, 120});
@@ -193,7 +193,7 @@ TEST_CASE("plans coalesce what memory allows and keep the rest") {
     CHECK(it.output().strides() == x.strides());
   }
   SUBCASE("logical order keeps the tensor's dims and walks the permuted tensor by jumps") {
-    const Tensor x = random({2, 3, 4}).permute({2, 1, 0});
+    const Tensor x = random_uniform({2, 3, 4}).permute({2, 1, 0});
     const TensorIterator it = binary_plan(BinaryOp::Add, Tensor(), x, Scalar(3), true);
     CHECK(it.perm() == Shape{2, 1, 0});
     CHECK(it.iteration_order() == Shape{0, 1, 2});
@@ -203,14 +203,14 @@ TEST_CASE("plans coalesce what memory allows and keep the rest") {
   }
   SUBCASE("logical order refuses the fast path for a dense but permuted operand") {
     // compute_fast_setup_type: under enforce_linear_iteration only contiguous operands are fast.
-    const Tensor x = random({2, 3, 4}).permute({2, 1, 0});
+    const Tensor x = random_uniform({2, 3, 4}).permute({2, 1, 0});
     const TensorIterator it = unary_plan(UnaryOp::Neg, Tensor(), x, true);
     CHECK_FALSE(it.perm().empty());
     CHECK(it.iteration_order() == Shape{0, 1, 2});
     CHECK(it.operand(1).stride_bytes == Shape{48, 16, 4});
   }
   SUBCASE("the fast path: one shape, one dense layout") {
-    const Tensor x = random({2, 3, 4}).permute({1, 2, 0});
+    const Tensor x = random_uniform({2, 3, 4}).permute({1, 2, 0});
     const TensorIterator it = unary_plan(UnaryOp::Neg, Tensor(), x);
     CHECK(it.shape() == Shape{24});
     CHECK(it.perm().empty());
@@ -229,7 +229,7 @@ TEST_CASE("plans coalesce what memory allows and keep the rest") {
 
 TEST_CASE("a reduction plan puts the reduced dims innermost") {
   // The output (2,1) viewed as (2,3) with stride 0 on the reduced dim, as review_reduce_result.
-  const Tensor x = random({3, 2}).t();  // (2,3):(1,2)
+  const Tensor x = random_uniform({3, 2}).t();  // (2,3):(1,2)
   const Tensor out = zeros({2});
   const Tensor viewed(out.storage(), {2, 3}, {1, 0}, 0, DType::Float32);
   const TensorIterator it = TensorIteratorConfig()
@@ -273,7 +273,7 @@ TEST_CASE("serial_for_each visits every element once, in plan order, from any ra
 TEST_CASE("for_each splits the range over threads and covers it exactly") {
   const int before = get_num_threads();
   set_num_threads(3);
-  const Tensor x = random({100, 37});
+  const Tensor x = random_uniform({100, 37});
   const TensorIterator it = TensorIteratorConfig().add_output(Tensor()).add_input(x.t()).build();
   std::vector<int> seen(static_cast<size_t>(it.numel()), 0);
   it.for_each(
@@ -291,7 +291,7 @@ TEST_CASE("for_each splits the range over threads and covers it exactly") {
 }
 
 TEST_CASE("building refuses what PyTorch refuses") {
-  const Tensor a = random({2, 3}), b = random({3, 2});
+  const Tensor a = random_uniform({2, 3}), b = random_uniform({3, 2});
   CHECK_THROWS_WITH_AS(binary_plan(BinaryOp::Add, Tensor(), a, b),
                        doctest::Contains("add: broadcast_shapes: The size of tensor a (3) must "
                                          "match the size of tensor b (2) at non-singleton "

@@ -15,7 +15,7 @@ using namespace strided;
 
 namespace {
 
-Tensor random(Shape sizes, DType dt = DType::Float32) {
+Tensor random_normal(Shape sizes, DType dt = DType::Float32) {
   static Generator gen(7);
   Tensor t = randn(sizes, gen, {DType::Float64});
   return dt == DType::Float64 ? t : t.to(dt);
@@ -31,7 +31,7 @@ Tensor small_ints(Shape sizes, DType dt) {
 }
 
 // The textbook definition on the logical elements of 2-D a and b, in double.
-std::vector<double> reference(const Tensor& a, const Tensor& b) {
+std::vector<double> reference_product(const Tensor& a, const Tensor& b) {
   const int64_t n = a.size(0), k = a.size(1), m = b.size(1);
   std::vector<double> out(static_cast<size_t>(n * m), 0.0);
   for (int64_t i = 0; i < n; ++i)
@@ -92,7 +92,7 @@ TEST_CASE("shapes and strides of torch.matmul for 1-D, 2-D and batched operands"
       {{3, 0}, {5, 0, 4}, {5, 3, 4}, {12, 4, 1}},
   };
   for (const Case& c : cases) {
-    const Tensor a = random(c.a), b = random(c.b);
+    const Tensor a = random_normal(c.a), b = random_normal(c.b);
     const Tensor r = matmul(a, b);
     CAPTURE(a.layout());
     CAPTURE(b.layout());
@@ -106,48 +106,48 @@ TEST_CASE("values of every path against the reference, broadcasting batches") {
   // 2-D in the four layouts, and the batched paths checked slice by slice.
   for (bool acol : {false, true})
     for (bool bcol : {false, true}) {
-      const Tensor a = as_layout(random({17, 33}, DType::Float64), acol);
-      const Tensor b = as_layout(random({33, 9}, DType::Float64), bcol);
-      check_close(matmul(a, b).to_vector(), reference(a, b), 1e-12);
+      const Tensor a = as_layout(random_normal({17, 33}, DType::Float64), acol);
+      const Tensor b = as_layout(random_normal({33, 9}, DType::Float64), bcol);
+      check_close(matmul(a, b).to_vector(), reference_product(a, b), 1e-12);
     }
-  const Tensor a = random({4, 1, 6, 5}, DType::Float64), b = random({3, 5, 2}, DType::Float64);
+  const Tensor a = random_normal({4, 1, 6, 5}, DType::Float64), b = random_normal({3, 5, 2}, DType::Float64);
   const Tensor r = matmul(a, b);
   REQUIRE(r.sizes() == Shape{4, 3, 6, 2});
   for (int64_t i = 0; i < 4; ++i)
     for (int64_t j = 0; j < 3; ++j) {
       const Tensor slice = r.select(0, i).select(0, j);
-      check_close(slice.to_vector(), reference(a.select(0, i).select(0, 0), b.select(0, j)),
+      check_close(slice.to_vector(), reference_product(a.select(0, i).select(0, 0), b.select(0, j)),
                   1e-12);
     }
   // 1-D operands: the vector is a (1,k) row or a (k,1) column, then the 1 is removed.
-  const Tensor v = random({5}, DType::Float64), m = random({5, 3}, DType::Float64);
-  check_close(matmul(v, m).to_vector(), reference(v.unsqueeze(0), m), 1e-12);
-  check_close(matmul(m.t(), v).to_vector(), reference(m.t(), v.unsqueeze(1)), 1e-12);
-  check_close({matmul(v, v).item().to_double()}, reference(v.unsqueeze(0), v.unsqueeze(1)), 1e-12);
+  const Tensor v = random_normal({5}, DType::Float64), m = random_normal({5, 3}, DType::Float64);
+  check_close(matmul(v, m).to_vector(), reference_product(v.unsqueeze(0), m), 1e-12);
+  check_close(matmul(m.t(), v).to_vector(), reference_product(m.t(), v.unsqueeze(1)), 1e-12);
+  check_close({matmul(v, v).item().to_double()}, reference_product(v.unsqueeze(0), v.unsqueeze(1)), 1e-12);
   // A batch times a matrix folds into one mm; a matrix times a batch folds through transposes;
   // a (5,2,3) made by permute(0,2,1) does not fold and goes through bmm. Same values each way.
-  const Tensor batch = random({5, 2, 3}, DType::Float64);
-  const Tensor mat = random({3, 4}, DType::Float64);
+  const Tensor batch = random_normal({5, 2, 3}, DType::Float64);
+  const Tensor mat = random_normal({3, 4}, DType::Float64);
   const Tensor permuted = batch.mT().contiguous().mT();  // (5,2,3):(6,1,2)
   for (const Tensor& t : {batch, permuted}) {
     const Tensor out = matmul(t, mat);
     for (int64_t i = 0; i < 5; ++i)
-      check_close(out.select(0, i).to_vector(), reference(t.select(0, i), mat), 1e-12);
+      check_close(out.select(0, i).to_vector(), reference_product(t.select(0, i), mat), 1e-12);
   }
-  const Tensor left = random({2, 5}, DType::Float64);
-  const Tensor big = random({3, 5, 4}, DType::Float64);
+  const Tensor left = random_normal({2, 5}, DType::Float64);
+  const Tensor big = random_normal({3, 5, 4}, DType::Float64);
   const Tensor out = matmul(left, big);
   for (int64_t i = 0; i < 3; ++i)
-    check_close(out.select(0, i).to_vector(), reference(left, big.select(0, i)), 1e-12);
+    check_close(out.select(0, i).to_vector(), reference_product(left, big.select(0, i)), 1e-12);
   // Expanded (stride-0) operands are read correctly.
-  const Tensor row = random({1, 5}, DType::Float64).expand({4, 5});
-  check_close(matmul(row, m).to_vector(), reference(row, m), 1e-12);
+  const Tensor row = random_normal({1, 5}, DType::Float64).expand({4, 5});
+  check_close(matmul(row, m).to_vector(), reference_product(row, m), 1e-12);
 }
 
 TEST_CASE("integer matmul is exact and wraps as PyTorch's; float32 matches float64 closely") {
   const Tensor a = small_ints({6, 7}, DType::Int64).mT().contiguous().mT();
   const Tensor b = small_ints({7, 3}, DType::Int64);
-  CHECK(matmul(a, b).to_vector() == reference(a, b));
+  CHECK(matmul(a, b).to_vector() == reference_product(a, b));
   CHECK(matmul(a, b).dtype() == DType::Int64);
   // torch.full((2,3), 65536*3+7, int32) @ torch.full((3,2), 65536+5, int32) gives 4325481.
   const Tensor x = full({2, 3}, Scalar(int64_t{65536 * 3 + 7}), {DType::Int32});
@@ -157,8 +157,8 @@ TEST_CASE("integer matmul is exact and wraps as PyTorch's; float32 matches float
   const Tensor p = arange(6).view({2, 3});
   const Tensor q = as_layout(arange(12).view({3, 4}), true);
   CHECK(matmul(p, q).to_vector() == std::vector<double>{20, 23, 26, 29, 56, 68, 80, 92});
-  const Tensor f = random({20, 30}), g = random({30, 10});
-  check_close(matmul(f, g).to_vector(), reference(f, g), 1e-5);
+  const Tensor f = random_normal({20, 30}), g = random_normal({30, 10});
+  check_close(matmul(f, g).to_vector(), reference_product(f, g), 1e-5);
 }
 
 TEST_CASE("bfloat16 is computed in float32 and rounded once (a documented difference)") {
@@ -172,11 +172,11 @@ TEST_CASE("bfloat16 is computed in float32 and rounded once (a documented differ
 }
 
 TEST_CASE("every chapter-7 kernel gives the product, on any strides") {
-  const Tensor base_a = random({70, 130}, DType::Float64);
-  const Tensor base_b = random({130, 67}, DType::Float64);
+  const Tensor base_a = random_normal({70, 130}, DType::Float64);
+  const Tensor base_b = random_normal({130, 67}, DType::Float64);
   // Row-major, column-major, and a stepped slice that BLAS must copy.
   const std::vector<Tensor> as = {as_layout(base_a, false), as_layout(base_a, true),
-                                  random({140, 130}, DType::Float64).slice(0, 0, 140, 2)};
+                                  random_normal({140, 130}, DType::Float64).slice(0, 0, 140, 2)};
   const std::vector<Tensor> bs = {as_layout(base_b, false), as_layout(base_b, true)};
   for (MatmulKernel k : {MatmulKernel::Naive, MatmulKernel::NaiveTransposed,
                          MatmulKernel::Blocked, MatmulKernel::Blas}) {
@@ -185,9 +185,9 @@ TEST_CASE("every chapter-7 kernel gives the product, on any strides") {
         CAPTURE(to_string(k));
         const Tensor r = matmul_2d(a, b, k);
         CHECK(r.is_contiguous());
-        check_close(r.to_vector(), reference(a, b), 1e-12);
+        check_close(r.to_vector(), reference_product(a, b), 1e-12);
         const Tensor r32 = matmul_2d(a.to(DType::Float32), b.to(DType::Float32), k);
-        check_close(r32.to_vector(), reference(a, b), 1e-4);
+        check_close(r32.to_vector(), reference_product(a, b), 1e-4);
       }
   }
   CHECK(std::string(to_string(MatmulKernel::NaiveTransposed)) == "naive_transposed");
@@ -199,7 +199,7 @@ TEST_CASE("every chapter-7 kernel gives the product, on any strides") {
 }
 
 TEST_CASE("BLAS takes row- and column-major operands without a copy") {
-  const Tensor r = random({4, 6});
+  const Tensor r = random_normal({4, 6});
   const BlasOperand row = blas_operand(r);
   CHECK(!row.transpose);
   CHECK(row.ld == 6);
@@ -209,16 +209,16 @@ TEST_CASE("BLAS takes row- and column-major operands without a copy") {
   CHECK(col.ld == 4);
   CHECK(!col.copy);
   // A sub-matrix of a wider row-major matrix: ld is the parent's row length.
-  const BlasOperand sub = blas_operand(random({8, 10}).slice(1, 2, 8));
+  const BlasOperand sub = blas_operand(random_normal({8, 10}).slice(1, 2, 8));
   CHECK(!sub.transpose);
   CHECK(sub.ld == 10);
-  CHECK(blas_operand(random({8, 10}).slice(1, 0, 10, 2)).copy);
-  CHECK(blas_operand(random({1, 5}).expand({3, 5})).copy);
+  CHECK(blas_operand(random_normal({8, 10}).slice(1, 0, 10, 2)).copy);
+  CHECK(blas_operand(random_normal({1, 5}).expand({3, 5})).copy);
 }
 
 TEST_CASE("errors carry PyTorch's messages") {
-  const auto f = [](Shape s) { return random(s); };
-  const auto d = [](Shape s) { return random(s, DType::Float64); };
+  const auto f = [](Shape s) { return random_normal(s); };
+  const auto d = [](Shape s) { return random_normal(s, DType::Float64); };
   const auto o = [](Shape s, DType t) { return ones(s, {t}); };
   CHECK(error_of(scalar_tensor(Scalar(1.0)), f({3})) ==
         "matmul: both arguments to matmul need to be at least 1D, but they are 0D and 1D");

@@ -16,10 +16,10 @@ namespace {
 Tensor values(const std::vector<double>& v, DType t) {
   return from_values(v, {static_cast<int64_t>(v.size())}, {t});
 }
-std::vector<double> vals(const Tensor& t) {
+std::vector<double> doubles(const Tensor& t) {
   return t.to_vector();
 }
-Tensor random(Shape sizes) {
+Tensor random_operand(Shape sizes) {
   static Generator gen(11);
   return rand(sizes, gen);
 }
@@ -27,13 +27,13 @@ Tensor random(Shape sizes) {
 
 TEST_CASE("integer arithmetic wraps, as in PyTorch") {
   const Tensor a = values({2147483647.0, -2147483648.0, 7, -7}, DType::Int32);
-  CHECK(vals(a + values({1, -1, 3, 2}, DType::Int32)) ==
+  CHECK(doubles(a + values({1, -1, 3, 2}, DType::Int32)) ==
         std::vector<double>{-2147483648.0, 2147483647.0, 10, -5});
-  CHECK(vals(a * values({2, 2, 3, -2}, DType::Int32)) == std::vector<double>{-2, 0, 21, 14});
-  CHECK(vals(sub(a, values({1, 1, 1, 1}, DType::Int32), Scalar(int64_t{3}))) ==
+  CHECK(doubles(a * values({2, 2, 3, -2}, DType::Int32)) == std::vector<double>{-2, 0, 21, 14});
+  CHECK(doubles(sub(a, values({1, 1, 1, 1}, DType::Int32), Scalar(int64_t{3}))) ==
         std::vector<double>{2147483644.0, 2147483645.0, 4, -10});
-  CHECK(vals(-a) == std::vector<double>{-2147483647.0, -2147483648.0, -7, 7});
-  CHECK(vals(abs(a)) == std::vector<double>{2147483647.0, -2147483648.0, 7, 7});
+  CHECK(doubles(-a) == std::vector<double>{-2147483647.0, -2147483648.0, -7, 7});
+  CHECK(doubles(abs(a)) == std::vector<double>{2147483647.0, -2147483648.0, 7, 7});
   Tensor m = from_values({0, 5}, {2}, {DType::Int64});
   m.set({0}, Scalar(std::numeric_limits<int64_t>::min()));
   CHECK((-m).at({0}).to_int() == std::numeric_limits<int64_t>::min());
@@ -43,41 +43,41 @@ TEST_CASE("integer arithmetic wraps, as in PyTorch") {
 TEST_CASE("division is true division; integers give float32") {
   const Tensor q = values({7, -7, 0, 1}, DType::Int64) / values({2, 2, 0, 0}, DType::Int64);
   CHECK(q.dtype() == DType::Float32);
-  const std::vector<double> v = vals(q);
+  const std::vector<double> v = doubles(q);
   CHECK(v[0] == 3.5);
   CHECK(v[1] == -3.5);
   CHECK(std::isnan(v[2]));
   CHECK(v[3] == std::numeric_limits<double>::infinity());
   const Tensor third = values({1, 2}, DType::Int32) / 3;
   CHECK(third.dtype() == DType::Float32);
-  CHECK(vals(third) == std::vector<double>{0.3333333432674408, 0.6666666865348816});
+  CHECK(doubles(third) == std::vector<double>{0.3333333432674408, 0.6666666865348816});
 }
 
 TEST_CASE("unary ops: signs of zero, integer promotion of exp and sqrt") {
-  CHECK(std::signbit(vals(-values({0.0}, DType::Float32))[0]));
-  CHECK(!std::signbit(vals(abs(values({-0.0}, DType::Float32)))[0]));
+  CHECK(std::signbit(doubles(-values({0.0}, DType::Float32))[0]));
+  CHECK(!std::signbit(doubles(abs(values({-0.0}, DType::Float32)))[0]));
   const Tensor e = exp(values({0, 1, 2}, DType::Int32));
   CHECK(e.dtype() == DType::Float32);
-  CHECK(vals(e) == std::vector<double>{1.0, 2.7182817459106445, 7.389056205749512});
+  CHECK(doubles(e) == std::vector<double>{1.0, 2.7182817459106445, 7.389056205749512});
   const Tensor s = sqrt(values({0, 2, 9}, DType::Int64));
-  CHECK(vals(s) == std::vector<double>{0.0, 1.4142135381698608, 3.0});
-  CHECK(std::isnan(vals(sqrt(values({-1.0}, DType::Float64)))[0]));
+  CHECK(doubles(s) == std::vector<double>{0.0, 1.4142135381698608, 3.0});
+  CHECK(std::isnan(doubles(sqrt(values({-1.0}, DType::Float64)))[0]));
   CHECK(exp(values({1.0, 0.0}, DType::Bool)).dtype() == DType::Float32);
 }
 
 TEST_CASE("scalars and alpha") {
-  CHECK(vals(add(values({1.5, 2.5}, DType::Float32), values({0.25, -1.0}, DType::Float32),
+  CHECK(doubles(add(values({1.5, 2.5}, DType::Float32), values({0.25, -1.0}, DType::Float32),
                  Scalar(int64_t{2}))) == std::vector<double>{2.0, 0.5});
   const Tensor i = values({1, 3}, DType::Int32);
   CHECK((i * 2.5).dtype() == DType::Float32);
-  CHECK(vals(i * 2.5) == std::vector<double>{2.5, 7.5});
+  CHECK(doubles(i * 2.5) == std::vector<double>{2.5, 7.5});
   CHECK((i + 3).dtype() == DType::Int32);
-  CHECK(vals(3 + i) == std::vector<double>{4, 6});
-  CHECK(vals(add(values({1, 0}, DType::Bool), values({1, 1}, DType::Bool), Scalar(false))) ==
+  CHECK(doubles(3 + i) == std::vector<double>{4, 6});
+  CHECK(doubles(add(values({1, 0}, DType::Bool), values({1, 1}, DType::Bool), Scalar(false))) ==
         std::vector<double>{1, 0});
-  CHECK(vals(values({1, 0}, DType::Bool) + values({1, 1}, DType::Bool)) ==
+  CHECK(doubles(values({1, 0}, DType::Bool) + values({1, 1}, DType::Bool)) ==
         std::vector<double>{1, 1});
-  CHECK(vals(values({1, 0}, DType::Bool) * values({1, 1}, DType::Bool)) ==
+  CHECK(doubles(values({1, 0}, DType::Bool) * values({1, 1}, DType::Bool)) ==
         std::vector<double>{1, 0});
   CHECK((values({1, 0}, DType::Bool) + 3).dtype() == DType::Int64);
   CHECK_THROWS_WITH_AS(add(i, i, Scalar(0.5)),
@@ -90,15 +90,15 @@ TEST_CASE("scalars and alpha") {
 
 TEST_CASE("float16 and bfloat16 compute in float32 and round once per op") {
   const Tensor h = values({1.0, 0.1, 1000.0}, DType::Float16);
-  CHECK(vals(h + h) == std::vector<double>{2.0, 0.199951171875, 2000.0});
-  CHECK(vals(h * 3) == std::vector<double>{3.0, 0.2998046875, 3000.0});
-  CHECK(vals(h / 3) == std::vector<double>{0.333251953125, 0.0333251953125, 333.25});
+  CHECK(doubles(h + h) == std::vector<double>{2.0, 0.199951171875, 2000.0});
+  CHECK(doubles(h * 3) == std::vector<double>{3.0, 0.2998046875, 3000.0});
+  CHECK(doubles(h / 3) == std::vector<double>{0.333251953125, 0.0333251953125, 333.25});
   const Tensor b = values({1.1, 3.3}, DType::BFloat16) * values({3.0, 0.5}, DType::BFloat16);
   CHECK(b.dtype() == DType::BFloat16);
-  CHECK(vals(b) == std::vector<double>{3.3125, 1.6484375});
+  CHECK(doubles(b) == std::vector<double>{3.3125, 1.6484375});
   const Tensor mixed = values({1, 2}, DType::Int64) + scalar_tensor(0.5, {DType::Float16});
   CHECK(mixed.dtype() == DType::Float16);
-  CHECK(vals(mixed) == std::vector<double>{1.5, 2.5});
+  CHECK(doubles(mixed) == std::vector<double>{1.5, 2.5});
 }
 
 TEST_CASE("in-place ops return their argument and cast to its dtype") {
@@ -106,13 +106,13 @@ TEST_CASE("in-place ops return their argument and cast to its dtype") {
   const Tensor& r = add_(x, values({0.1, 0.2, 0.3}, DType::Float64));
   CHECK(&r == &x);  // VW-04: the same object
   CHECK(x.dtype() == DType::Float32);
-  CHECK(vals(x) == std::vector<double>{1.100000023841858, 2.200000047683716, 3.299999952316284});
-  const Tensor m = random({3, 4});
-  const std::vector<double> before = vals(m);
+  CHECK(doubles(x) == std::vector<double>{1.100000023841858, 2.200000047683716, 3.299999952316284});
+  const Tensor m = random_operand({3, 4});
+  const std::vector<double> before = doubles(m);
   mul_(m.t(), 2);  // through a transposed view
-  const std::vector<double> after = vals(m);
+  const std::vector<double> after = doubles(m);
   for (size_t k = 0; k < before.size(); ++k) CHECK(after[k] == before[k] * 2);
-  const Tensor y = random({2, 3});
+  const Tensor y = random_operand({2, 3});
   add_(y, y);  // the same tensor twice is allowed
   CHECK(neg_(values({1, -2}, DType::Int32)).dtype() == DType::Int32);
 }
@@ -152,36 +152,36 @@ TEST_CASE("refusals, with PyTorch's messages") {
 }
 
 TEST_CASE("every layout and broadcast gives the values of the index-wise definition") {
-  const Tensor x = random({4, 5, 6});
-  const Tensor y = random({6, 5, 4}).permute({2, 1, 0});
-  const Tensor r = random({5, 1});
-  const std::vector<double> xv = vals(x), yv = vals(y), rv = vals(r);
+  const Tensor x = random_operand({4, 5, 6});
+  const Tensor y = random_operand({6, 5, 4}).permute({2, 1, 0});
+  const Tensor r = random_operand({5, 1});
+  const std::vector<double> xv = doubles(x), yv = doubles(y), rv = doubles(r);
   std::vector<double> want(xv.size()), want_b(xv.size());
   for (size_t k = 0; k < xv.size(); ++k) {
     want[k] = static_cast<float>(static_cast<float>(xv[k]) * static_cast<float>(yv[k]));
     want_b[k] = static_cast<float>(static_cast<float>(xv[k]) - static_cast<float>(rv[(k / 6) % 5]));
   }
-  CHECK(vals(x * y) == want);
-  CHECK(vals(y * x) == want);
-  CHECK(vals(x - r) == want_b);
+  CHECK(doubles(x * y) == want);
+  CHECK(doubles(y * x) == want);
+  CHECK(doubles(x - r) == want_b);
   // A stride-3 slice with holes, against the same values gathered one by one.
-  const Tensor s = random({4, 9}).slice(1, 0, std::nullopt, 3);
-  const std::vector<double> sv = vals(s);
-  const std::vector<double> got = vals(s + 1.5);
+  const Tensor s = random_operand({4, 9}).slice(1, 0, std::nullopt, 3);
+  const std::vector<double> sv = doubles(s);
+  const std::vector<double> got = doubles(s + 1.5);
   for (size_t k = 0; k < sv.size(); ++k) CHECK(got[k] == static_cast<float>(sv[k] + 1.5));
   // The broadcast operand first: a 0-d tensor (stride 0) times the strided slice.
-  const std::vector<double> twice = vals(mul(scalar_tensor(2.0, {DType::Float32}), s));
+  const std::vector<double> twice = doubles(mul(scalar_tensor(2.0, {DType::Float32}), s));
   for (size_t k = 0; k < sv.size(); ++k) CHECK(twice[k] == static_cast<float>(2 * sv[k]));
 }
 
 TEST_CASE("threads give the same bits as one thread") {
   const int before = get_num_threads();
-  const Tensor x = random({70, 1000}), y = random({1000, 70}).t();
+  const Tensor x = random_operand({70, 1000}), y = random_operand({1000, 70}).t();
   set_num_threads(1);
-  const std::vector<double> one = vals(x * y), one_e = vals(exp(x));
+  const std::vector<double> one = doubles(x * y), one_e = doubles(exp(x));
   set_num_threads(2);
-  CHECK(vals(x * y) == one);
-  CHECK(vals(exp(x)) == one_e);
+  CHECK(doubles(x * y) == one);
+  CHECK(doubles(exp(x)) == one_e);
   set_num_threads(before);
   CHECK_THROWS_WITH_AS(set_num_threads(0),
                        "set_num_threads: Expected positive number of threads, but got 0", Error);
@@ -196,35 +196,35 @@ TEST_CASE("copy_ and the engine's copy plan: broadcast, conversions, any layouts
   for (auto copy_ : {&engine_copy, +[](const Tensor&d, const Tensor&s) { strided::copy_(d, s); }}) {
     const Tensor z = zeros({2, 3});
     copy_(z, values({1, 2, 3}, DType::Float32));
-    CHECK(vals(z) == std::vector<double>{1, 2, 3, 1, 2, 3});
+    CHECK(doubles(z) == std::vector<double>{1, 2, 3, 1, 2, 3});
     const Tensor i = zeros({5}, {DType::Int32});
     copy_(i, values({1.9, -1.9, std::nan(""), 3e10, -0.5}, DType::Float32));
-    CHECK(vals(i) == std::vector<double>{1, -1, -2147483648.0, -2147483648.0, 0});
+    CHECK(doubles(i) == std::vector<double>{1, -1, -2147483648.0, -2147483648.0, 0});
     const Tensor l = zeros({3}, {DType::Int64});
     copy_(l, values({1e20, std::numeric_limits<double>::infinity(), -2.5}, DType::Float32));
-    CHECK(vals(l) == std::vector<double>{-9223372036854775808.0, -9223372036854775808.0, -2});
+    CHECK(doubles(l) == std::vector<double>{-9223372036854775808.0, -9223372036854775808.0, -2});
     const Tensor b = zeros({4}, {DType::Bool});
     copy_(b, values({0.0, -0.0, std::nan(""), 0.1}, DType::Float32));
-    CHECK(vals(b) == std::vector<double>{0, 0, 1, 1});
+    CHECK(doubles(b) == std::vector<double>{0, 0, 1, 1});
     const Tensor h = zeros({2}, {DType::Float16});
     copy_(h, values({65519, 2049}, DType::Int64));
-    CHECK(vals(h) == std::vector<double>{65504, 2048});
+    CHECK(doubles(h) == std::vector<double>{65504, 2048});
     const Tensor f = zeros({2});
     copy_(f, values({1e40, 0.1}, DType::Float64));
-    CHECK(vals(f) ==
+    CHECK(doubles(f) ==
           std::vector<double>{std::numeric_limits<double>::infinity(), 0.10000000149011612});
     // A transpose large enough for the tiled path, into a contiguous and a strided destination.
-    const Tensor src = random({70, 45});
+    const Tensor src = random_operand({70, 45});
     const Tensor dst = zeros({45, 70});
     copy_(dst, src.t());
-    CHECK(vals(dst) == vals(src.t()));
+    CHECK(doubles(dst) == doubles(src.t()));
     const Tensor wide = zeros({45, 140});
     const Tensor every_other = wide.slice(1, 0, std::nullopt, 2);
     copy_(every_other, src.t());
-    CHECK(vals(every_other) == vals(src.t()));
+    CHECK(doubles(every_other) == doubles(src.t()));
     const Tensor d64 = zeros({45, 70}, {DType::Float64});
     copy_(d64, src.t());
-    CHECK(vals(d64) == vals(src.t()));
+    CHECK(doubles(d64) == doubles(src.t()));
   }
 }
 
@@ -244,15 +244,15 @@ TEST_CASE("copy_ refuses what PyTorch refuses and allows copying a tensor onto i
                        doctest::Contains("more than one element of the written-to tensor"), Error);
   const Tensor w = arange(9, {DType::Float32}).view({3, 3});
   copy_(w, w);
-  CHECK(vals(w)[4] == 4);
+  CHECK(doubles(w)[4] == 4);
 }
 
 TEST_CASE("to_dtype keeps a dense layout and densifies others in the input's order") {
-  CHECK(to_dtype(random({2, 3, 4}).permute({2, 0, 1}), DType::Float64).strides() ==
+  CHECK(to_dtype(random_operand({2, 3, 4}).permute({2, 0, 1}), DType::Float64).strides() ==
         Shape{1, 12, 4});
-  CHECK(to_dtype(random({4, 10}).slice(1, 0, std::nullopt, 2), DType::Float64).strides() ==
+  CHECK(to_dtype(random_operand({4, 10}).slice(1, 0, std::nullopt, 2), DType::Float64).strides() ==
         Shape{5, 1});
-  CHECK(to_dtype(random({3, 1}).expand({3, 4}), DType::Float64).strides() == Shape{4, 1});
-  const Tensor x = random({2});
+  CHECK(to_dtype(random_operand({3, 1}).expand({3, 4}), DType::Float64).strides() == Shape{4, 1});
+  const Tensor x = random_operand({2});
   CHECK(to_dtype(x, DType::Float32).storage().is_same(x.storage()));
 }

@@ -177,7 +177,7 @@ Shape reduced_shape(const Tensor& x, int64_t dim, bool keepdim) {
   return s;
 }
 
-void check_cpu(const Tensor& x, const char* op) {
+void check_reducible(const Tensor& x, const char* op) {
   STRIDED_CHECK(x.defined(), op, ": the tensor is undefined");
   STRIDED_CHECK(x.device().is_cpu(), op, ": the CPU engine reduces CPU tensors; got a tensor on ",
                 x.device().str());
@@ -224,7 +224,7 @@ void check_arg_dtype(const Tensor& x, bool is_max) {
 
 ValuesIndices max_min(const Tensor& x, int64_t dim, bool keepdim, bool is_max) {
   const char* op = op_name(is_max, false);
-  check_cpu(x, op);
+  check_reducible(x, op);
   const int64_t d = wrap_dim(dim, x.dim(), op);
   // ReduceOpsUtils.h, zero_numel_check_dims: a dim of size 0 has no extreme.
   STRIDED_CHECK(x.dim() == 0 || x.size(d) != 0, op, ": Expected reduction dim ", d,
@@ -237,7 +237,7 @@ ValuesIndices max_min(const Tensor& x, int64_t dim, bool keepdim, bool is_max) {
 
 Tensor arg_extreme(const Tensor& x, int64_t dim, bool keepdim, bool is_max) {
   const char* op = op_name(is_max, true);
-  check_cpu(x, op);
+  check_reducible(x, op);
   const int64_t d = wrap_dim(dim, x.dim(), op);
   STRIDED_CHECK(x.dim() == 0 || x.size(d) != 0, op, ": Expected reduction dim ", d,
                 " to have non-zero size.");
@@ -284,27 +284,27 @@ void check_mean_dtype(const Tensor& x) {
 // -------------------------------------------------------------------------------------------
 
 Tensor sum(const Tensor& x) {
-  check_cpu(x, "sum()");
+  check_reducible(x, "sum()");
   return sum_impl(x, std::nullopt, false);
 }
 Tensor sum(const Tensor& x, int64_t dim, bool keepdim) {
-  check_cpu(x, "sum()");
+  check_reducible(x, "sum()");
   return sum_impl(x, wrap_dim(dim, x.dim(), "sum()"), keepdim);
 }
 Tensor mean(const Tensor& x) {
-  check_cpu(x, "mean()");
+  check_reducible(x, "mean()");
   check_mean_dtype(x);
   return mean_of(sum(x), x.numel());
 }
 Tensor mean(const Tensor& x, int64_t dim, bool keepdim) {
-  check_cpu(x, "mean()");
+  check_reducible(x, "mean()");
   check_mean_dtype(x);
   const int64_t d = wrap_dim(dim, x.dim(), "mean()");
   return mean_of(sum_impl(x, d, keepdim), inputs_per_output(x, d));
 }
 
 Tensor max(const Tensor& x) {
-  check_cpu(x, "max()");
+  check_reducible(x, "max()");
   // TensorCompare.cpp, max: "Expected reduction dim to be specified for input.numel() == 0."
   STRIDED_CHECK(x.numel() > 0,
                 "max(): Expected reduction dim to be specified for input.numel() == 0. Specify "
@@ -312,7 +312,7 @@ Tensor max(const Tensor& x) {
   return extreme_all(x, true);
 }
 Tensor min(const Tensor& x) {
-  check_cpu(x, "min()");
+  check_reducible(x, "min()");
   STRIDED_CHECK(x.numel() > 0,
                 "min(): Expected reduction dim to be specified for input.numel() == 0. Specify "
                 "the reduction dim with the 'dim' argument.");
@@ -326,13 +326,13 @@ ValuesIndices min(const Tensor& x, int64_t dim, bool keepdim) {
 }
 
 Tensor argmax(const Tensor& x) {
-  check_cpu(x, "argmax()");
+  check_reducible(x, "argmax()");
   STRIDED_CHECK(x.numel() > 0,
                 "argmax(): Expected reduction dim to be specified for input.numel() == 0.");
   return arg_extreme_all(x, true);
 }
 Tensor argmin(const Tensor& x) {
-  check_cpu(x, "argmin()");
+  check_reducible(x, "argmin()");
   STRIDED_CHECK(x.numel() > 0,
                 "argmin(): Expected reduction dim to be specified for input.numel() == 0.");
   return arg_extreme_all(x, false);
@@ -345,7 +345,7 @@ Tensor argmin(const Tensor& x, int64_t dim, bool keepdim) {
 }
 
 ReducePath reduce_path(const Tensor& x, int64_t dim) {
-  check_cpu(x, "reduce_path");
+  check_reducible(x, "reduce_path");
   const int64_t d = wrap_dim(dim, x.dim(), "reduce_path");
   // The plan sum(x, dim) builds, over a result it never writes.
   const Tensor result = empty(reduced_shape(x, d, false), {x.dtype()});

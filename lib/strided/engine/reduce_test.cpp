@@ -27,7 +27,7 @@ Tensor arange_f(Shape shape, DType dtype = DType::Float32) {
   return arange(n).to(dtype).reshape(shape);  // through int64: arange itself refuses bool
 }
 
-Tensor random(Shape shape, uint64_t seed) {
+Tensor random_seeded(Shape shape, uint64_t seed) {
   Generator gen(seed);
   return rand(shape, gen);
 }
@@ -214,7 +214,7 @@ TEST_CASE("float sums are cascaded: 2^20 times 0.1f agrees with torch to 1e-5") 
 }
 
 TEST_CASE("every path agrees with the element-wise reference, on any layout and thread count") {
-  const Tensor base = random({6, 5, 7}, 3);
+  const Tensor base = random_seeded({6, 5, 7}, 3);
   struct Layout {
     const char* what;
     Tensor x;
@@ -231,8 +231,8 @@ TEST_CASE("every path agrees with the element-wise reference, on any layout and 
       {"with NaN", with_nan},
       {"transposed with NaN", with_nan.transpose(0, 2)},
       {"ties", mul(base, Scalar(int64_t{0}))},
-      {"long rows", random({3, 3000}, 4)},
-      {"long columns", random({3000, 3}, 5)},
+      {"long rows", random_seeded({3, 3000}, 4)},
+      {"long columns", random_seeded({3000, 3}, 5)},
       {"int64", arange_f({4, 5, 6}, DType::Int64).permute({1, 2, 0})},
       {"int32 with ties", arange_f({6, 6}, DType::Int32).slice(0, 0, 1).expand({5, 6})},
       {"float64", to_dtype(base, DType::Float64).transpose(1, 2)},
@@ -287,7 +287,7 @@ TEST_CASE("the outer path also takes a unit-stride kept dim the plan puts furthe
   // (70, 300) with 300 innermost, while x has unit stride along the 70. The plan's 2-D blocks
   // see the 300 only; the outer path walks blocks of 40 rows by the 70 instead, and gives what
   // the contiguous copy gives, float sums included (each column is cascaded the same way).
-  const Tensor x = random({300, 40, 70}, 6).permute({2, 1, 0});
+  const Tensor x = random_seeded({300, 40, 70}, 6).permute({2, 1, 0});
   CHECK(reduce_path(x, 1) == ReducePath::Outer);
   const int threads_before = get_num_threads();
   for (int threads : {1, 2}) {
@@ -312,7 +312,7 @@ TEST_CASE("many short rows: sums of rows of 1 to 70 elements agree with a double
     for (int64_t n = 1; n <= 70; ++n) {
       // Enough rows that two threads split them (kGrainSize inputs per chunk at least).
       const int64_t rows = 2 * kGrainSize / n + 3;
-      const Tensor x = sub(mul(random({rows, n}, 100 + static_cast<uint64_t>(n)), Scalar(2.0)),
+      const Tensor x = sub(mul(random_seeded({rows, n}, 100 + static_cast<uint64_t>(n)), Scalar(2.0)),
                            Scalar(1.0));
       INFO("rows of " << n << ", " << threads << " threads");
       const std::vector<double> xs = vals(x), s = vals(sum(x, 1)), m = vals(mean(x, 1));
@@ -370,7 +370,7 @@ TEST_CASE("outer path: a column's sum is the same in a vector lane as in a scala
     set_num_threads(threads);
     for (int64_t rows : {1, 15, 17, 300, 4099}) {
       const int64_t w = 70;
-      const Tensor x = sub(mul(random({rows, w}, 7 + static_cast<uint64_t>(rows)), Scalar(2.0)),
+      const Tensor x = sub(mul(random_seeded({rows, w}, 7 + static_cast<uint64_t>(rows)), Scalar(2.0)),
                            Scalar(1.0));
       REQUIRE((rows == 1 || reduce_path(x, 0) == ReducePath::Outer));
       const std::vector<double> full_sum = vals(sum(x, 0)), xs = vals(x);
@@ -392,7 +392,7 @@ TEST_CASE("strided path: a column slice summed down its rows, four outputs at a 
     set_num_threads(threads);
     for (int64_t rows : {3, 40, 2000}) {
       const int64_t w = 23;
-      const Tensor full_x = sub(mul(random({rows, 2 * w}, 11 + static_cast<uint64_t>(rows)),
+      const Tensor full_x = sub(mul(random_seeded({rows, 2 * w}, 11 + static_cast<uint64_t>(rows)),
                                     Scalar(2.0)),
                                 Scalar(1.0));
       const Tensor x = full_x.slice(1, 0, std::nullopt, 2);

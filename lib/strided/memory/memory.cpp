@@ -183,16 +183,16 @@ void simplify(std::vector<DiophantineTerm>& terms, int64_t b) {
 }
 
 // A strided operand of the overlap problem, in some unit (elements or bytes).
-struct Operand {
+struct SetOperand {
   Shape sizes, strides;
   i128 start = 0;  // first unit touched
   i128 end = 0;    // one past the last unit touched (start == end: empty)
   int64_t item = 1;
 };
 
-Operand make_operand(const Tensor& t, int64_t unit) {
+SetOperand make_operand(const Tensor& t, int64_t unit) {
   // unit is 1 (elements) or the item size (bytes), so strides and offsets scale by item / unit.
-  Operand o;
+  SetOperand o;
   o.item = t.element_size() / unit;
   o.sizes = t.sizes();
   for (int64_t s : t.strides()) o.strides.push_back(s);
@@ -286,7 +286,7 @@ bool is_view_of(const Tensor& a, const Tensor& b, int64_t limit) {
   if (b.numel() == 0) return false;
   // Compare in bytes when the item sizes differ (a reinterpreting view), else in elements.
   const int64_t unit = a.element_size() == b.element_size() ? a.element_size() : 1;
-  const Operand oa = make_operand(a, unit), ob = make_operand(b, unit);
+  const SetOperand oa = make_operand(a, unit), ob = make_operand(b, unit);
   if (oa.start < ob.start || oa.end > ob.end) return false;  // a reaches outside b's extent
   // A non-overlapping and dense b covers its whole extent: nothing left to check.
   if (b.is_non_overlapping_and_dense()) return true;
@@ -351,7 +351,7 @@ MemOverlap solve_may_share_memory(const Tensor& a, const Tensor& b, int64_t max_
   // Elements when the item sizes agree (every stride and offset is then a whole number of items);
   // bytes otherwise, with the bytes of one item as one more dim of stride 1 (mem_overlap.c).
   const int64_t unit = a.element_size() == b.element_size() ? a.element_size() : 1;
-  const Operand oa = make_operand(a, unit), ob = make_operand(b, unit);
+  const SetOperand oa = make_operand(a, unit), ob = make_operand(b, unit);
   if (!(oa.start < oa.end && ob.start < ob.end && oa.start < ob.end && ob.start < oa.end))
     return MemOverlap::No;  // an empty operand, or extents that do not meet
   if (max_work == 0) return MemOverlap::TooHard;
@@ -361,7 +361,7 @@ MemOverlap solve_may_share_memory(const Tensor& a, const Tensor& b, int64_t max_
   const i128 rhs = std::min(ob.end - 1 - oa.start, oa.end - 1 - ob.start);
   if (!fits_int64(rhs)) return MemOverlap::TooHard;
   std::vector<DiophantineTerm> terms;
-  for (const Operand* o : {&oa, &ob}) {
+  for (const SetOperand* o : {&oa, &ob}) {
     for (size_t k = 0; k < o->sizes.size(); ++k) {
       if (o->sizes[k] <= 1 || o->strides[k] == 0) continue;  // adds nothing to the reach
       const i128 stride = o->strides[k];

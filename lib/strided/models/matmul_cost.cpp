@@ -33,7 +33,7 @@ Layout unsqueezed(const Layout& l, int64_t dim) {
   return {std::move(g.sizes), std::move(g.strides)};
 }
 
-Shape prefix(const Layout& l, int64_t drop) {
+Shape batch_of(const Layout& l, int64_t drop) {
   return Shape(l.sizes.begin(), l.sizes.end() - drop);
 }
 
@@ -138,7 +138,7 @@ Tally product(const Layout& a, const Layout& b, DType dtype) {
 bool kernel_dtype(DType d) { return d != DType::Bool && d != DType::Float16; }
 
 // mm, mv and dot: their checks, the new result, its product.
-bool mm(const Layout& a, const Layout& b, DType da, DType db, Tally& t) {
+bool mm_cost(const Layout& a, const Layout& b, DType da, DType db, Tally& t) {
   if (a.sizes[1] != b.sizes[0] || !kernel_dtype(da) || da != db) return false;
   contiguous_nbytes_needed({a.sizes[0], b.sizes[1]}, itemsize(da), "matmul");
   t.allocate(Checked(a.sizes[0]) * b.sizes[1], da);
@@ -158,35 +158,35 @@ MatmulCost matmul_cost(const Tensor& tensor1, const Tensor& tensor2) {
   Tally t;
   try {
     if (dim1 == 1 && dim2 == 1) {
-      if (d1 == d2 && l1.sizes[0] == l2.sizes[0]) mm(unsqueezed(l1, 0), unsqueezed(l2, 1), d1, d2, t);
+      if (d1 == d2 && l1.sizes[0] == l2.sizes[0]) mm_cost(unsqueezed(l1, 0), unsqueezed(l2, 1), d1, d2, t);
     } else if (dim1 == 2 && dim2 == 1) {
-      mm(l1, unsqueezed(l2, 1), d1, d2, t);
+      mm_cost(l1, unsqueezed(l2, 1), d1, d2, t);
     } else if (dim1 == 1 && dim2 == 2) {
-      mm(unsqueezed(l1, 0), l2, d1, d2, t);
+      mm_cost(unsqueezed(l1, 0), l2, d1, d2, t);
     } else if (dim1 == 2 && dim2 == 2) {
-      mm(l1, l2, d1, d2, t);
+      mm_cost(l1, l2, d1, d2, t);
     } else if (matmul_should_fold(l1.sizes, l1.strides, dim2) ||
                matmul_should_fold(l2.sizes, l2.strides, dim1)) {
       const bool transpose = dim2 > dim1;
       const Layout t1 = transpose ? mT(l2) : l1;
       const Layout t2 = !transpose ? l2 : (dim1 == 2 ? mT(l1) : l1);
       const DType dt1 = transpose ? d2 : d1, dt2 = transpose ? d1 : d2;
-      Shape output_shape = prefix(t1, 1);
+      Shape output_shape = batch_of(t1, 1);
       const int64_t folded = checked_numel(output_shape, "matmul");
       const Layout t1_folded = reshaped(t1, {folded, t1.size(-1)}, dt1, t);
       if (t2.dim() == 2) {
         output_shape.push_back(t2.sizes[1]);
-        if (mm(t1_folded, t2, dt1, dt2, t) && transpose) {
+        if (mm_cost(t1_folded, t2, dt1, dt2, t) && transpose) {
           // out.mT().contiguous(): the result viewed as output_shape, its last two dims swapped.
           contiguous_copy(mT({output_shape, contiguous_strides(output_shape)}), dt1, t, false);
         }
       } else {
-        mm(t1_folded, unsqueezed(t2, 1), dt1, dt2, t);
+        mm_cost(t1_folded, unsqueezed(t2, 1), dt1, dt2, t);
       }
     } else {
       // bmm over the broadcast batch: each operand expanded and reshaped to (batch, n, k).
       const int64_t n = l1.size(-2), k1 = l1.size(-1), k2 = l2.size(-2), m = l2.size(-1);
-      const Shape batch = broadcast_shapes(prefix(l1, 2), prefix(l2, 2));
+      const Shape batch = broadcast_shapes(batch_of(l1, 2), batch_of(l2, 2));
       const int64_t batch_numel = checked_numel(batch, "matmul");
       Shape size1 = batch, size2 = batch;
       size1.insert(size1.end(), {n, k1});
