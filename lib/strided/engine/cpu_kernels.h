@@ -29,16 +29,26 @@ struct CpuKernels {
                   const Tensor* indices);
 };
 
+// The AVX2 and AVX-512 tables exist on x86 only: elsewhere (the wasm build) their files compile
+// to nothing, and the baseline table is the only one.
+#if defined(__x86_64__) || defined(__i386__)
+#define STRIDED_X86_KERNELS 1
+#else
+#define STRIDED_X86_KERNELS 0
+#endif
+
 namespace cpu {
 namespace base {
 extern const CpuKernels kernels;
 }
+#if STRIDED_X86_KERNELS
 namespace avx2 {
 extern const CpuKernels kernels;
 }
 namespace avx512 {
 extern const CpuKernels kernels;
 }
+#endif
 }  // namespace cpu
 
 }  // namespace strided
