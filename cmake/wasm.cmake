@@ -32,10 +32,10 @@ set_target_properties(doctest::doctest PROPERTIES
 
 # The unit tests stay targets, outside the default build and unregistered, so that the
 # directories' own CMakeLists.txt (which name them) configure unchanged; the native build runs them.
-function(strided_add_test name)
-  cmake_parse_arguments(T "" "LABEL" "SOURCES;LIBS" ${ARGN})
-  add_executable(${name} EXCLUDE_FROM_ALL ${T_SOURCES})
-  target_link_libraries(${name} PRIVATE ${T_LIBS} doctest::doctest)
+function(strided_add_tests program)
+  cmake_parse_arguments(T "" "PREFIX;LABEL" "SOURCES;LIBS" ${ARGN})
+  add_executable(${program} EXCLUDE_FROM_ALL ${T_SOURCES})
+  target_link_libraries(${program} PRIVATE ${T_LIBS} doctest::doctest)
 endfunction()
 
 message(STATUS "stridebook: wasm build with emscripten ${EMSCRIPTEN_VERSION} "

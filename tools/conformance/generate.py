@@ -25,7 +25,7 @@ contiguous), binary (add, sub, mul, div over every dtype pair) and matmul reques
 take every layout that decides an output's strides (permuted, sliced, expanded, size-1 dims with
 odd strides, overlapping windows, 0-d, empty). Their answer is the engine form: shape, stride,
 storage_offset, dtype, is_contiguous, numel and values, or an error. The explorer's test
-explore.engine (tools/explore/engine_requests_test.cpp) runs them.
+explore.engine_requests (tools/explore/engine_requests_test.cpp) runs them.
 
 PyTorch 1.13 accepts a few calls that produce a negative size (expand(-2, 0) of a 1x1 tensor,
 as_strided((0, -1), ...)); the library refuses them, so cases whose answer holds a negative size

@@ -4,7 +4,7 @@
 #
 #   tools/gpu/bundle.sh            # from the repository root, on a clean work tree
 #
-# The bundle holds the GPU tests, every chapter, strided-cuda-info and the CUDA benchmarks, built
+# The bundle holds the GPU tests (one program), every chapter, strided-cuda-info and the CUDA benchmarks, built
 # at -O2 for sm_90 (Hopper, the lent H100/H200) in build/gpu, stripped; and the shared libraries
 # of this machine that such a machine lacks (OpenBLAS, its Fortran runtime, Google Benchmark).
 # The CUDA runtime and cuBLAS are the GPU machine's own. The programs find the checkout at this
@@ -23,15 +23,15 @@ build=build/gpu
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O2 -DNDEBUG" "-DCMAKE_CUDA_FLAGS_RELWITHDEBINFO=-O2 -DNDEBUG" \
   -DCMAKE_CUDA_ARCHITECTURES=90-real >/dev/null
-tests=(cuda.elementwise_gpu cuda.matmul_gpu cuda.reduce_gpu cuda.timing_events_gpu
-       cuda.to_device_gpu cuda.transpose_gpu)
 chapters=()
 for f in chapters/[0-9][0-9]_*.cpp; do chapters+=("chapter_$(basename "$f" .cpp)"); done
-ninja -C "$build" strided-cuda-info strided_cuda_bench "${tests[@]}" "${chapters[@]}"
+# The GPU tests are one program, cuda_gpu_tests (kernels/CMakeLists.txt); device_run.sh runs each
+# test file of it on its own, as ctest does here.
+ninja -C "$build" strided-cuda-info strided_cuda_bench cuda_gpu_tests "${chapters[@]}"
 
 stage=.gpu/stage
 rm -rf .gpu && mkdir -p "$stage/bin" "$stage/lib"
-for t in "${tests[@]}"; do strip -o "$stage/bin/$t" "$build/kernels/$t"; done
+strip -o "$stage/bin/cuda_gpu_tests" "$build/kernels/cuda_gpu_tests"
 for c in "${chapters[@]}"; do strip -o "$stage/bin/$c" "$build/chapters/$c"; done
 strip -o "$stage/bin/strided-cuda-info" "$build/kernels/strided-cuda-info"
 strip -o "$stage/bin/strided_cuda_bench" "$build/kernels/bench/strided_cuda_bench"

@@ -68,16 +68,18 @@ runstep device_info 20 "$bin/strided-cuda-info"
 pack
 
 # ---- 2. the GPU tests ------------------------------------------------------------------------------
+# One program, cuda_gpu_tests; each test file of it is a test of its own, cuda.<name>_gpu, as in
+# kernels/CMakeLists.txt.
 tests="elementwise matmul reduce timing_events to_device transpose"
 if command -v ctest >/dev/null; then
   mkdir -p "$res/ctest"
   for t in $tests; do
-    echo "add_test(cuda.${t}_gpu \"$bin/cuda.${t}_gpu\")"
+    echo "add_test(cuda.${t}_gpu \"$bin/cuda_gpu_tests\" \"--source-file=*/${t}_gpu_test.cpp\")"
     echo "set_tests_properties(cuda.${t}_gpu PROPERTIES LABELS gpu SKIP_RETURN_CODE 77 TIMEOUT 60)"
   done >"$res/ctest/CTestTestfile.cmake"
   (cd "$res/ctest" && runstep ctest_gpu 200 ctest -L gpu --output-on-failure)
 else
-  for t in $tests; do runstep "test_$t" 60 "$bin/cuda.${t}_gpu"; done
+  for t in $tests; do runstep "test_$t" 60 "$bin/cuda_gpu_tests" "--source-file=*/${t}_gpu_test.cpp"; done
 fi
 pack
 
@@ -115,11 +117,12 @@ if command -v compute-sanitizer >/dev/null; then
   # The 2^31-element case moves 2 GiB through an instrumented kernel: too slow to check so.
   for t in elementwise reduce to_device transpose matmul; do
     runstep "memcheck_$t" 45 compute-sanitizer --tool memcheck --error-exitcode 9 \
-      "$bin/cuda.${t}_gpu" --test-case-exclude='*2^31*'
+      "$bin/cuda_gpu_tests" "--source-file=*/${t}_gpu_test.cpp" --test-case-exclude='*2^31*'
   done
   for t in transpose reduce matmul; do
     # The 70000-row case has too many shared-memory accesses to check within the cap.
-    runstep "racecheck_$t" 45 compute-sanitizer --tool racecheck --error-exitcode 9 "$bin/cuda.${t}_gpu" \
+    runstep "racecheck_$t" 45 compute-sanitizer --tool racecheck --error-exitcode 9 \
+      "$bin/cuda_gpu_tests" "--source-file=*/${t}_gpu_test.cpp" \
       --test-case-exclude='*long rows*'
   done
 else
