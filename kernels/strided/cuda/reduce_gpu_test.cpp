@@ -21,7 +21,7 @@ namespace {
 
 constexpr ReduceKernel kReduceKernels[] = {ReduceKernel::Auto, ReduceKernel::ThreadPerOutput,
                                      ReduceKernel::BlockPerRow, ReduceKernel::ColumnSplit};
-const char* kernel_name(ReduceKernel k) {
+const char* reduce_kernel_name(ReduceKernel k) {
   switch (k) {
     case ReduceKernel::Auto: return "auto";
     case ReduceKernel::ThreadPerOutput: return "thread per output";
@@ -37,7 +37,7 @@ void check_all_dims(const Tensor& x, bool exact_sums, const char* what) {
   for (int64_t dim = 0; dim < std::max<int64_t>(x.dim(), 1); ++dim) {
     const ReferenceValues s = reference_sum(x, dim), m = reference_amax(x, dim);
     for (const ReduceKernel k : kReduceKernels) {
-      INFO(what, " dim ", dim, ", ", kernel_name(k));
+      INFO(what, " dim ", dim, ", ", reduce_kernel_name(k));
       const int64_t bound = exact_sums ? 0 : std::max<int64_t>(s.terms - 1, 0);
       CHECK(compare_with_reference(to_cpu(cuda::sum(dx, dim, k)), s, bound) == "");
       CHECK(compare_with_reference(to_cpu(amax(dx, dim, k)), m, 0) == "");
