@@ -14,9 +14,9 @@ its time limit under a mutant kills all of its claims that were run. A chapter n
 reaches runs exactly as unmutated, so its claims are not run again.
 
   run.py --record FILE        run every mutant and write the record (docs/recorded/mutants/record.json)
-  run.py --check FILE --only ID,...
-                              run these mutants and fail unless each kills exactly the claims the
-                              record says (tools/book test --all runs a fixed sample this way)
+  run.py --check FILE [--only ID,...]
+                              run the mutants (or these) and fail unless each kills exactly the
+                              claims the record says (tools/book test --all runs them all this way)
 
 The record holds, besides the kills, a digest of the mutant catalogue and of each claim's
 statement, so that the embed tool can refuse a build whose claims or mutants changed since.
@@ -80,7 +80,9 @@ class Build:
                 obj = line.split(":", 1)[0]
                 self.deps[obj] = set()
             elif line.strip() and obj:
-                self.deps[obj].add(os.path.normpath(line.strip()))
+                # As the compiler wrote them: relative to the build folder when ccache's base
+                # directory made the paths it passed on relative.
+                self.deps[obj].add(os.path.normpath(os.path.join(self.dir, line.strip())))
         self.members = {}
         with open(os.path.join(self.dir, "build.ninja"), encoding="utf-8") as f:
             for line in f:
@@ -247,7 +249,7 @@ def main(argv=None):
     ap.add_argument("--build-dir", default=os.path.join(ROOT, "build", "default"),
                     help="the main build, already built (default: build/default)")
     ap.add_argument("--record", help="run every mutant and write the record here")
-    ap.add_argument("--check", help="compare the mutants run (--only) with this record")
+    ap.add_argument("--check", help="compare the mutants run with this record")
     ap.add_argument("--only", help="comma-separated mutant IDs (default: all)")
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 2,
                     help="mutants built and run at once (default: the number of cores)")
