@@ -14,12 +14,16 @@ For each top-level .html page of the site:
     reaches past the column unless it scrolls in its own box; the window never scrolls as a
     whole (the header and search box stay), the text never scrolls sideways as a whole, and a
     chapter ends on its machine note, visible once its text is scrolled to the end;
-  - in dark mode (a second pass), figures take the page's colours: no white box, their text
-    keeps a contrast of at least 4.5 against the page, and their links at least 3;
+  - in dark mode (switched on after the checks above at the first width, on the same load),
+    figures take the page's colours: no white box, their text keeps a contrast of at least 4.5
+    against the page, and their links at least 3;
+  - the header holds the book's search box, with the theme's dark-mode toggle beside it, and not
+    Doxygen's title-only search (every page but the one-page edition, print.html, which has no
+    header);
   - a screenshot is saved (--screenshots DIR/<page>-<width>[-dark].png) for a human to look at.
 
-Every page is checked at each --widths (1400 and 420 px: a desktop and a phone), and once more in
-dark mode at the first width.
+Every page is loaded once at each --widths (1400 and 420 px: a desktop and a phone); the dark
+checks run on the first width's load.
 
 Chromium is driven through the DevTools protocol over a pipe (--remote-debugging-pipe: commands on
 fd 3, replies on fd 4, NUL-terminated JSON), so console messages and requests are caught as events
@@ -195,6 +199,29 @@ LAYOUT = r"""
   }
   return JSON.stringify(problems);
 })()"""
+
+# The header: the book's search box (docs/header.html) with the theme's toggle beside it, which the
+# theme adds on jQuery's ready (after the load event, at times), and no Doxygen search.
+HEADER = """JSON.stringify({
+  field: document.querySelectorAll('#book-search-field').length,
+  toggle: !!document.querySelector('#book-search doxygen-awesome-dark-mode-toggle'),
+  doxygenSearch: !!(document.getElementById('MSearchResultsWindow') || window.searchBox),
+})"""
+
+
+def header_problems(browser, timeout=5.0):
+    """What is wrong with the page's header, as a list of sentences."""
+    deadline = time.monotonic() + timeout
+    while True:
+        header = json.loads(browser.evaluate(HEADER))
+        if header["toggle"] or time.monotonic() > deadline:
+            break
+        time.sleep(0.05)
+    if header["field"] != 1 or not header["toggle"] or header["doxygenSearch"]:
+        return [f"header: {header} (want one search field, the theme's toggle beside it, "
+                "no Doxygen search)"]
+    return []
+
 
 # In dark mode: figures must not stay white boxes, and their own text must read on the page.
 DARK = r"""
@@ -377,18 +404,45 @@ def problems_in_events(events, page_url):
     return problems
 
 
-def check_page(browser, path, shot_dir, timeout, dark=False):
+def load_page(browser, path, timeout):
+    """Navigates to the page and waits for its load event and for MathJax's queue to drain;
+    returns MathJax's state ('done' or 'no-mathjax')."""
     url = "file://" + urllib.parse.quote(os.path.abspath(path))
     browser.events.clear()
     browser.send("Page.navigate", {"url": url})
     browser.wait_event("Page.loadEventFired", timeout)
-    state = browser.evaluate(WAIT_MATHJAX, timeout=timeout)
+    return browser.evaluate(WAIT_MATHJAX, timeout=timeout)
+
+
+def late_events(browser, url):
+    """The problems in the events of the page so far, once late console events have arrived."""
+    time.sleep(0.05)  # let late console events arrive before reading them
+    try:
+        browser.send("Runtime.evaluate", {"expression": "0"})
+    except Exception:
+        pass
+    problems = problems_in_events(browser.events, url)
+    browser.events.clear()
+    return problems
+
+
+def save_screenshot(browser, path, shot_dir, timeout, dark):
+    if not shot_dir:
+        return
+    shot = browser.send("Page.captureScreenshot", {"format": "png"}, timeout=timeout)
+    name = (os.path.splitext(os.path.basename(path))[0] + f"-{browser.width}"
+            + ("-dark" if dark else "") + ".png")
+    with open(os.path.join(shot_dir, name), "wb") as f:
+        f.write(base64.b64decode(shot["data"]))
+
+
+def check_page(browser, path, shot_dir, timeout, dark=False):
+    """Loads the page and checks it as described above: formulas, layout, header and events;
+    then, when `dark`, switches the theme's dark mode on and checks the figures' colours.
+    Returns (MathJax's counts, {"light": problems, "dark": problems})."""
+    state = load_page(browser, path, timeout)
     info = json.loads(browser.evaluate(INSPECT))
     problems = json.loads(browser.evaluate(LAYOUT))
-    if dark:
-        # doxygen-awesome's own switch: the class its toggle sets on <html>.
-        browser.evaluate("document.documentElement.classList.add('dark-mode')")
-        problems += json.loads(browser.evaluate(DARK))
     if info["sources"] and state != "done":
         problems.append("the page has formulas but MathJax did not load")
     if info["typeset"] < info["sources"]:
@@ -399,19 +453,17 @@ def check_page(browser, path, shot_dir, timeout, dark=False):
         problems.append(f"raw TeX left in the text: {' '.join(info['raw'])}")
     if not info["hasContents"]:
         problems.append("no Doxygen contents block: the page did not render")
-    time.sleep(0.05)  # let late console events arrive before reading them
-    try:
-        browser.send("Runtime.evaluate", {"expression": "0"})
-    except Exception:
-        pass
-    problems += problems_in_events(browser.events, url)
-    if shot_dir:
-        shot = browser.send("Page.captureScreenshot", {"format": "png"}, timeout=timeout)
-        name = (os.path.splitext(os.path.basename(path))[0] + f"-{browser.width}"
-                + ("-dark" if dark else "") + ".png")
-        with open(os.path.join(shot_dir, name), "wb") as f:
-            f.write(base64.b64decode(shot["data"]))
-    return info, problems
+    if os.path.basename(path) != "print.html":
+        problems += header_problems(browser)
+    problems += late_events(browser, path)
+    save_screenshot(browser, path, shot_dir, timeout, False)
+    found = {"light": problems}
+    if dark:
+        # doxygen-awesome's own switch: the class its toggle sets on <html>.
+        browser.evaluate("document.documentElement.classList.add('dark-mode')")
+        found["dark"] = json.loads(browser.evaluate(DARK)) + late_events(browser, path)
+        save_screenshot(browser, path, shot_dir, timeout, True)
+    return info, found
 
 
 def report(tool, failures, counted, screenshots=None, prefix=""):
@@ -463,30 +515,32 @@ def main(argv=None):
         os.makedirs(args.screenshots, exist_ok=True)
 
     widths = [int(w) for w in args.widths.split(",")]
-    passes = [(w, False) for w in widths] + [(widths[0], True)]
     failures = 0
     browser = Browser(chromium, widths[0], args.height)
     try:
         browser.open_session()
-        for width, dark in passes:
+        for width in widths:
             browser.resize(width, args.height)
-            mode = f"{width} px" + (", dark" if dark else "")
+            dark = width == widths[0]
             for page in pages:
                 try:
-                    info, problems = check_page(browser, os.path.join(args.site, page),
-                                                args.screenshots, args.timeout, dark)
+                    info, found = check_page(browser, os.path.join(args.site, page),
+                                             args.screenshots, args.timeout, dark)
                 except (TimeoutError, RuntimeError) as e:
-                    info, problems = {"typeset": 0, "sources": 0}, [str(e)]
-                status = "ok" if not problems else "FAILED"
-                print(f"check_browser: {page} ({mode}): {info.get('typeset', 0)}/"
-                      f"{info.get('sources', 0)} formulas typeset: {status}")
-                for p in problems:
-                    print(f"check_browser: {page} ({mode}): {p}")
-                failures += bool(problems)
+                    info, found = {"typeset": 0, "sources": 0}, {"light": [str(e)]}
+                for mode, problems in found.items():
+                    where = f"{page} ({width} px" + (", dark)" if mode == "dark" else ")")
+                    status = "ok" if not problems else "FAILED"
+                    print(f"check_browser: {where}: {info.get('typeset', 0)}/"
+                          f"{info.get('sources', 0)} formulas typeset: {status}")
+                    for p in problems:
+                        print(f"check_browser: {where}: {p}")
+                    failures += bool(problems)
     finally:
         browser.close()
-    print(f"check_browser: {len(pages)} pages at {len(passes)} settings, {failures} page checks "
-          "with problems" + (f"; screenshots in {args.screenshots}" if args.screenshots else ""))
+    print(f"check_browser: {len(pages)} pages at {len(widths)} widths and in dark mode, "
+          f"{failures} page checks with problems"
+          + (f"; screenshots in {args.screenshots}" if args.screenshots else ""))
     return 1 if failures else 0
 
 

@@ -1,8 +1,6 @@
 #!/usr/bin/env python3
 """Use the site's search box in headless Chromium, over file://, as a reader would.
 
-  - the header has the book's search box (and the theme's dark-mode toggle beside it), and not
-    Doxygen's title-only search;
   - each of a few words the title-only search missed (contiguous, permute, memset, as_strided, and
     the claim ID MT-03), typed one key at a time, gives at least one result;
   - for every chapter (a page made from docs/NN_*.md), a word found in its prose and on no other
@@ -11,12 +9,15 @@
     there; Escape closes the list;
   - nothing is requested from outside the site, and no page logs an error (check_browser's rules);
   - screenshots of the open list at 1400 and 420 px, light and dark (--screenshots DIR).
+That every page's header holds the search box is check_browser's, which loads every page anyway.
+The pages' words are read from their HTML, as the index was made (search_index.py).
 
 Standard library only; Chromium is driven by check_browser.Browser.
 """
 
 import base64
 import collections
+import html.parser
 import json
 import os
 import re
@@ -32,12 +33,6 @@ QUERIES = ["contiguous", "permute", "memset", "as_strided", "MT-03"]
 # A chapter page: Doxygen keeps the Markdown file's name (docs/03_contiguity.md) as an anchor.
 CHAPTER_ANCHOR = re.compile(r'id="md_pages_[0-9]{2}_')
 
-HEADER = """JSON.stringify({
-  field: document.querySelectorAll('#book-search-field').length,
-  toggle: !!document.querySelector('#book-search doxygen-awesome-dark-mode-toggle'),
-  doxygenSearch: !!(document.getElementById('MSearchResultsWindow') || window.searchBox),
-})"""
-
 RESULTS = """(() => {
   const list = document.getElementById('book-search-results');
   return JSON.stringify({
@@ -52,17 +47,53 @@ RESULTS = """(() => {
   });
 })()"""
 
-# The prose of a page (its paragraphs), and all the text a reader sees in its contents.
-# Formulas are not prose: the search index leaves them out, so a word met only in TeX (\\partial)
-# is no word of the page's. "all" counts collapsed text too, which the index holds.
-TEXTS = """JSON.stringify({
-  prose: Array.from(document.querySelectorAll('div.contents div.textblock > p')).map((p) => {
-    const c = p.cloneNode(true);
-    c.querySelectorAll('mjx-container, script, .MathJax, .MathJax_Preview').forEach((m) => m.remove());
-    return c.textContent.replace(/\\\(.*?\\\)|\\\[.*?\\\]/gs, ' ');
-  }).join(' '),
-  all: (document.querySelector('div.contents') || document.body).textContent,
-})"""
+# The prose of a page (its paragraphs), and all the text of its contents. Formulas are not
+# prose: the search index leaves them out, so a word met only in TeX (\\partial) is no word of the
+# page's. "all" counts collapsed text and TeX too, which only makes a word less likely to count as
+# one page's own.
+VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param",
+        "source", "track", "wbr"}
+TEX = re.compile(r"\\\(.*?\\\)|\\\[.*?\\\]", re.S)
+
+
+class PageText(html.parser.HTMLParser):
+    """The text of div.contents ("all") and of its div.textblock's own paragraphs ("prose")."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.stack = []  # (tag, classes) of the open elements
+        self.all, self.prose = [], []
+
+    def handle_starttag(self, tag, attrs):
+        if tag not in VOID:
+            self.stack.append((tag, set((dict(attrs).get("class") or "").split())))
+
+    def handle_endtag(self, tag):
+        for i in range(len(self.stack) - 1, -1, -1):
+            if self.stack[i][0] == tag:
+                del self.stack[i:]
+                break
+
+    def handle_data(self, data):
+        tags = [t for t, _ in self.stack]
+        if not any(t == "div" and "contents" in c for t, c in self.stack):
+            return
+        self.all.append(data)
+        if "script" in tags or "style" in tags:
+            return
+        for i in range(len(self.stack) - 1, 0, -1):
+            tag, classes = self.stack[i]
+            parent, parent_classes = self.stack[i - 1]
+            if tag == "p" and parent == "div" and "textblock" in parent_classes:
+                self.prose.append(data)
+                return
+
+
+def page_texts(path):
+    parser = PageText()
+    with open(path, encoding="utf-8") as f:
+        parser.feed(f.read())
+    return {"prose": TEX.sub(" ", " ".join(parser.prose)), "all": "".join(parser.all)}
 
 
 class Reader:
@@ -184,19 +215,7 @@ def main(argv=None):
     r = Reader(browser, args.site, args.timeout)
     try:
         browser.open_session()
-        texts = {}
-        for page in pages:
-            r.open(page)
-            try:  # the theme adds its toggle on jQuery's ready, which may come after the load
-                r.wait("!!document.querySelector('#book-search doxygen-awesome-dark-mode-toggle')",
-                       "the dark-mode toggle", timeout=5)
-            except TimeoutError:
-                pass  # reported below
-            header = json.loads(r.js(HEADER))
-            if header["field"] != 1 or not header["toggle"] or header["doxygenSearch"]:
-                failures.append(f"{page}: header: {header} (want one search field, the theme's "
-                                "toggle beside it, no Doxygen search)")
-            texts[page] = json.loads(r.js(TEXTS))
+        texts = {page: page_texts(os.path.join(args.site, page)) for page in pages}
 
         r.open("index.html")
         for q in QUERIES:

@@ -6,10 +6,14 @@ at each width (1400 and 420 px by default):
   - every listing of its Markdown page (each \\snippet of docs/NN_name.md) is a tab group with two
     tabs, PyTorch then C++, and two panels, each holding a non-empty listing;
   - a reader who never chose sees PyTorch in every listing, and the tab bar fits the window;
-  - clicking C++ in one listing shows C++ in all of them, and the choice survives going to another
-    page and coming back (localStorage, as a file:// page keeps it);
+  - clicking C++ in one listing shows C++ in all of them, and the choice survives going to
+    another page (localStorage, as a file:// page keeps it): the next page, loaded after the
+    click, shows C++ in every listing;
   - the left arrow on a focused tab switches back to PyTorch without turning the page;
   - no request leaves the site, and no console error or uncaught exception occurs.
+Each page is loaded once at each width: in one of the two it arrives as to a reader who never
+chose (PyTorch shown), in the other just after C++ was chosen on the page before (C++ shown);
+the two alternate from page to page, and swap between the widths, so every page is seen both ways.
 Screenshots: DIR/tabs-chNN-WIDTH-{pytorch,cpp}.png (the first listing), for a person to look at.
 Uses the Browser of check_browser.py. Standard library only.
 """
@@ -60,12 +64,11 @@ def press(browser, key, code):
                                                 "windowsVirtualKeyCode": code})
 
 
-def check_page(browser, site, page, listings, other, shots, timeout):
+def check_page(browser, site, page, listings, chosen, shots, timeout):
+    """Checks one page, loaded now; `chosen` says whether C++ was chosen just before, on another
+    page (else the reader never chose). Leaves C++ chosen."""
     problems = []
-    path = os.path.join(site, page)
-    load(browser, path, timeout)
-    browser.evaluate("localStorage.clear(); 0")  # a reader who never chose
-    load(browser, path, timeout)
+    load(browser, os.path.join(site, page), timeout)
     state = json.loads(browser.evaluate(STATE, timeout))
     names = [g["listing"] for g in state]
     if names != listings:
@@ -81,15 +84,35 @@ def check_page(browser, site, page, listings, other, shots, timeout):
                 problems.append(f"listing {g['listing']}: the {p['lang']} panel holds no code")
         if not g["fits"]:
             problems.append(f"listing {g['listing']}: the tab bar does not fit the window")
-    if set(shown(state)) != {"pytorch"}:
+    if chosen and set(shown(state)) != {"cpp"}:
+        problems.append(f"after C++ was chosen on another page the listings show {shown(state)}, "
+                        "not C++")
+    if not chosen and set(shown(state)) != {"pytorch"}:
         problems.append(f"before any choice the listings show {shown(state)}, not PyTorch")
     stem = os.path.join(shots, f"tabs-{page[:-5]}-{browser.evaluate('window.innerWidth')}") \
         if shots else None
-    if stem:
-        browser.evaluate("document.querySelector('div.book-tabs').scrollIntoView(); 0")
-        screenshot(browser, stem + "-pytorch.png")
 
-    # A click on C++ in the last listing switches every listing.
+    def shot(lang):
+        if stem:
+            browser.evaluate("document.querySelector('div.book-tabs').scrollIntoView(); 0")
+            screenshot(browser, f"{stem}-{lang}.png")
+
+    if not chosen:
+        shot("pytorch")
+    else:
+        shot("cpp")
+        # The left arrow on a focused tab goes back to PyTorch, and does not turn the page.
+        browser.evaluate("document.querySelector('button.book-tab[data-lang=\"cpp\"]').focus(); 0")
+        before = browser.evaluate("location.href")
+        press(browser, "ArrowLeft", 37)
+        state = json.loads(browser.evaluate(STATE, timeout))
+        if browser.evaluate("location.href") != before:
+            problems.append("the left arrow on a tab turned the page")
+        elif set(shown(state)) != {"pytorch"}:
+            problems.append(f"the left arrow on the C++ tab left the listings showing {shown(state)}")
+        shot("pytorch")
+
+    # A click on C++ in the last listing switches every listing (and is what the next page sees).
     browser.evaluate("(() => { const g = [...document.querySelectorAll('div.book-tabs')].pop();"
                      " g.querySelector('button.book-tab[data-lang=\"cpp\"]').click(); })(); 0")
     state = json.loads(browser.evaluate(STATE, timeout))
@@ -97,29 +120,9 @@ def check_page(browser, site, page, listings, other, shots, timeout):
         problems.append(f"after choosing C++ the listings show {shown(state)}")
     if any(t[1] != (t[0] == "C++") for g in state for t in g["tabs"]):
         problems.append("after choosing C++ the tabs' aria-selected does not say so")
-    if stem:
-        browser.evaluate("document.querySelector('div.book-tabs').scrollIntoView(); 0")
-        screenshot(browser, stem + "-cpp.png")
-
-    # The choice is remembered: another page, then this one again.
-    load(browser, os.path.join(site, other), timeout)
-    load(browser, path, timeout)
-    state = json.loads(browser.evaluate(STATE, timeout))
-    if set(shown(state)) != {"cpp"}:
-        problems.append(f"after going to {other} and back the listings show {shown(state)}, "
-                        "not the C++ chosen before")
-
-    # The left arrow on a focused tab goes back to PyTorch, and does not turn the page.
-    browser.evaluate("document.querySelector('button.book-tab[data-lang=\"cpp\"]').focus(); 0")
-    before = browser.evaluate("location.href")
-    press(browser, "ArrowLeft", 37)
-    state = json.loads(browser.evaluate(STATE, timeout))
-    if browser.evaluate("location.href") != before:
-        problems.append("the left arrow on a tab turned the page")
-    elif set(shown(state)) != {"pytorch"}:
-        problems.append(f"the left arrow on the C++ tab left the listings showing {shown(state)}")
+    if not chosen:
+        shot("cpp")
     problems += problems_in_events(browser.events, page)
-    browser.evaluate("localStorage.clear(); 0")
     return problems
 
 
@@ -153,17 +156,26 @@ def main(argv=None):
     browser = Browser(chromium, args.widths[0], args.height)
     try:
         browser.open_session()
-        for width in args.widths:
+        for w, width in enumerate(args.widths):
             browser.resize(width, args.height)
-            for page, listings in pages:
+            for i, (page, listings) in enumerate(pages):
+                chosen = (i + w) % 2 == 1
                 try:
-                    problems = check_page(browser, args.site, page, listings, "index.html",
+                    if not chosen:  # a reader who never chose: forget the choice made before
+                        if i == 0 and w == 0:
+                            load(browser, os.path.join(args.site, page), args.timeout)
+                        browser.evaluate("localStorage.clear(); 0")
+                    problems = check_page(browser, args.site, page, listings, chosen,
                                           args.screenshots, args.timeout)
                 except (TimeoutError, RuntimeError) as e:
                     problems = [str(e)]
-                print(f"check_tabs: {page} at {width} px, {len(listings)} listings: "
+                print(f"check_tabs: {page} at {width} px, {len(listings)} listings, "
+                      f"{'after choosing C++' if chosen else 'no choice yet'}: "
                       f"{'ok' if not problems else 'FAILED'}")
                 failures += [f"{page} at {width} px: {p}" for p in problems]
+            if len(pages) < 2:
+                failures.append("fewer than two pages with tabs: a choice cannot be carried over")
+        browser.evaluate("localStorage.clear(); 0")
     finally:
         browser.close()
     return report("check_tabs", failures, f"{len(pages)} page(s) at {len(args.widths)} widths",
