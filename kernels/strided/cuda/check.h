@@ -10,6 +10,8 @@
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
 
+#include <string>
+
 #include "strided/core/error.h"
 
 namespace strided::cuda::detail {
@@ -24,11 +26,13 @@ namespace strided::cuda::detail {
                                                    file, ":", line));
 }
 
+// cuBLAS's own name and words for a status, from the library loaded on first use (cublas.cpp).
+std::string cublas_status_text(cublasStatus_t s);
+
 [[noreturn]] inline void throw_cublas_error(cublasStatus_t s, const char* call, const char* file,
                                             int line) {
-  throw ::strided::Error(::strided::detail::concat("cuBLAS error: ", cublasGetStatusString(s),
-                                                   " (", cublasGetStatusName(s), ") from ", call,
-                                                   " at ", file, ":", line));
+  throw ::strided::Error(::strided::detail::concat("cuBLAS error: ", cublas_status_text(s),
+                                                   " from ", call, " at ", file, ":", line));
 }
 
 }  // namespace strided::cuda::detail

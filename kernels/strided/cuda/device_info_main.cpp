@@ -15,9 +15,9 @@ int main() {
     std::printf("GPU tests report skipped and GPU claims not run.\n");
     return 0;
   }
-  std::printf("usable: %d device(s); CUDA runtime %s, driver supports up to %s\n",
+  std::printf("usable: %d device(s); CUDA runtime %s, driver supports up to %s; cuBLAS %s\n",
               cuda::device_count(), cuda::runtime_version().c_str(),
-              cuda::driver_version().c_str());
+              cuda::driver_version().c_str(), cuda::cublas_version().c_str());
   for (int i = 0; i < cuda::device_count(); ++i) {
     const cuda::DeviceInfo d = cuda::device_info(i);
     std::printf("device %d: %s, compute capability %d.%d, %d multiprocessors, %.1f GiB\n", i,

@@ -23,6 +23,7 @@ DeviceInfo device_info(int) { refuse("cuda::device_info"); }
 std::string device_name(int) { refuse("cuda::device_name"); }
 std::string runtime_version() { return "none"; }
 std::string driver_version() { return "none"; }
+std::string cublas_version() { return "none"; }
 void synchronize() { refuse("cuda::synchronize"); }
 
 namespace backend {

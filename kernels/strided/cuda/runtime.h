@@ -44,6 +44,10 @@ std::string device_name(int index = 0);
 // CUDA version the installed driver supports (cudaDriverGetVersion); "none" when there is none.
 std::string runtime_version();
 std::string driver_version();
+// "13.1.0": the cuBLAS the products use (cublasGetProperty), which is loaded then, on first use,
+// not when the program starts (cublas.cpp); "none" in a build without CUDA. Throws when the
+// library cannot be loaded.
+std::string cublas_version();
 
 // Waits for all work queued on the current device and reports any error it raised.
 void synchronize();
