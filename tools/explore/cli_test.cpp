@@ -1,6 +1,8 @@
 // End to end: the built strided-explore program, its output and its exit status.
 #include <doctest/doctest.h>
 
+#include "test_path.h"
+
 #include <sys/wait.h>
 
 #include <cstdio>
@@ -24,14 +26,17 @@ std::string slurp(const std::string& path) {
   return s.str();
 }
 
+// The built strided-explore (tools/explore/CMakeLists.txt sets STRIDED_EXPLORE_PATH for ctest).
+std::string explore_path() { return strided::testing::test_path("STRIDED_EXPLORE_PATH"); }
+
 // Runs the program with arguments already quoted for the shell, and stdin from a string.
 Run run(const std::string& args, const std::string& input = "") {
   const std::string dir = "explore_cli_test." + std::to_string(getpid());
   const std::string mk = "mkdir -p " + dir;
   REQUIRE(std::system(mk.c_str()) == 0);
   std::ofstream(dir + "/in", std::ios::binary) << input;
-  const std::string cmd = std::string("'") + STRIDED_EXPLORE_PATH + "' " + args + " <" + dir +
-                          "/in >" + dir + "/out 2>" + dir + "/err";
+  const std::string cmd = "'" + explore_path() + "' " + args + " <" + dir + "/in >" + dir +
+                          "/out 2>" + dir + "/err";
   const int raw = std::system(cmd.c_str());
   Run r;
   r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
@@ -128,8 +133,7 @@ TEST_CASE("output that cannot be written is an error") {
   std::ofstream(in) << "{\"broadcast_shapes\":[[1]]}\n";
   for (const std::string& args : {std::string("'arange(3)'"), std::string("--help"),
                                  "--jsonl <" + in}) {
-    const std::string cmd = std::string("'") + STRIDED_EXPLORE_PATH + "' " + args +
-                            " >/dev/full 2>" + err;
+    const std::string cmd = "'" + explore_path() + "' " + args + " >/dev/full 2>" + err;
     const int raw = std::system(cmd.c_str());
     INFO(args);
     CHECK((WIFEXITED(raw) && WEXITSTATUS(raw) == 1));

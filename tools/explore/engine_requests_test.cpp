@@ -4,6 +4,8 @@
 // real PyTorch) through the same answer_line the program serves.
 #include <doctest/doctest.h>
 
+#include "test_path.h"
+
 #include <cmath>
 #include <fstream>
 #include <string>
@@ -135,7 +137,7 @@ TEST_CASE("malformed engine requests are bad input") {
 }
 
 TEST_CASE("every engine case generated from PyTorch 1.13 agrees") {
-  std::ifstream in(STRIDED_ENGINE_CASES);
+  std::ifstream in(strided::testing::test_path("STRIDED_ENGINE_CASES"));
   REQUIRE(in);
   std::string line;
   int cases = 0, failures = 0;

@@ -1,6 +1,8 @@
 // The parser on good and bad input, and the evaluator's binding of arguments.
 #include <doctest/doctest.h>
 
+#include "test_path.h"
+
 #include <fstream>
 
 #include <nlohmann/json.hpp>
@@ -371,7 +373,7 @@ TEST_CASE("torch.f's tensor runs first, each of its steps reported") {
 
 TEST_CASE("torch.f(x, ...) answers as PyTorch 1.13 does") {
   // tests/conformance/torch_function_cases.jsonl, written by tools/conformance/torch_functions.py.
-  std::ifstream in(STRIDED_TORCH_FUNCTION_CASES);
+  std::ifstream in(strided::testing::test_path("STRIDED_TORCH_FUNCTION_CASES"));
   REQUIRE(in.good());
   std::string line;
   int layouts = 0, errors = 0;

@@ -4,6 +4,8 @@
 // and the errors must be PyTorch's.
 #include <doctest/doctest.h>
 
+#include "test_path.h"
+
 #include <cmath>
 #include <fstream>
 #include <map>
@@ -221,7 +223,7 @@ void run_case(const json& c) {
 }  // namespace
 
 TEST_CASE("gradients, grad_fns and errors agree with PyTorch 1.13") {
-  std::ifstream in(STRIDED_GRAD_CASES);
+  std::ifstream in(strided::testing::test_path("STRIDED_GRAD_CASES"));
   REQUIRE(in.good());
   std::string line;
   int cases = 0;
