@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Open every page of the built site in headless Chromium and check what a reader would see.
+"""What a reader would see wrong on a page of the built site, in headless Chromium: the checks
+check_site.py runs on every page it loads, and the Browser every browser check drives.
 
 For each top-level .html page of the site:
   - no console error, no uncaught exception, no failed load;
@@ -367,6 +368,10 @@ class Browser:
         self.session = attached["sessionId"]
         for domain in ("Runtime", "Log", "Network", "Page"):
             self.send(f"{domain}.enable")
+        # Lifecycle events name the navigation (loaderId) whose load they report: a load asked for
+        # is told apart from one a page's own script asked for just before (check_navigation's
+        # arrow key).
+        self.send("Page.setLifecycleEventsEnabled", {"enabled": True})
         self.send("Emulation.setDeviceMetricsOverride",
                   {"width": self.width, "height": self.height, "deviceScaleFactor": 1,
                    "mobile": False})
@@ -409,8 +414,14 @@ def load_page(browser, path, timeout):
     returns MathJax's state ('done' or 'no-mathjax')."""
     url = "file://" + urllib.parse.quote(os.path.abspath(path))
     browser.events.clear()
-    browser.send("Page.navigate", {"url": url})
-    browser.wait_event("Page.loadEventFired", timeout)
+    loader = browser.send("Page.navigate", {"url": url}).get("loaderId")
+    deadline = time.monotonic() + timeout
+    while True:
+        e = browser.wait_event("Page.lifecycleEvent", max(0.0, deadline - time.monotonic()))
+        p = e.get("params", {})
+        if p.get("name") == "load" and (loader is None or p.get("loaderId") == loader):
+            break
+    browser.events = [e for e in browser.events if e.get("method") != "Page.lifecycleEvent"]
     return browser.evaluate(WAIT_MATHJAX, timeout=timeout)
 
 
@@ -436,11 +447,9 @@ def save_screenshot(browser, path, shot_dir, timeout, dark):
         f.write(base64.b64decode(shot["data"]))
 
 
-def check_page(browser, path, shot_dir, timeout, dark=False):
-    """Loads the page and checks it as described above: formulas, layout, header and events;
-    then, when `dark`, switches the theme's dark mode on and checks the figures' colours.
-    Returns (MathJax's counts, {"light": problems, "dark": problems})."""
-    state = load_page(browser, path, timeout)
+def check_loaded(browser, path, state, shot_dir, timeout):
+    """Checks a page loaded by load_page (MathJax's `state`): formulas, layout and header, then
+    saves its screenshot. Returns (MathJax's counts, problems)."""
     info = json.loads(browser.evaluate(INSPECT))
     problems = json.loads(browser.evaluate(LAYOUT))
     if info["sources"] and state != "done":
@@ -455,15 +464,17 @@ def check_page(browser, path, shot_dir, timeout, dark=False):
         problems.append("no Doxygen contents block: the page did not render")
     if os.path.basename(path) != "print.html":
         problems += header_problems(browser)
-    problems += late_events(browser, path)
     save_screenshot(browser, path, shot_dir, timeout, False)
-    found = {"light": problems}
-    if dark:
-        # doxygen-awesome's own switch: the class its toggle sets on <html>.
-        browser.evaluate("document.documentElement.classList.add('dark-mode')")
-        found["dark"] = json.loads(browser.evaluate(DARK)) + late_events(browser, path)
-        save_screenshot(browser, path, shot_dir, timeout, True)
-    return info, found
+    return info, problems
+
+
+def check_dark(browser, path, shot_dir, timeout):
+    """Switches the theme's dark mode on (doxygen-awesome's own switch: the class its toggle sets
+    on <html>) and checks the figures' colours; saves the dark screenshot. Returns problems."""
+    browser.evaluate("document.documentElement.classList.add('dark-mode')")
+    problems = json.loads(browser.evaluate(DARK))
+    save_screenshot(browser, path, shot_dir, timeout, True)
+    return problems
 
 
 def report(tool, failures, counted, screenshots=None, prefix=""):
@@ -492,57 +503,3 @@ def find_chromium(name, tool):
     if not found:
         print(f"{tool}: {name} not found (install Debian's chromium)", file=sys.stderr)
     return found
-
-
-def main(argv=None):
-    ap = browser_arguments(__doc__.split("\n")[0], "save one PNG per page here")
-    ap.add_argument("--pages", nargs="*", help="only these pages (file names)")
-    ap.add_argument("--widths", default="1400,420",
-                    help="window widths to check every page at, comma-separated")
-    ap.add_argument("--height", type=int, default=800)
-    args = ap.parse_args(argv)
-
-    chromium = find_chromium(args.chromium, "check_browser")
-    if not chromium:
-        return 1
-    pages = sorted(f for f in os.listdir(args.site) if f.endswith(".html"))
-    if args.pages:
-        pages = [p for p in pages if p in args.pages]
-    if not pages:
-        print(f"check_browser: no pages in {args.site}", file=sys.stderr)
-        return 1
-    if args.screenshots:
-        os.makedirs(args.screenshots, exist_ok=True)
-
-    widths = [int(w) for w in args.widths.split(",")]
-    failures = 0
-    browser = Browser(chromium, widths[0], args.height)
-    try:
-        browser.open_session()
-        for width in widths:
-            browser.resize(width, args.height)
-            dark = width == widths[0]
-            for page in pages:
-                try:
-                    info, found = check_page(browser, os.path.join(args.site, page),
-                                             args.screenshots, args.timeout, dark)
-                except (TimeoutError, RuntimeError) as e:
-                    info, found = {"typeset": 0, "sources": 0}, {"light": [str(e)]}
-                for mode, problems in found.items():
-                    where = f"{page} ({width} px" + (", dark)" if mode == "dark" else ")")
-                    status = "ok" if not problems else "FAILED"
-                    print(f"check_browser: {where}: {info.get('typeset', 0)}/"
-                          f"{info.get('sources', 0)} formulas typeset: {status}")
-                    for p in problems:
-                        print(f"check_browser: {where}: {p}")
-                    failures += bool(problems)
-    finally:
-        browser.close()
-    print(f"check_browser: {len(pages)} pages at {len(widths)} widths and in dark mode, "
-          f"{failures} page checks with problems"
-          + (f"; screenshots in {args.screenshots}" if args.screenshots else ""))
-    return 1 if failures else 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -1,18 +1,19 @@
 #!/usr/bin/env python3
-"""Check the site's navigation in headless Chromium, as a reader meets it on each chapter page.
+"""The site's navigation as a reader meets it on each chapter page: checks that check_site.py runs
+on each page it has loaded (no page is loaded here twice).
 
 The reading order is taken from the site's own tree view (navtreedata.js: the front page, then its
 pages in the order the sidebar lists them), so this check and the embed tool that writes the links
-agree only if both follow the front page. On every chapter page (chNN.html), at each width
-(1400 and 420 px by default):
+agree only if both follow the front page. On every chapter page (chNN.html), at each width:
   - the title reads "Chapter N · ..." with N from the file name, and so does its tree-view entry;
   - there are previous/next links at the top and at the bottom, pointing to the pages before and
     after it in that order, and they fit inside the window;
   - the right-arrow key goes to the next page (and does nothing while the search box has focus);
-  - every glossary link (a.book-term) points to an anchor that exists on its page;
+  - every glossary link (a.book-term) points to an anchor that exists on its page (as the browser
+    sees that page: check_site.py collects every page's ids as it loads it);
   - no request leaves the site, and no console error or uncaught exception occurs.
-Screenshots: DIR/nav-chNN-WIDTH-light.png (top of the page) and DIR/nav-chNN-WIDTH-dark.png (the
-bottom links, with the theme's dark mode switched on), for a person to look at.
+Screenshots: DIR/nav-chNN-WIDTH-dark.png (the bottom links, with the theme's dark mode switched
+on), for a person to look at; the top of each page is check_site's own screenshot.
 
 Uses the Browser of check_browser.py. Standard library only.
 """
@@ -21,13 +22,8 @@ import base64
 import json
 import os
 import re
-import sys
 import time
 import urllib.parse
-
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from check_browser import (WAIT_MATHJAX, Browser, browser_arguments,  # noqa: E402
-                           find_chromium, problems_in_events, report)
 
 CHAPTER_RE = re.compile(r"^ch([0-9]{2})\.html$")
 
@@ -68,17 +64,43 @@ def reading_order(site):
     return pages
 
 
-def anchors_of(browser, path, timeout):
-    """Every id of a page, as the browser sees it once the page has loaded."""
-    load(browser, path, timeout)
-    return set(json.loads(browser.evaluate(
-        "JSON.stringify([...document.querySelectorAll('[id]')].map((e) => e.id))", timeout)))
+# Every id of the page, as the browser sees it once the page has loaded.
+IDS = "JSON.stringify([...document.querySelectorAll('[id]')].map((e) => e.id))"
 
 
-def load(browser, path, timeout):
-    browser.events.clear()
-    browser.send("Page.navigate", {"url": file_url(path)})
-    browser.wait_event("Page.loadEventFired", timeout)
+def tree_problems(site):
+    """What is wrong with the tree view's list of chapters, as sentences."""
+    order = reading_order(site)
+    files = [f for f, _ in order]
+    chapters = sorted(f for f in os.listdir(site) if CHAPTER_RE.match(f))
+    problems = []
+    for f, title in order:
+        m = CHAPTER_RE.match(f)
+        if m and not title.startswith(f"Chapter {int(m.group(1))} \u00b7 "):
+            problems.append(f"tree view: {f} is listed as {title!r}")
+    numbers = [int(CHAPTER_RE.match(f).group(1)) for f in files if CHAPTER_RE.match(f)]
+    if numbers != sorted(numbers) or len(numbers) != len(chapters):
+        problems.append(f"tree view lists the chapters as {numbers}, not all of {chapters} in order")
+    problems += [f"{page}: not in the tree view" for page in chapters if page not in files]
+    return problems
+
+
+def neighbours(site):
+    """{chapter page: (the page before it, the page after it)} in the reading order."""
+    files = [f for f, _ in reading_order(site)]
+    return {page: (files[i - 1] if i > 0 else None, files[i + 1] if i + 1 < len(files) else None)
+            for i, page in enumerate(files) if CHAPTER_RE.match(page)}
+
+
+def glossary_problems(terms, ids):
+    """terms: {page: [href of each glossary link]}; ids: {page: set of its ids}."""
+    problems = []
+    for page, hrefs in sorted(terms.items()):
+        for href in hrefs:
+            target, _, anchor = href.partition("#")
+            if anchor not in ids.get(target, set()):
+                problems.append(f"{page}: glossary link {href} goes to no anchor")
+    return problems
 
 
 # The events that say a page asked to go elsewhere (window.location.href = ...), with the URL, as
@@ -115,11 +137,12 @@ def screenshot(browser, path):
         f.write(base64.b64decode(shot["data"]))
 
 
-def check_chapter(browser, site, page, number, prev, nxt, anchors, shots, timeout):
+def check_chapter(browser, page, prev, nxt):
+    """Checks a loaded chapter page's title, links and glossary links; returns (problems, the
+    page's glossary links) for glossary_problems once every page has been seen."""
+    number = int(CHAPTER_RE.match(page).group(1))
     problems = []
-    load(browser, os.path.join(site, page), timeout)
-    browser.evaluate(WAIT_MATHJAX, timeout)  # the screenshots show the page as a reader sees it
-    info = json.loads(browser.evaluate(INSPECT, timeout))
+    info = json.loads(browser.evaluate(INSPECT))
     if not info["title"].startswith(f"Chapter {number} \u00b7 "):
         problems.append(f"title is {info['title']!r}, not 'Chapter {number} \u00b7 ...'")
     if len(info["navs"]) != 2:
@@ -132,93 +155,35 @@ def check_chapter(browser, site, page, number, prev, nxt, anchors, shots, timeou
             problems.append(f"{where} links do not fit a {info['width']} px window")
     if not info["terms"]:
         problems.append("no glossary link")
-    for href in info["terms"]:
-        target, _, anchor = href.partition("#")
-        if anchor not in anchors.get(target, set()):
-            problems.append(f"glossary link {href} goes to no anchor")
+    return problems, info["terms"]
+
+
+def dark_screenshot(browser, page, shots):
+    """The bottom links in dark mode (switched on by the caller), for a person to look at."""
     if shots:
-        stem = os.path.join(shots, f"nav-{page[:-5]}-{info['width']}")
-        screenshot(browser, stem + "-light.png")
-        browser.evaluate("document.documentElement.classList.add('dark-mode');"
-                         "document.querySelector('nav.book-nav-bottom').scrollIntoView(); 0")
-        screenshot(browser, stem + "-dark.png")
-    problems += problems_in_events(browser.events, page)
-    browser.events.clear()
-
-    # The search box keeps its arrow keys; elsewhere the right arrow turns the page. A page that
-    # turns does so at once (a file: load), so a second without a load means it stayed.
-    if nxt:
-        searchable = browser.evaluate("(() => { const f = document.querySelector('#top input');"
-                                      " if (f) f.focus(); return !!f; })()")
-        if searchable and right_arrow_goes_to(browser, 0.5):
-            problems.append("the right arrow turned the page while the search box had focus")
-            load(browser, os.path.join(site, page), timeout)
-        browser.evaluate("document.activeElement && document.activeElement.blur(); 0")
-        went = right_arrow_goes_to(browser, timeout)
-        # The page, not its fragment: the Explorer page writes its expression into the hash.
-        if (went or "").split("#")[0] != file_url(os.path.join(site, nxt)):
-            problems.append(f"the right arrow went to {went or 'nowhere'}, not {nxt}")
-    return problems  # what the next page loads is checked as that page
+        browser.evaluate("document.querySelector('nav.book-nav-bottom').scrollIntoView(); 0")
+        screenshot(browser, os.path.join(shots, f"nav-{page[:-5]}-{browser.width}-dark.png"))
 
 
-def main(argv=None):
-    ap = browser_arguments(__doc__.split("\n")[0], "save the nav-*.png screenshots here")
-    ap.add_argument("--widths", type=int, nargs="+", default=[1400, 420])
-    ap.add_argument("--height", type=int, default=900)
-    args = ap.parse_args(argv)
-
-    chromium = find_chromium(args.chromium, "check_navigation")
-    if not chromium:
-        return 1
-    order = reading_order(args.site)
-    files = [f for f, _ in order]
-    chapters = sorted(f for f in os.listdir(args.site) if CHAPTER_RE.match(f))
-    failures = []
-    for f, title in order:
-        m = CHAPTER_RE.match(f)
-        if m and not title.startswith(f"Chapter {int(m.group(1))} \u00b7 "):
-            failures.append(f"tree view: {f} is listed as {title!r}")
-    numbers = [int(CHAPTER_RE.match(f).group(1)) for f in files if CHAPTER_RE.match(f)]
-    if numbers != sorted(numbers) or len(numbers) != len(chapters):
-        failures.append(f"tree view lists the chapters as {numbers}, not all of {chapters} in order")
-    if args.screenshots:
-        os.makedirs(args.screenshots, exist_ok=True)
-
-    browser = Browser(chromium, args.widths[0], args.height)
-    try:
-        browser.open_session()
-        browser.send("Emulation.setFocusEmulationEnabled", {"enabled": True})
-        for page in chapters:
-            if page not in files:
-                failures.append(f"{page}: not in the tree view")
-        # The pages glossary links point to, read once: their anchors as the browser sees them.
-        targets = set()
-        for page in chapters:
-            with open(os.path.join(args.site, page), encoding="utf-8") as f:
-                targets |= set(re.findall(r'<a href="([^"#]+)#[^"]*" class="book-term"', f.read()))
-        anchors = {t: anchors_of(browser, os.path.join(args.site, t), args.timeout)
-                   for t in sorted(targets) if os.path.exists(os.path.join(args.site, t))}
-        for width in args.widths:
-            browser.resize(width, args.height)
-            for page in chapters:
-                if page not in files:
-                    continue
-                i = files.index(page)
-                prev = files[i - 1] if i > 0 else None
-                nxt = files[i + 1] if i + 1 < len(files) else None
-                try:
-                    problems = check_chapter(browser, args.site, page,
-                                             int(CHAPTER_RE.match(page).group(1)), prev, nxt,
-                                             anchors, args.screenshots, args.timeout)
-                except (TimeoutError, RuntimeError) as e:
-                    problems = [str(e)]
-                print(f"check_navigation: {page} at {width} px: {'ok' if not problems else 'FAILED'}")
-                failures += [f"{page} at {width} px: {p}" for p in problems]
-    finally:
-        browser.close()
-    return report("check_navigation", failures,
-                  f"{len(chapters)} chapters at {len(args.widths)} widths", args.screenshots)
+def search_box_keeps_arrows(browser):
+    """The search box keeps its arrow keys: with it focused, the right arrow must not turn the page.
+    Returns the problems; leaves nothing focused."""
+    problems = []
+    searchable = browser.evaluate("(() => { const f = document.querySelector('#top input');"
+                                  " if (f) f.focus(); return !!f; })()")
+    if searchable and right_arrow_goes_to(browser, 0.25):
+        problems.append("the right arrow turned the page while the search box had focus")
+    browser.evaluate("document.activeElement && document.activeElement.blur(); 0")
+    return problems
 
 
-if __name__ == "__main__":
-    sys.exit(main())
+def right_arrow_turns_to(browser, site, nxt, timeout):
+    """Elsewhere the right arrow turns the page to the next one: the last check of a page, since
+    the page then asks to go. Returns the problems."""
+    # Nothing focused: a focused control (a listing's tab) keeps its arrow keys too.
+    browser.evaluate("document.activeElement && document.activeElement.blur(); 0")
+    went = right_arrow_goes_to(browser, timeout)
+    # The page, not its fragment: the Explorer page writes its expression into the hash.
+    if (went or "").split("#")[0] != file_url(os.path.join(site, nxt)):
+        return [f"the right arrow went to {went or 'nowhere'}, not {nxt}"]
+    return []

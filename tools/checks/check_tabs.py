@@ -1,21 +1,22 @@
 #!/usr/bin/env python3
-"""Check the listings' PyTorch and C++ tabs in headless Chromium, as a reader meets them.
+"""The listings' PyTorch and C++ tabs as a reader meets them: checks that check_site.py runs on
+each page it has loaded (no page is loaded here).
 
 For every chapter with a PyTorch companion (chapters/NN_name.py in --root), on its page chNN.html,
-at each width (1400 and 420 px by default):
+at each width:
   - every listing of its Markdown page (each \\snippet of docs/NN_name.md) is a tab group with two
     tabs, PyTorch then C++, and two panels, each holding a non-empty listing;
   - a reader who never chose sees PyTorch in every listing, and the tab bar fits the window;
   - clicking C++ in one listing shows C++ in all of them, and the choice survives going to
-    another page (localStorage, as a file:// page keeps it): the next page, loaded after the
+    another page (localStorage, as a file:// page keeps it): the next such page, loaded after the
     click, shows C++ in every listing;
   - the left arrow on a focused tab switches back to PyTorch without turning the page;
-  - no request leaves the site, and no console error or uncaught exception occurs.
+  - no request leaves the site, and no console error or uncaught exception occurs (check_site's).
 Each page is loaded once at each width: in one of the two it arrives as to a reader who never
 chose (PyTorch shown), in the other just after C++ was chosen on the page before (C++ shown);
 the two alternate from page to page, and swap between the widths, so every page is seen both ways.
 Screenshots: DIR/tabs-chNN-WIDTH-{pytorch,cpp}.png (the first listing), for a person to look at.
-Uses the Browser of check_browser.py. Standard library only.
+Standard library only.
 """
 
 import glob
@@ -25,9 +26,7 @@ import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from check_browser import (Browser, browser_arguments, find_chromium, report,  # noqa: E402
-                           problems_in_events)
-from check_navigation import load, screenshot  # noqa: E402
+from check_navigation import screenshot  # noqa: E402
 
 SNIPPET_RE = re.compile(r"^\s*\\snippet\s+(\S+)\s+(\S+)\s*$", re.M)
 
@@ -64,11 +63,15 @@ def press(browser, key, code):
                                                 "windowsVirtualKeyCode": code})
 
 
-def check_page(browser, site, page, listings, chosen, shots, timeout):
-    """Checks one page, loaded now; `chosen` says whether C++ was chosen just before, on another
-    page (else the reader never chose). Leaves C++ chosen."""
+def chosen_before(index, width_index):
+    """Whether the tab page of this index, at this width, arrives just after C++ was chosen."""
+    return (index + width_index) % 2 == 1
+
+
+def check_page(browser, page, listings, chosen, shots, timeout):
+    """Checks one loaded page; `chosen` says whether C++ was chosen just before, on another page
+    (else the reader never chose). Leaves C++ chosen."""
     problems = []
-    load(browser, os.path.join(site, page), timeout)
     state = json.loads(browser.evaluate(STATE, timeout))
     names = [g["listing"] for g in state]
     if names != listings:
@@ -122,7 +125,6 @@ def check_page(browser, site, page, listings, chosen, shots, timeout):
         problems.append("after choosing C++ the tabs' aria-selected does not say so")
     if not chosen:
         shot("cpp")
-    problems += problems_in_events(browser.events, page)
     return problems
 
 
@@ -135,52 +137,3 @@ def companion_pages(root, docs):
             listings = [m.group(2) for m in SNIPPET_RE.finditer(f.read())]
         out.append((f"ch{name[:2]}.html", listings))
     return out
-
-
-def main(argv=None):
-    ap = browser_arguments(__doc__.split("\n")[0], "save the tabs-*.png screenshots here")
-    ap.add_argument("--root", required=True, help="the checkout (its chapters/ and docs/)")
-    ap.add_argument("--widths", type=int, nargs="+", default=[1400, 420])
-    ap.add_argument("--height", type=int, default=900)
-    args = ap.parse_args(argv)
-
-    chromium = find_chromium(args.chromium, "check_tabs")
-    if not chromium:
-        return 1
-    pages = companion_pages(args.root, os.path.join(args.root, "docs"))
-    failures = []
-    if not pages:
-        failures.append("no chapter has a PyTorch companion (chapters/NN_name.py)")
-    if args.screenshots:
-        os.makedirs(args.screenshots, exist_ok=True)
-    browser = Browser(chromium, args.widths[0], args.height)
-    try:
-        browser.open_session()
-        for w, width in enumerate(args.widths):
-            browser.resize(width, args.height)
-            for i, (page, listings) in enumerate(pages):
-                chosen = (i + w) % 2 == 1
-                try:
-                    if not chosen:  # a reader who never chose: forget the choice made before
-                        if i == 0 and w == 0:
-                            load(browser, os.path.join(args.site, page), args.timeout)
-                        browser.evaluate("localStorage.clear(); 0")
-                    problems = check_page(browser, args.site, page, listings, chosen,
-                                          args.screenshots, args.timeout)
-                except (TimeoutError, RuntimeError) as e:
-                    problems = [str(e)]
-                print(f"check_tabs: {page} at {width} px, {len(listings)} listings, "
-                      f"{'after choosing C++' if chosen else 'no choice yet'}: "
-                      f"{'ok' if not problems else 'FAILED'}")
-                failures += [f"{page} at {width} px: {p}" for p in problems]
-            if len(pages) < 2:
-                failures.append("fewer than two pages with tabs: a choice cannot be carried over")
-        browser.evaluate("localStorage.clear(); 0")
-    finally:
-        browser.close()
-    return report("check_tabs", failures, f"{len(pages)} page(s) at {len(args.widths)} widths",
-                  args.screenshots)
-
-
-if __name__ == "__main__":
-    sys.exit(main())
