@@ -162,17 +162,20 @@ class Reader:
         anchor = urllib.parse.urlsplit(href).fragment
         return not anchor or self.js(f"!!document.getElementById({json.dumps(anchor)})")
 
-    def shot(self, path, page, width, dark):
+    def shot(self, folder, page, width):
+        """The open result list on `page` at `width`, light then dark (the theme's class, on the
+        same load): search-WIDTH-light.png and search-WIDTH-dark.png. Returns the results."""
         self.b.send("Emulation.setDeviceMetricsOverride",
                     {"width": width, "height": 760, "deviceScaleFactor": 1, "mobile": False})
         self.open(page)
-        if dark:
-            self.js("document.documentElement.classList.add('dark-mode')")
         results = self.type("contiguous")
-        time.sleep(0.3)  # the theme's transitions
-        data = self.b.send("Page.captureScreenshot", {"format": "png"}, timeout=self.timeout)
-        with open(path, "wb") as f:
-            f.write(base64.b64decode(data["data"]))
+        for mode in ("light", "dark"):
+            if mode == "dark":
+                self.js("document.documentElement.classList.add('dark-mode')")
+            time.sleep(0.3)  # the theme's transitions
+            data = self.b.send("Page.captureScreenshot", {"format": "png"}, timeout=self.timeout)
+            with open(os.path.join(folder, f"search-{width}-{mode}.png"), "wb") as f:
+                f.write(base64.b64decode(data["data"]))
         return results
 
 
@@ -231,12 +234,13 @@ def main(argv=None):
                     not res["items"][0]["href"].endswith("#" + q):
                 failures.append(f"{q!r}: the first result is {res['items'][0]['href']}, not the claim")
 
+        # Each word is typed into the search box of the page the last one led to: every page has
+        # the box, and a reader searches from wherever they are.
         words = distinctive_words(texts, chapters)
         for page in chapters:
             if page not in words:
                 failures.append(f"{page}: no word of its prose is on this page alone")
                 continue
-            r.open("index.html")
             res = r.type(words[page])
             found = [urllib.parse.urlsplit(i["href"]).path.rsplit("/", 1)[-1] for i in res["items"]]
             print(f"check_search: {page}: {words[page]!r} finds {found}")
@@ -276,11 +280,9 @@ def main(argv=None):
         if args.screenshots:
             os.makedirs(args.screenshots, exist_ok=True)
             for width in (1400, 420):
-                for mode in ("light", "dark"):
-                    path = os.path.join(args.screenshots, f"search-{width}-{mode}.png")
-                    res = r.shot(path, (chapters or ["index.html"])[0], width, mode == "dark")
-                    if not res["items"]:
-                        failures.append(f"{path}: no results shown")
+                res = r.shot(args.screenshots, (chapters or ["index.html"])[0], width)
+                if not res["items"]:
+                    failures.append(f"search-{width}: no results shown")
         r.collect()
     except (TimeoutError, RuntimeError) as e:
         failures.append(str(e))
