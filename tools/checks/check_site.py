@@ -81,7 +81,10 @@ class Site:
             found, self.terms[page] = check_navigation.check_chapter(self.b, page, prev, nxt)
             problems += found
             if nxt:
-                problems += check_navigation.search_box_keeps_arrows(self.b)
+                turned = check_navigation.search_box_keeps_arrows(self.b)
+                if turned:  # the page went away: back to it for the checks still to come
+                    problems += turned
+                    check_browser.load_page(self.b, path, self.args.timeout)
         if chosen is not None:
             problems += check_tabs.check_page(self.b, page, self.listings[page], chosen,
                                               self.args.screenshots, self.args.timeout)
@@ -111,6 +114,10 @@ def main(argv=None):
     ap.add_argument("--pages", nargs="*", help="only these pages (file names)")
     ap.add_argument("--widths", default="1400,420",
                     help="window widths to check every page at, comma-separated")
+    ap.add_argument("--only-width", type=int,
+                    help="check at this one of --widths only (the site's checks run as one test "
+                         "per width, side by side); the dark checks, the tree view and the "
+                         "glossary links go with the first width")
     ap.add_argument("--height", type=int, default=800)
     args = ap.parse_args(argv)
 
@@ -120,6 +127,9 @@ def main(argv=None):
     if args.screenshots:
         os.makedirs(args.screenshots, exist_ok=True)
     widths = [int(w) for w in args.widths.split(",")]
+    if args.only_width is not None and args.only_width not in widths:
+        ap.error(f"--only-width {args.only_width} is not one of --widths {args.widths}")
+    shown = [w for w in range(len(widths)) if args.only_width in (None, widths[w])]
     browser = check_browser.Browser(chromium, widths[0], args.height)
     site = Site(browser, args)
     if not site.pages:
@@ -128,12 +138,13 @@ def main(argv=None):
     tabbed = [p for p in site.tab_order if p in site.pages]
     if len(tabbed) < 2 and not args.pages:
         site.say("tabs", ["fewer than two pages with tabs: a choice cannot be carried over"])
-    site.say("tree view", check_navigation.tree_problems(args.site))
+    if 0 in shown:
+        site.say("tree view", check_navigation.tree_problems(args.site))
     t0 = time.monotonic()
     try:
         browser.open_session()
         browser.send("Emulation.setFocusEmulationEnabled", {"enabled": True})
-        visits = [(page, w) for w in range(len(widths)) for page in site.pages]
+        visits = [(page, w) for w in shown for page in site.pages]
         tab_visits = [(k, site.chosen(p, w)) for k, (p, w) in enumerate(visits)
                       if site.chosen(p, w) is not None]
 
@@ -141,10 +152,14 @@ def main(argv=None):
             later = [chosen for j, chosen in tab_visits if j > k]
             return bool(later) and not later[0]
 
-        # The first load only opens the site's storage, so that it can be cleared.
-        check_browser.load_page(browser, os.path.join(args.site, site.pages[0]), args.timeout)
-        if forget_after(-1):
-            browser.evaluate("localStorage.clear(); 0")
+        # The first load opens the site's storage and makes the choice the first page with tabs
+        # is to arrive with, on another page with tabs where there is one.
+        first = visits[tab_visits[0][0]][0] if tab_visits else site.pages[0]
+        start = next((p for p in tabbed if p != first), first)
+        check_browser.load_page(browser, os.path.join(args.site, start), args.timeout)
+        browser.evaluate("localStorage.clear(); 0")
+        if tab_visits and tab_visits[0][1]:
+            check_tabs.choose_cpp(browser)
         for k, (page, w) in enumerate(visits):
             if k == 0 or w != visits[k - 1][1]:
                 browser.resize(widths[w], args.height)
@@ -154,9 +169,10 @@ def main(argv=None):
                 site.say(f"{page} ({widths[w]} px)", [str(e)])
     finally:
         browser.close()
-    if not args.pages:
+    if not args.pages and 0 in shown:
         site.say("glossary links", check_navigation.glossary_problems(site.terms, site.ids))
-    print(f"check_site: {len(site.pages)} pages at {len(widths)} widths and in dark mode, "
+    print(f"check_site: {len(site.pages)} pages at {', '.join(str(widths[w]) for w in shown)} px"
+          + (" and in dark mode" if 0 in shown else "") + ", "
           f"{len(site.neighbours)} chapters' navigation, {len(tabbed)} pages' tabs, "
           f"{site.failures} checks with problems in {time.monotonic() - t0:.0f} s"
           + (f"; screenshots in {args.screenshots}" if args.screenshots else ""))

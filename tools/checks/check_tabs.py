@@ -63,6 +63,12 @@ def press(browser, key, code):
                                                 "windowsVirtualKeyCode": code})
 
 
+def choose_cpp(browser):
+    """A click on the C++ tab of the page's last listing, as a reader's."""
+    browser.evaluate("(() => { const g = [...document.querySelectorAll('div.book-tabs')].pop();"
+                     " g.querySelector('button.book-tab[data-lang=\"cpp\"]').click(); })(); 0")
+
+
 def chosen_before(index, width_index):
     """Whether the tab page of this index, at this width, arrives just after C++ was chosen."""
     return (index + width_index) % 2 == 1
@@ -116,8 +122,7 @@ def check_page(browser, page, listings, chosen, shots, timeout):
         shot("pytorch")
 
     # A click on C++ in the last listing switches every listing (and is what the next page sees).
-    browser.evaluate("(() => { const g = [...document.querySelectorAll('div.book-tabs')].pop();"
-                     " g.querySelector('button.book-tab[data-lang=\"cpp\"]').click(); })(); 0")
+    choose_cpp(browser)
     state = json.loads(browser.evaluate(STATE, timeout))
     if set(shown(state)) != {"cpp"}:
         problems.append(f"after choosing C++ the listings show {shown(state)}")
