@@ -6,9 +6,10 @@ At each width (1400 and 420 px by default):
     page, exactly what the native strided-explore prints for it, and the picture --svg draws;
   - typing another expression into its field answers it as the native program does, and keeps it in
     the hash; an expression PyTorch refuses shows the native program's error, caret and all;
-  - on every chapter page, every Try it block has an Edit button; on one page, Edit opens an editor
-    below the block, whose frozen output stays, and an expression typed there is answered as the
-    native program answers it;
+  - on the first chapter page with a Try it block, Edit opens an editor below the block, whose
+    frozen output stays, and an expression typed there is answered as the native program answers
+    it (that every Try it block of every chapter page has an Edit button which leaves its command
+    line in view is check_site.py's, on the loads it makes anyway: tryit_problems here);
   - no request leaves the site, and no console error or uncaught exception occurs.
 Screenshots: DIR/explorer-WIDTH.png and DIR/explorer-tryit-WIDTH.png, for a person to look at.
 Uses the Browser of check_browser.py. Standard library only.
@@ -156,49 +157,51 @@ COVERED_COMMANDS = """(() => {
 })()"""
 
 
-def check_tryits(browser, site, program, shots, timeout):
-    """Every chapter page: an Edit button per Try it block; on the first with one, edit it."""
+def tryit_problems(browser):
+    """On a loaded chapter page: an Edit button per Try it block, none covering its command line
+    (check_site.py runs this on every chapter page it loads, at each width)."""
     problems = []
-    edited = False
+    counts = json.loads(browser.evaluate(
+        "JSON.stringify([document.querySelectorAll('.book-tryit').length,"
+        " document.querySelectorAll('.book-tryit button.book-tryit-edit').length])"))
+    if counts[0] != counts[1]:
+        problems.append(f"{counts[0]} Try it blocks, {counts[1]} Edit buttons")
+    covered = browser.evaluate(COVERED_COMMANDS)
+    if covered:
+        problems.append(f"the Edit button covers the command line of {covered} Try it block(s)")
+    return problems
+
+
+def check_tryits(browser, site, program, shots, timeout):
+    """On the first chapter page with a Try it block: Edit opens an editor below the block, whose
+    frozen output stays, and an expression typed there is answered as the native program does."""
+    problems = []
     pages = sorted(os.path.basename(p) for p in glob.glob(os.path.join(site, "ch[0-9]*.html")))
-    blocks_in_all = 0
-    for page in pages:
-        path = os.path.abspath(os.path.join(site, page))
-        url = "file://" + urllib.parse.quote(path)
-        browser.events.clear()
-        browser.send("Page.navigate", {"url": url})
-        browser.wait_event("Page.loadEventFired", timeout)
-        counts = json.loads(browser.evaluate(
-            "JSON.stringify([document.querySelectorAll('.book-tryit').length,"
-            " document.querySelectorAll('.book-tryit button.book-tryit-edit').length])"))
-        blocks_in_all += counts[0]
-        if counts[0] != counts[1]:
-            problems.append(f"{page}: {counts[0]} Try it blocks, {counts[1]} Edit buttons")
-        covered = browser.evaluate(COVERED_COMMANDS)
-        if covered:
-            problems.append(f"{page}: the Edit button covers the command line of {covered} Try it "
-                            "block(s)")
-        if counts[0] and not edited:
-            edited = True
-            frozen = browser.evaluate("document.querySelector('.book-tryit pre').textContent")
-            browser.evaluate("(() => { const b = document.querySelector('button.book-tryit-edit');"
-                             " b.scrollIntoView({block: 'center'}); b.click(); return 0; })()")
-            type_into(browser, ".book-live-input", EDITED)
-            out, _, _ = native(program, EDITED)
-            got = shown(browser, ".book-live-output", out.rstrip("\n"), timeout)
-            if got != out.rstrip("\n"):
-                problems.append(f"{page}: Try it edited to {EDITED!r} shows {got[:300]!r}, not "
-                                "the native answer")
-            if browser.evaluate("document.querySelector('.book-tryit pre').textContent") != frozen:
-                problems.append(f"{page}: editing a Try it block changed its frozen output")
-            if shots:
-                browser.evaluate("document.querySelector('.book-live').scrollIntoView(); 0")
-                screenshot(browser, os.path.join(shots, f"explorer-tryit-{browser.width}.png"))
-        problems += [f"{page}: {p}" for p in problems_in_events(browser.events, url)]
-    if not blocks_in_all:
-        problems.append("no chapter page has a Try it block")
-    if not edited:
-        problems.append("no Try it block was edited")
+    with_tryit = [p for p in pages
+                  if 'class="book-tryit' in open(os.path.join(site, p), encoding="utf-8").read()]
+    if not with_tryit:
+        return ["no chapter page has a Try it block"]
+    page = with_tryit[0]
+    path = os.path.abspath(os.path.join(site, page))
+    url = "file://" + urllib.parse.quote(path)
+    browser.events.clear()
+    browser.send("Page.navigate", {"url": url})
+    browser.wait_event("Page.loadEventFired", timeout)
+    frozen = browser.evaluate("document.querySelector('.book-tryit pre').textContent")
+    browser.evaluate("(() => { const b = document.querySelector('button.book-tryit-edit');"
+                     " b.scrollIntoView({block: 'center'}); b.click(); return 0; })()")
+    type_into(browser, ".book-live-input", EDITED)
+    out, _, _ = native(program, EDITED)
+    got = shown(browser, ".book-live-output", out.rstrip("\n"), timeout)
+    if got != out.rstrip("\n"):
+        problems.append(f"{page}: Try it edited to {EDITED!r} shows {got[:300]!r}, not "
+                        "the native answer")
+    if browser.evaluate("document.querySelector('.book-tryit pre').textContent") != frozen:
+        problems.append(f"{page}: editing a Try it block changed its frozen output")
+    if shots:
+        browser.evaluate("document.querySelector('.book-live').scrollIntoView(); 0")
+        screenshot(browser, os.path.join(shots, f"explorer-tryit-{browser.width}.png"))
+    problems += [f"{page}: {p}" for p in problems_in_events(browser.events, url)]
     return problems
 
 

@@ -7,7 +7,8 @@ One Chromium session loads each top-level .html page once at each --widths (1400
 desktop and a phone), in file order, and on that load runs, in this order:
   1. check_browser's checks: formulas typeset, layout, header; a screenshot;
   2. on a chapter page, check_navigation's: title, previous/next links, glossary links, and that
-     the search box keeps the arrow keys;
+     the search box keeps the arrow keys; and check_explorer's: an Edit button on every Try it
+     block, leaving its command line in view;
   3. on a page with tabs, check_tabs': PyTorch or C++ shown as the last choice says, both tabs in
      every listing, a click on C++ switching all of them, the left arrow switching back;
   4. at the first width, dark mode on, and check_browser's dark checks (the figures' colours),
@@ -29,6 +30,7 @@ import urllib.parse
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import check_browser  # noqa: E402
+import check_explorer  # noqa: E402
 import check_navigation  # noqa: E402
 import check_tabs  # noqa: E402
 
@@ -79,7 +81,7 @@ class Site:
         if chapter:
             prev, nxt = self.neighbours[page]
             found, self.terms[page] = check_navigation.check_chapter(self.b, page, prev, nxt)
-            problems += found
+            problems += found + check_explorer.tryit_problems(self.b)
             if nxt:
                 turned = check_navigation.search_box_keeps_arrows(self.b)
                 if turned:  # the page went away: back to it for the checks still to come
