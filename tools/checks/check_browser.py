@@ -414,12 +414,29 @@ def load_page(browser, path, timeout):
     returns MathJax's state ('done' or 'no-mathjax')."""
     url = "file://" + urllib.parse.quote(os.path.abspath(path))
     browser.events.clear()
-    loader = browser.send("Page.navigate", {"url": url}).get("loaderId")
+    r = browser.send("Page.navigate", {"url": url})
+    browser.frame = r.get("frameId", getattr(browser, "frame", None))
+    return wait_loaded(browser, timeout, lambda loader: loader == r.get("loaderId"))
+
+
+def await_page(browser, timeout):
+    """Waits for the page the current one asked for (a script's navigation, the arrow key's) to
+    load, and for MathJax's queue to drain; returns MathJax's state. The events that came since
+    the request are the new page's, and are kept."""
+    old = getattr(browser, "loader", None)
+    return wait_loaded(browser, timeout, lambda loader: loader != old)
+
+
+def wait_loaded(browser, timeout, ours):
+    """Waits for the load of the main frame's navigation whose loaderId `ours` accepts (lifecycle
+    events name it), then for MathJax."""
     deadline = time.monotonic() + timeout
     while True:
         e = browser.wait_event("Page.lifecycleEvent", max(0.0, deadline - time.monotonic()))
         p = e.get("params", {})
-        if p.get("name") == "load" and (loader is None or p.get("loaderId") == loader):
+        if (p.get("name") == "load" and p.get("frameId") == getattr(browser, "frame", None)
+                and ours(p.get("loaderId"))):
+            browser.loader = p.get("loaderId")
             break
     browser.events = [e for e in browser.events if e.get("method") != "Page.lifecycleEvent"]
     return browser.evaluate(WAIT_MATHJAX, timeout=timeout)

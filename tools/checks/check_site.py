@@ -13,7 +13,8 @@ desktop and a phone), in file order, and on that load runs, in this order:
      every listing, a click on C++ switching all of them, the left arrow switching back;
   4. at the first width, dark mode on, and check_browser's dark checks (the figures' colours),
      with their screenshots;
-  5. on a chapter page, the right arrow, which asks for the next page in the reading order.
+  5. on a chapter page, the right arrow, which asks for the next page in the reading order; where
+     that page is the next to visit, the load the arrow started is that page's load.
 The events of each load (console errors, uncaught exceptions, failed loads, requests that leave
 the site) are checked once all of that has run. The tree view's list of chapters is checked once,
 and every glossary link once every page's ids have been seen.
@@ -50,6 +51,7 @@ class Site:
         self.tab_order = [p for p, _ in tabbed]
         self.terms, self.ids = {}, {}
         self.failures = 0
+        self.asked_for = None  # the page the last one's right arrow is loading
 
     def say(self, where, problems, note=""):
         status = "ok" if not problems else "FAILED"
@@ -64,15 +66,20 @@ class Site:
             return None
         return check_tabs.chosen_before(self.tab_order.index(page), width_index)
 
-    def visit(self, page, width_index, forget_after):
+    def visit(self, page, width_index, forget_after, next_page):
         """Loads and checks one page. forget_after: the next page with tabs is to arrive as to a
         reader who never chose, so the choice is forgotten here, before this page's last step
-        (the right arrow) asks for another page."""
+        (the right arrow) asks for another page. next_page: the page visited next, which is
+        loaded by that arrow when it asks for it, instead of loaded once more."""
         path = os.path.join(self.site, page)
         url = "file://" + urllib.parse.quote(os.path.abspath(path))
         width = self.b.width
         chosen = self.chosen(page, width_index)
-        state = check_browser.load_page(self.b, path, self.args.timeout)
+        if self.asked_for == page:
+            state = check_browser.await_page(self.b, self.args.timeout)
+        else:
+            state = check_browser.load_page(self.b, path, self.args.timeout)
+        self.asked_for = None
         info, problems = check_browser.check_loaded(self.b, path, state, self.args.screenshots,
                                                     self.args.timeout)
         if width_index == 0:
@@ -99,9 +106,12 @@ class Site:
         if forget_after:
             self.b.evaluate("localStorage.clear(); 0")
         if chapter and self.neighbours[page][1]:
-            problems += check_navigation.right_arrow_turns_to(self.b, self.site,
-                                                              self.neighbours[page][1],
-                                                              self.args.timeout)
+            nxt = self.neighbours[page][1]
+            turned = check_navigation.right_arrow_turns_to(self.b, self.site, nxt,
+                                                           self.args.timeout)
+            problems += turned
+            if not turned and nxt == next_page:
+                self.asked_for = nxt
         note = f"{info.get('typeset', 0)}/{info.get('sources', 0)} formulas typeset"
         if chosen is not None:
             note += ", tabs " + ("after choosing C++" if chosen else "with no choice yet")
@@ -165,9 +175,12 @@ def main(argv=None):
         for k, (page, w) in enumerate(visits):
             if k == 0 or w != visits[k - 1][1]:
                 browser.resize(widths[w], args.height)
+            following = visits[k + 1][0] if k + 1 < len(visits) and visits[k + 1][1] == w \
+                else None
             try:
-                site.visit(page, w, forget_after(k))
+                site.visit(page, w, forget_after(k), following)
             except (TimeoutError, RuntimeError) as e:
+                site.asked_for = None
                 site.say(f"{page} ({widths[w]} px)", [str(e)])
     finally:
         browser.close()
