@@ -509,7 +509,10 @@ def browser_arguments(description, screenshots_help):
     ap = argparse.ArgumentParser(description=description)
     ap.add_argument("site", help="the site folder (build/<preset>/book/html)")
     ap.add_argument("--chromium", default="chromium")
-    ap.add_argument("--screenshots", help=screenshots_help)
+    # Screenshots are for a person to look at, not part of any check: saved where --screenshots
+    # or the environment's BOOK_SCREENSHOTS says (tools/book test --all sets it), else not taken.
+    ap.add_argument("--screenshots", default=os.environ.get("BOOK_SCREENSHOTS") or None,
+                    help=screenshots_help + " (default: $BOOK_SCREENSHOTS, else none)")
     ap.add_argument("--timeout", type=float, default=30.0)
     return ap
 
