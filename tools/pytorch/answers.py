@@ -12,8 +12,7 @@ shares its base's storage (view or copy) and how many bytes past the base's data
 its values when it is small, or the error PyTorch raised. `answers.tryit(EXPLORER, PYTORCH)` keeps
 the answer of a page's Try it block, under the explorer expression the page names. Run as a
 program, a companion prints its answers as JSON (tools/pytorch/record.py writes them to
-docs/recorded/pytorch/). Needs only torch (1.13: no untyped_storage, so storage identity is
-storage().data_ptr()).
+docs/recorded/pytorch/<series>/). Runs unchanged under torch 1.13 and 2.x.
 """
 
 import json
@@ -38,6 +37,19 @@ def _values(t):
     return [_plain(v) for v in flat]
 
 
+def storage_of(t):
+    """A tensor's storage: untyped_storage() where it exists (PyTorch 2), else storage() (1.13,
+    which has no untyped_storage; 2.x deprecates storage() with a warning)."""
+    if hasattr(t, "untyped_storage"):
+        return t.untyped_storage()
+    return t.storage()
+
+
+def storage_values(t):
+    """Every element of t's storage, from its first: a 1-D view of the whole storage, offset 0."""
+    return t.as_strided((storage_of(t).nbytes() // t.element_size(),), (1,), 0).tolist()
+
+
 def describe(t, base=None, values=True):
     """PyTorch's answer for one result: a tensor's layout and values, or a plain value. VALUES
     false keeps the layout alone (a tensor of random or uninitialised values)."""
@@ -57,7 +69,7 @@ def describe(t, base=None, values=True):
     if values and t.device.type != "meta" and t.numel() <= MAX_VALUES:
         a["values"] = _values(t)
     if base is not None and t.device.type != "meta":
-        a["shares_storage"] = t.storage().data_ptr() == base.storage().data_ptr()
+        a["shares_storage"] = storage_of(t).data_ptr() == storage_of(base).data_ptr()
         if a["shares_storage"]:
             a["bytes_past_base"] = t.data_ptr() - base.data_ptr()
     return a

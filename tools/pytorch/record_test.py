@@ -47,17 +47,53 @@ class RecordTest(unittest.TestCase):
         self.assertTrue(any(d.startswith("chapter 99_demo, Try it arange(4)[::2]:") for d in diff))
 
     def test_without_torch_the_check_is_skipped_not_passed(self):
-        saved = record.torch_python
-        record.torch_python = lambda preferred=None: (None, "no python imports torch (tried /x)")
+        saved = record.torches
+        record.torches = lambda python=None, root=None: (
+            [], ["no python imports torch (tried /x)", "no PyTorch 2 root at /y"])
         err = io.StringIO()
         try:
             with contextlib.redirect_stderr(err):
                 rc = record.main(["--check"])
         finally:
-            record.torch_python = saved
+            record.torches = saved
         self.assertEqual(rc, record.SKIPPED)
         self.assertEqual(rc, 77)  # ctest's SKIP_RETURN_CODE for the pytorch test
         self.assertIn("skipped: no python imports torch", err.getvalue())
+        self.assertIn("skipped: no PyTorch 2 root at /y", err.getvalue())
+
+    def test_a_series_is_a_versions_major_and_minor(self):
+        self.assertEqual(record.series_of("1.13.0a0"), "1.13")
+        self.assertEqual(record.series_of("2.6.0+debian"), "2.6")
+        self.assertEqual(record.series_of("2.11.0+cu130"), "2.11")
+
+    def test_a_root_runs_python_by_chroot_with_proc_mounted(self):
+        argv = record.root_command("/r")
+        self.assertIn("unshare", argv)
+        self.assertIn('mount -t proc proc "$0/proc" && exec chroot "$0" /usr/bin/python3 "$@"',
+                      argv)
+        self.assertEqual(argv[-1], "/r")
+        torch = record.Torch("root", argv, "2.6.0", stage="/r/stridebook")
+        self.assertEqual(torch.script("/c/chapters/02_views.py", "/c"),
+                         "/stridebook/chapters/02_views.py")
+
+    def test_a_missing_root_says_how_to_make_it(self):
+        torch, reason = record.root_torch("/nonexistent/root")
+        self.assertIsNone(torch)
+        self.assertIn("tools/book pytorch2-root", reason)
+
+    def test_the_records_of_two_series_are_compared_answer_by_answer(self):
+        import tempfile
+        with tempfile.TemporaryDirectory() as root:
+            newer = json.loads(json.dumps(RECORD))
+            newer["torch"] = "2.6.0"
+            newer["expressions"]["rows"]["T[:, 1]"]["strides"] = [7]
+            for series, r in (("1.13", RECORD), ("2.6", newer)):
+                os.makedirs(os.path.join(root, record.RECORDS, series))
+                with open(record.record_path(root, series, "99_demo"), "w") as f:
+                    f.write(record.dumps(r))
+            lines = record.diff_series(root, "1.13", "2.6")
+            self.assertEqual(len(lines), 2, lines)
+            self.assertTrue(lines[1].startswith("chapter 99_demo, rows / T[:, 1]: recorded"))
 
 
 if __name__ == "__main__":
