@@ -49,6 +49,8 @@ const std::map<std::string, Method>& methods() {
       {"squeeze",
        {{"dim="},
         [](const Tensor& t, const Binder& b, Meter&) {
+          // PyTorch 2.0 takes a tuple of dims too (squeeze.dims).
+          if (b.is_sequence("dim")) return t.squeeze(b.ints("dim"));
           const std::optional<int64_t> d = b.optional_integer("dim");
           return d ? t.squeeze(*d) : t.squeeze();
         }}},

@@ -70,7 +70,7 @@ const std::map<std::string, std::vector<FieldSpec>>& op_specs() {
       {"expand", {{"shape", T::Ints, true}}},
       {"broadcast_to", {{"shape", T::Ints, true}}},
       {"unsqueeze", {{"dim", T::Int, true}}},
-      {"squeeze", {{"dim", T::Int, false}}},
+      {"squeeze", {{"dim", T::IntOrInts, false}}},  // a list: PyTorch 2.0's squeeze.dims
       {"view", {{"shape", T::Ints, true}}},
       {"reshape", {{"shape", T::Ints, true}}},
       {"flatten", {{"start_dim", T::Int, false}, {"end_dim", T::Int, false}}},

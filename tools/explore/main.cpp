@@ -75,7 +75,7 @@ in order, flushing each:
       contiguous. Ops and their fields (a null field counts as omitted):
         permute{dims} transpose{dim0,dim1} slice{dim,start,stop,step} select{dim,index}
         diagonal{offset,dim1,dim2} expand{shape} broadcast_to{shape} unsqueeze{dim}
-        squeeze{dim} (no dim: all) view{shape} reshape{shape} flatten{start_dim,end_dim}
+        squeeze{dim} (a dim or a list; no dim: all) view{shape} reshape{shape} flatten{start_dim,end_dim}
         contiguous{} t{} narrow{dim,start,length} as_strided{size,stride,storage_offset}
         (no offset: keep the current one) unfold{dimension,size,step}
         and also movedim{source,destination} unflatten{dim,sizes} mT{} clone{} flip{dims}

@@ -108,6 +108,7 @@ class Variable {
   Variable broadcast_to(IntList sizes) const;
   Variable squeeze() const;
   Variable squeeze(int64_t dim) const;
+  Variable squeeze(IntList dims) const;
   Variable unsqueeze(int64_t dim) const;
   Variable select(int64_t dim, int64_t index) const;
   Variable slice(int64_t dim, std::optional<int64_t> start = std::nullopt,

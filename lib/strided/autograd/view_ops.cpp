@@ -77,8 +77,9 @@ Variable Variable::reshape(IntList sizes) const {
   Tensor out = data_.reshape(sizes);
   const Shape in = this->sizes();
   if (out.storage().is_same(data_.storage())) {
-    // _reshape_alias: self: grad.reshape_symint(self.sym_sizes())
-    return view_op(*this, std::move(out), "ReshapeAliasBackward0",
+    // A reshape that views is recorded as view (PyTorch 2; 1.13 named the node of its
+    // _reshape_alias ReshapeAliasBackward0): self: grad.reshape_symint(self.sym_sizes())
+    return view_op(*this, std::move(out), "ViewBackward0",
                    [in](const Tensor& g) { return g.reshape(in); });
   }
   // A copy: reshape is clone then _unsafe_view (TensorShape.cpp, _reshape_copy path), two nodes
@@ -164,6 +165,24 @@ Variable Variable::squeeze(int64_t dim) const {
   const int64_t d = dim < 0 ? dim + this->dim() : dim;
   return view_op(*this, std::move(out), "SqueezeBackward1", [in, removed, d](const Tensor& g) {
     return removed ? g.unsqueeze(d) : g.reshape(in);
+  });
+}
+
+Variable Variable::squeeze(IntList dims) const {
+  // squeeze.dims: self: unsqueeze_multiple(grad, dims, self.sym_sizes()): the gradient gets back
+  // each dropped dim (named and of size 1), in increasing order, by unsqueeze.
+  Tensor out = data_.squeeze(dims);
+  std::vector<int64_t> dropped;
+  for (int64_t d = 0; d < this->dim(); ++d)
+    for (const int64_t named : dims)
+      if ((named < 0 ? named + this->dim() : named) == d && this->sizes()[d] == 1) {
+        dropped.push_back(d);
+        break;
+      }
+  return view_op(*this, std::move(out), "SqueezeBackward2", [dropped](const Tensor& g) {
+    Tensor r = g;
+    for (const int64_t d : dropped) r = r.unsqueeze(d);
+    return r;
   });
 }
 

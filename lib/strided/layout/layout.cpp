@@ -380,6 +380,27 @@ Geometry squeeze_geometry(IntList sizes, IntList strides, std::optional<int64_t>
   return g;
 }
 
+Geometry squeeze_geometry(IntList sizes, IntList strides, IntList dims) {
+  // TensorShape.cpp, squeeze(self, dims): dim_list_to_bitset wraps each dim (a 0-d tensor takes 0
+  // and -1, as maybe_wrap_dim's scalar rule) and refuses one named twice; then inferSqueezeGeometry
+  // keeps every dim that is not both named and of size 1.
+  const int64_t ndim = static_cast<int64_t>(sizes.size());
+  std::vector<bool> named(static_cast<size_t>(std::max<int64_t>(ndim, 1)), false);
+  for (const int64_t dim : dims) {
+    const int64_t d = wrap_dim(dim, ndim, "squeeze()");
+    STRIDED_CHECK(!named[static_cast<size_t>(d)], "squeeze(): dim ", d,
+                  " appears multiple times in the list of dims");
+    named[static_cast<size_t>(d)] = true;
+  }
+  Geometry g;
+  for (int64_t i = 0; i < ndim; ++i) {
+    if (sizes[i] == 1 && named[static_cast<size_t>(i)]) continue;
+    g.sizes.push_back(sizes[i]);
+    g.strides.push_back(strides[i]);
+  }
+  return g;
+}
+
 Geometry unfold_geometry(IntList sizes, IntList strides, int64_t dim, int64_t size, int64_t step) {
   // TensorShape.cpp, unfold; a 0-d tensor unfolds as if it had one dim of size 1.
   const int64_t ndim = static_cast<int64_t>(sizes.size());

@@ -101,6 +101,9 @@ Geometry permute_geometry(IntList sizes, IntList strides, IntList dims);
 Geometry unsqueeze_geometry(IntList sizes, IntList strides, int64_t dim);
 // squeeze: drops every size-1 dim, or only dim when given and of size 1.
 Geometry squeeze_geometry(IntList sizes, IntList strides, std::optional<int64_t> dim);
+// squeeze of several dims (PyTorch 2.0's squeeze.dims): drops those of dims that have size 1; a dim
+// named twice is refused, as dim_list_to_bitset refuses it.
+Geometry squeeze_geometry(IntList sizes, IntList strides, IntList dims);
 // unfold: dim becomes (size[dim] - size) / step + 1 windows of stride step * stride[dim], and a
 // new last dim of the window's size and stride[dim] (1 for a 0-d tensor).
 Geometry unfold_geometry(IntList sizes, IntList strides, int64_t dim, int64_t size, int64_t step);

@@ -126,6 +126,7 @@ class Tensor {
   Tensor unsqueeze(int64_t dim) const;
   Tensor squeeze() const;
   Tensor squeeze(int64_t dim) const;
+  Tensor squeeze(IntList dims) const;  // PyTorch 2.0: the size-1 dims among dims
   Tensor view(IntList sizes) const;
   // view({}) is a 0-d view, not view(DType{}): a braced list prefers this overload.
   Tensor view(std::initializer_list<int64_t> sizes) const { return view(IntList(sizes)); }

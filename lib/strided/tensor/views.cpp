@@ -182,6 +182,12 @@ Tensor Tensor::squeeze(int64_t dim) const {
   return make_view(*this, std::move(g.sizes), std::move(g.strides), offset_, "squeeze()");
 }
 
+Tensor Tensor::squeeze(IntList dims) const {
+  check_defined(*this, "squeeze()");
+  Geometry g = squeeze_geometry(sizes_, strides_, dims);
+  return make_view(*this, std::move(g.sizes), std::move(g.strides), offset_, "squeeze()");
+}
+
 Tensor Tensor::view(IntList sizes) const {
   // TensorShape.cpp, view_impl: infer the -1, then ask computeStride for strides; no strides
   // means the request splits a dim across two runs of memory, and only reshape can help (IX-06).
