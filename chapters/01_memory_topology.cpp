@@ -158,7 +158,7 @@ int main(int argc, char** argv) {
                pytorch().compare(c, "column", "t[:, 1]", col, {&t});
                pytorch().compare_value(
                    c, "column",
-                   "runs(v.data_ptr() - t.storage().data_ptr() + k for v in col for k in range(4))",
+                   "runs(v.data_ptr() - storage_of(t).data_ptr() + k for v in col for k in range(4))",
                    byte_runs(memory_set_bytes(col)));
              });
 
@@ -325,7 +325,7 @@ int main(int argc, char** argv) {
              pytorch().compare_value(c, "data_ptr", "past_base(t2)",
                                      static_cast<int64_t>(past_base(t2)));
              pytorch().compare_value(c, "data_ptr",
-                                     "col.storage().data_ptr() == T.storage().data_ptr()",
+                                     "storage_of(col).data_ptr() == storage_of(T).data_ptr()",
                                      col.storage().data() == T.storage().data());
              for (const Tensor* v : {&row, &col, &t2})
                c.equal("data_ptr − base == offset·itemsize", past_base(*v),
@@ -347,25 +347,29 @@ int main(int argc, char** argv) {
                        int64_t{2});
                c.equal("first element read at the storage base",
                        *static_cast<const int64_t*>(v.storage().data()), int64_t{0});
-               pytorch().compare_value(c, "first_element", "v.data_ptr() == v.storage().data_ptr()",
+               pytorch().compare_value(c, "first_element", "v.data_ptr() == storage_of(v).data_ptr()",
                                        v.data_ptr() == v.storage().data());
                pytorch().compare_value(c, "first_element",
                                        "ctypes.c_int64.from_address(v.data_ptr()).value",
                                        *static_cast<const int64_t*>(v.data_ptr()));
                pytorch().compare_value(c, "first_element",
-                                       "ctypes.c_int64.from_address(v.storage().data_ptr()).value",
+                                       "ctypes.c_int64.from_address(storage_of(v).data_ptr()).value",
                                        *static_cast<const int64_t*>(v.storage().data()));
-               // PyTorch 1.13, the version the record was made with, has storage() and not 2.0's
-               // untyped_storage(): the page on versions quotes its refusal from the record.
-               const std::string untyped = pytorch().error_message("first_element",
-                                                                   "v.untyped_storage()");
-               c.that("PyTorch " + pytorch().torch() + " has no untyped_storage()",
+               // untyped_storage(), 2.0's name for the storage, answers in 2.6; 1.13 had only
+               // storage(), and refused the name: the versions page shows both answers.
+               pytorch().compare_value(c, "first_element", "v.untyped_storage().nbytes()",
+                                       v.storage().nbytes());
+               const std::string untyped =
+                   pytorch().earlier()->error_message("first_element", "v.untyped_storage().nbytes()");
+               c.that("PyTorch " + pytorch().earlier()->torch() + " has no untyped_storage()",
                       untyped.find("no attribute 'untyped_storage'") != std::string::npos, untyped);
                // The page quotes the exception's type: the message itself holds the attribute's
                // name, whose underscore a sentence cannot carry.
-               const auto* refusal = pytorch().find("first_element", "v.untyped_storage()");
+               const auto* refusal =
+                   pytorch().earlier()->find("first_element", "v.untyped_storage().nbytes()");
                const std::string recorded = refusal ? refusal->value("error", std::string()) : "";
                c.value("untyped_error", recorded.substr(0, recorded.find(':')));
+               c.value("earlier_torch_version", pytorch().earlier()->torch());
                c.value("torch_version", pytorch().torch());
              });
 
@@ -519,8 +523,8 @@ int main(int argc, char** argv) {
                        static_cast<std::ptrdiff_t>(v.storage_offset() * v.element_size()));
                c.equal("which is", overrun, std::ptrdiff_t{16}, "overrun_bytes");
                pytorch().compare_value(c, "overrun",
-                                       "(v.data_ptr() + v.storage().nbytes()) - "
-                                       "(v.storage().data_ptr() + v.storage().nbytes())",
+                                       "(v.data_ptr() + storage_of(v).nbytes()) - "
+                                       "(storage_of(v).data_ptr() + storage_of(v).nbytes())",
                                        static_cast<int64_t>(overrun));
                pytorch().compare_value(
                    c, "overrun", "[dump_storage(v)[0], dump_storage(v)[-1]]",

@@ -14,7 +14,7 @@ import torch
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "tools", "pytorch"))
-from answers import Answers  # noqa: E402
+from answers import Answers, storage_of  # noqa: E402
 
 answers = Answers("01_memory_topology")
 
@@ -30,10 +30,11 @@ def byte_strides(t):
 
 # [dump_storage]
 # The whole storage, read from its first element: what a tensor's elements are
-# taken from. It starts at storage().data_ptr(), not at data_ptr(), which already
-# includes the storage offset.
+# taken from. It starts at the storage's data_ptr(), not at the tensor's, which
+# already includes the storage offset: a 1-D view of every element, offset 0.
 def dump_storage(t):
-    return t.storage().tolist()
+    n = storage_of(t).nbytes() // t.element_size()
+    return t.as_strided((n,), (1,), 0).tolist()
 # [dump_storage]
 
 
@@ -115,7 +116,7 @@ for name in views:
 # all inside it.
 inside = elements = 0
 for v in views.values():
-    first, nbytes = v.storage().data_ptr(), v.storage().nbytes()
+    first, nbytes = storage_of(v).data_ptr(), storage_of(v).nbytes()
     for byte in {v[i].data_ptr() + k - first
                  for i in itertools.product(*map(range, v.shape))
                  for k in range(v.element_size())}:
@@ -128,7 +129,7 @@ answers.group("column")
 t = torch.tensor([[1, 2, 3], [4, 5, 6]], dtype=torch.float32)
 col = t[:, 1]
 answers.of("t[:, 1]", base="t")
-answers.of("runs(v.data_ptr() - t.storage().data_ptr() + k for v in col for k in range(4))")
+answers.of("runs(v.data_ptr() - storage_of(t).data_ptr() + k for v in col for k in range(4))")
 
 answers.group("shared")
 # [shared]
@@ -174,7 +175,7 @@ views = {
     "t[:, :, 4].t()": t[:, :, 4].t(),
 }
 agree = total = 0
-base = t.storage().data_ptr()
+base = storage_of(t).data_ptr()
 for v in views.values():
     for idx in itertools.product(*map(range, v.shape)):
         agree += (address(v, idx) == base + v.element_size() * storage_index(v, idx) and
@@ -206,13 +207,21 @@ answers.of("hold")
 
 answers.group("data_ptr")
 # [data_ptr]
+# A tensor's storage: the one buffer it shares with its views. PyTorch 2
+# names it untyped_storage(); 1.13 has only storage(), which 2.x deprecates.
+def storage_of(t):
+    if hasattr(t, "untyped_storage"):
+        return t.untyped_storage()
+    return t.storage()
+
+
 T = torch.Tensor([[1, 2, 3], [4, 5, 6]])  # float32
 row = T[1, :]
 col = T[:, 1]
 
 
 def past_base(v):
-    return v.data_ptr() - v.storage().data_ptr()
+    return v.data_ptr() - storage_of(v).data_ptr()
 
 
 t = torch.arange(24).reshape(1, 2, 3, 4)  # int64
@@ -224,15 +233,15 @@ answers.of("t[:, :, :, 2]", base="t")
 answers.of("past_base(row)")
 answers.of("past_base(col)")
 answers.of("past_base(t2)")
-answers.of("col.storage().data_ptr() == T.storage().data_ptr()")
+answers.of("storage_of(col).data_ptr() == storage_of(T).data_ptr()")
 
 answers.group("first_element")
 t = torch.arange(24).reshape(1, 2, 3, 4)
 v = t[:, :, :, 2]
-answers.of("v.data_ptr() == v.storage().data_ptr()")
+answers.of("v.data_ptr() == storage_of(v).data_ptr()")
 answers.of("ctypes.c_int64.from_address(v.data_ptr()).value")
-answers.of("ctypes.c_int64.from_address(v.storage().data_ptr()).value")
-answers.of("v.untyped_storage()")  # 2.0's name for the storage: 1.13 refuses it
+answers.of("ctypes.c_int64.from_address(storage_of(v).data_ptr()).value")
+answers.of("v.untyped_storage().nbytes()")  # 2.0's name for the storage: 1.13 has none
 
 # ---- Row-major, column-major, and bytes ----------------------------------------------------------
 answers.group("row_col")
@@ -245,8 +254,8 @@ A_col = col_buffer.t()              # read back as 2×3: strides (1, 2)
 answers.of("A")
 answers.of("col_buffer")
 answers.of("A_col", base="col_buffer")
-answers.of("A.storage().tolist()")
-answers.of("col_buffer.storage().tolist()")
+answers.of("dump_storage(A)")
+answers.of("dump_storage(col_buffer)")
 
 answers.group("fresh")
 # [fresh]
@@ -283,7 +292,7 @@ r = torch.rand(2, 2)
 answers.of("a")
 answers.of("T")
 answers.of("r", values=False)
-answers.of("a.storage().nbytes()")
+answers.of("storage_of(a).nbytes()")
 answers.of("torch.tensor([[1, 2, 3], [4, 5, 6]], dtype=torch.int32).element_size()")
 
 # ---- The memory set ------------------------------------------------------------------------------
@@ -292,7 +301,7 @@ answers.group("memset")
 # PyTorch has no memory set: every byte of every element, counted from the
 # storage's first byte.
 def memory_set_bytes(t):
-    first = t.storage().data_ptr()
+    first = storage_of(t).data_ptr()
     return sorted({t[i].data_ptr() - first + k
                    for i in itertools.product(*map(range, t.shape))
                    for k in range(t.element_size())})
@@ -328,7 +337,7 @@ views = {
 # [same_storage]
 for name in views:
     answers.of(name, base="t")
-    answers.of(f"views[{name!r}].storage().nbytes()", name=f"{name}: storage bytes")
+    answers.of(f"storage_of(views[{name!r}]).nbytes()", name=f"{name}: storage bytes")
 
 answers.group("dump")
 # [dump]
@@ -345,8 +354,8 @@ answers.group("overrun")
 t = torch.arange(24).reshape(1, 2, 3, 4)
 v = t[:, :, :, 2]
 # The seed's print_internal reads storage().nbytes() bytes from data_ptr(): where would it stop?
-answers.of("(v.data_ptr() + v.storage().nbytes()) - "
-           "(v.storage().data_ptr() + v.storage().nbytes())")
+answers.of("(v.data_ptr() + storage_of(v).nbytes()) - "
+           "(storage_of(v).data_ptr() + storage_of(v).nbytes())")
 answers.of("[dump_storage(v)[0], dump_storage(v)[-1]]")
 
 answers.group("assigned")

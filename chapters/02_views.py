@@ -18,9 +18,18 @@ answers = Answers("02_views")
 
 
 def is_dense(t):
-    """PyTorch's is_non_overlapping_and_dense, which Python does not expose as a method; torch 1.13
-    restates the C++ rule (c10/core/TensorImpl.cpp) in torch._prims_common."""
-    return torch._prims_common.is_non_overlapping_and_dense(t)
+    """PyTorch's is_non_overlapping_and_dense, which Python does not expose: the C++ rule of
+    c10/core/Contiguity.h (_compute_non_overlapping_and_dense) restated. Some order of the dims
+    of size 2 or more, by stride, makes the tensor contiguous."""
+    if t.dim() == 1:
+        return t.size(0) < 2 or t.stride(0) == 1
+    dims = sorted((d for d in range(t.dim()) if t.size(d) >= 2), key=t.stride)
+    step = 1
+    for d in dims:
+        if t.stride(d) != step:
+            return False
+        step *= t.size(d)
+    return True
 
 
 # ---- What a view is -----------------------------------------------------------------------------
@@ -38,13 +47,20 @@ results = {
     "t.transpose(0, 2).contiguous()": t.transpose(0, 2).contiguous(),
     "t.to(torch.float32)": t.to(torch.float32),
 }
-# PyTorch has no is_view_of: compare the storages
-shares = {name: r.storage().data_ptr() == t.storage().data_ptr()
+# PyTorch has no is_view_of: compare the storages. PyTorch 2 names a
+# tensor's storage untyped_storage(); 1.13 has only storage().
+def storage_of(t):
+    if hasattr(t, "untyped_storage"):
+        return t.untyped_storage()
+    return t.storage()
+
+
+shares = {name: storage_of(r).data_ptr() == storage_of(t).data_ptr()
           for name, r in results.items()}
 # [is_view_of]
 for name in results:
     answers.of(name, base="t")
-    answers.of(f"is_dense(results[{name!r}])", name=f"{name}: dense")
+    answers.of(f"is_dense(results[{name!r}])", name=f"{name}: non-overlapping and dense")
 
 answers.group("view_or_copy")
 x = torch.arange(24).view(4, 6)
@@ -106,7 +122,7 @@ a, b = chain(small), chain(big)
 # [cost]
 answers.of("a", name="t.t()[:, ::2].unsqueeze(0).squeeze(1), n = 1")
 answers.of("b", name=f"t.t()[:, ::2].unsqueeze(0).squeeze(1), n = {2**26}")
-answers.of("a.squeeze((0, 1))")  # several dims at once arrived in 2.0: 1.13 refuses it
+answers.of("a.squeeze((0, 1))")  # several dims at once arrived in 2.0: 1.13 refuses them
 
 answers.group("chain")
 # [chain]
@@ -398,6 +414,8 @@ for expression in ["x.unbind(1)", "x.split(3, 2)", "x.chunk(2, 1)", "x.tensor_sp
 
 answers.group("imag_of_conj")
 answers.of("z.conj().imag.is_neg()")
+answers.of("z.conj().imag.resolve_neg().is_neg()")
+answers.of("z.conj().imag.resolve_neg()._is_view()")
 
 # ---- Try it -------------------------------------------------------------------------------------
 answers.tryit("arange(24).reshape(2, 3, 4)[0, 2, 2]", "torch.arange(24).reshape(2, 3, 4)[0, 2, 2]")

@@ -553,7 +553,7 @@ int main(int argc, char** argv) {
                      true);
              pytorch().compare(c, "contiguous", "v", v, {&t});
              pytorch().compare(c, "contiguous", "compact", compact, {&t});
-             pytorch().compare_value(c, "contiguous", "compact.storage().tolist()", storage);
+             pytorch().compare_value(c, "contiguous", "storage_values(compact)", storage);
              pytorch().compare_value(c, "contiguous", "same is compact",
                                      book::same_layout(same, compact));
              c.figure("before_contiguous", views_svg({{t, "t"}, {v, "v = t[:, :, :, 2].reshape(3, 2)"}}),

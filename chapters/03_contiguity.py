@@ -13,7 +13,7 @@ import torch
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "tools", "pytorch"))
-from answers import Answers  # noqa: E402
+from answers import Answers, storage_of, storage_values  # noqa: E402
 
 answers = Answers("03_contiguity")
 
@@ -184,9 +184,9 @@ answers.group("traces")
 
 # [traces]
 # Each element's byte offset from the storage's first byte, in index order (last
-# index fastest).
+# index fastest). The storage starts offset elements before data_ptr().
 def logical_trace(t):
-    first = t.storage().data_ptr()
+    first = t.data_ptr() - t.storage_offset() * t.element_size()
     return [t[i].data_ptr() - first for i in itertools.product(*map(range, t.shape))]
 
 
@@ -237,7 +237,7 @@ for a in range(1, 25):
             continue
         v = x.reshape(a, b, 24 // (a * b))
         shapes += 1
-        views += (v.is_contiguous() and v.storage().data_ptr() == x.storage().data_ptr() and
+        views += (v.is_contiguous() and storage_of(v).data_ptr() == storage_of(x).data_ptr() and
                   v.stride() == row_major(v.shape))
 answers.of("shapes")
 answers.of("views")
@@ -252,7 +252,7 @@ same = compact.contiguous()  # already contiguous: compact itself
 # [contiguous]
 answers.of("v", base="t")
 answers.of("compact", base="t")
-answers.of("compact.storage().tolist()")
+answers.of("storage_values(compact)")
 answers.of("same is compact")
 
 # ---- What breaks contiguity ----------------------------------------------------------------------

@@ -210,9 +210,10 @@ answers.group("contract")
 x = torch.arange(24).view(2, 3, 4)[:, :, ::2]
 shape = (3, 4)
 # [contract]
-# PyTorch counts no allocations; the storage tells a view from a copy.
+# PyTorch counts no allocations; _base tells a view from a copy: a view
+# keeps the tensor its chain of views began with, and x is such a view.
 r = x.reshape(shape)
-shared = r.storage().data_ptr() == x.storage().data_ptr()
+shared = r._base is not None and r._base is x._base
 # [contract]
 answers.of("shared")
 

@@ -120,7 +120,7 @@ int main(int argc, char** argv) {
              c.equal("storage, read from its base", storage_values(b), book::count_up(24));
              pytorch().compare_value(c, "broadcast_to", "t.stride()", t.strides());
              pytorch().compare(c, "broadcast_to", "t.broadcast_to((2, 2, 3, 4))", b, {&t});
-             pytorch().compare_value(c, "broadcast_to", "b.storage().tolist()", storage_values(b));
+             pytorch().compare_value(c, "broadcast_to", "storage_values(b)", storage_values(b));
              c.value("b_numel", b.numel());
              c.value("storage_numel", static_cast<int64_t>(storage_values(b).size()));
            });
@@ -303,6 +303,7 @@ int main(int argc, char** argv) {
                          true,
                          pytorch().find("shape_table", expression) != nullptr &&
                              pytorch().find("shape_table", expression)->contains("error"));
+               pytorch().versions(c, "shape_table", expression);
                rows.push_back({book::show(k.a), book::show(k.b), book::shape_or_error(lib)});
              }
              c.equal("cases as stated, by the library and by broadcast_shape", as_said,
@@ -480,6 +481,7 @@ int main(int argc, char** argv) {
              // PyTorch's own answer for torch.equal across the two dtypes, as Python prints it,
              // for the page on versions (PyTorch 2's documentation says the same).
              const auto* equal = pytorch().find("mixed", "same");
+             pytorch().versions(c, "mixed", "same");
              c.value("equal_across_dtypes",
                      equal && equal->value("value", false) ? std::string("True") : std::string("False"));
            });

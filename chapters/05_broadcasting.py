@@ -13,7 +13,7 @@ import torch
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "tools", "pytorch"))
-from answers import Answers  # noqa: E402
+from answers import Answers, storage_values  # noqa: E402
 
 answers = Answers("05_broadcasting")
 
@@ -91,7 +91,7 @@ b = t.broadcast_to((2, 2, 3, 4))  # (2,2,3,4):(0,12,4,1)
 # [broadcast_to]
 answers.of("t.stride()")
 answers.of("t.broadcast_to((2, 2, 3, 4))", base="t")
-answers.of("b.storage().tolist()")
+answers.of("storage_values(b)")
 
 answers.group("write_refused")
 # [write_refused]

@@ -17,7 +17,7 @@ import torch
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "tools", "pytorch"))
-from answers import Answers  # noqa: E402
+from answers import Answers, storage_of  # noqa: E402
 
 answers = Answers("06_performance")
 
@@ -30,7 +30,7 @@ def strided_arange(sizes, strides):
 
 def offsets(t):
     """Each element's storage offset, in t's own shape (its logical order)."""
-    return torch.arange(t.storage().size()).as_strided(t.shape, t.stride(), t.storage_offset())
+    return torch.arange(storage_of(t).nbytes() // t.element_size()).as_strided(t.shape, t.stride(), t.storage_offset())
 
 
 def lru_misses(byte_addresses, capacity_bytes, line_bytes=64):

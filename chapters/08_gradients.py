@@ -14,7 +14,7 @@ import torch
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "tools", "pytorch"))
-from answers import Answers  # noqa: E402
+from answers import Answers, storage_of  # noqa: E402
 
 # Reading .grad of a non-leaf warns; the chapter reads it on purpose (it is None).
 warnings.filterwarnings("ignore", message="The .grad attribute of a Tensor that is not a leaf")
@@ -223,7 +223,7 @@ x = torch.ones(2, dtype=torch.float64, requires_grad=True)
 y = x * w[0:2]          # MulBackward0 saves the slice w[0:2]: 16 bytes of view
 # [saved_storage]
 answers.of("saved_tensors(y.grad_fn)[0]", base="w")
-answers.of("saved_tensors(y.grad_fn)[0].storage().nbytes()")
+answers.of("storage_of(saved_tensors(y.grad_fn)[0]).nbytes()")
 answers.of("len(saved_tensors(y.grad_fn))")
 
 # ---- Writing in place ---------------------------------------------------------------------------

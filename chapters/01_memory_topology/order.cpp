@@ -66,8 +66,8 @@ void memory_topology::order(book::Chapter& ch) {
              pytorch().compare(c, "row_col", "A", A);
              pytorch().compare(c, "row_col", "col_buffer", col_buffer);
              pytorch().compare(c, "row_col", "A_col", A_col, {&col_buffer});
-             pytorch().compare_value(c, "row_col", "A.storage().tolist()", row_order);
-             pytorch().compare_value(c, "row_col", "col_buffer.storage().tolist()", col_order);
+             pytorch().compare_value(c, "row_col", "dump_storage(A)", row_order);
+             pytorch().compare_value(c, "row_col", "dump_storage(col_buffer)", col_order);
              c.figure("row_major", tensor_svg(A, "A (row-major)"), "Row-major: rows lie one after the other.");
              c.figure("col_major", tensor_svg(A_col, "A (column-major)"),
                       "Column-major: the same matrix, columns one after the other.");
@@ -172,7 +172,7 @@ void memory_topology::order(book::Chapter& ch) {
              pytorch().compare(c, "defaults", "a", a);
              pytorch().compare(c, "defaults", "T", T);
              pytorch().compare(c, "defaults", "r", r);  // rand: the layout, not the values
-             pytorch().compare_value(c, "defaults", "a.storage().nbytes()", a.storage().nbytes());
+             pytorch().compare_value(c, "defaults", "storage_of(a).nbytes()", a.storage().nbytes());
            });
 
   ch.erratum("ER-23",

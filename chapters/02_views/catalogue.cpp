@@ -355,6 +355,11 @@ void views::catalogue(book::Chapter& ch) {
            [](book::Check& c) {
              const Tensor z = operand(Base::z);
              pytorch().compare_value(c, "imag_of_conj", "z.conj().imag.is_neg()", true);
+             // resolve_neg() clears the bit by copying the negated values out.
+             pytorch().compare_value(c, "imag_of_conj", "z.conj().imag.resolve_neg().is_neg()",
+                                     false);
+             pytorch().compare_value(c, "imag_of_conj", "z.conj().imag.resolve_neg()._is_view()",
+                                     false);
              c.throws("the library refuses z.conj().imag", [&] { (void)z.conj().imag(); },
                       "resolve_conj()");
              const Tensor resolved = z.conj().resolve_conj();

@@ -253,6 +253,18 @@ void Chapter::emit(const std::string& dir_name, const RunResult& r) const {
   for (const auto& s : sections_)
     if (!s.id.empty()) sections.push_back({{"id", s.id}, {"title", s.title}});
   const json claims = claims_json(r);
+  // Which claims asked both PyTorch records about which answer: the versions page names, beside
+  // each answer that changed between 1.13 and 2.6, the claims that rely on it.
+  json pytorch = json::array();
+  for (const PytorchRecord* record : PytorchRecord::loaded()) {
+    if (record->earlier() == nullptr) continue;
+    json compared = json::object();
+    for (const auto& [key, ids] : record->version_uses()) compared[key] = ids;
+    pytorch.push_back({{"chapter", record->chapter()},
+                       {"torch", record->torch()},
+                       {"earlier_torch", record->earlier()->torch()},
+                       {"compared", compared}});
+  }
   const json report = {{"format", 1},
                        {"chapter", id_},
                        {"title", title_},
@@ -261,7 +273,8 @@ void Chapter::emit(const std::string& dir_name, const RunResult& r) const {
                        {"sections", sections},
                        {"claims", claims},
                        {"outputs", outputs},
-                       {"values", values}};
+                       {"values", values},
+                       {"pytorch_versions", pytorch}};
   // Written last: a report is never older than the fragments it lists.
   write_file(dir / "report.json", report.dump(1));
 }

@@ -42,9 +42,55 @@ std::map<std::string, std::unique_ptr<PytorchRecord>>& records_read() {
 std::vector<const PytorchRecord*> PytorchRecord::loaded() {
   std::lock_guard<std::mutex> hold(records_lock);
   std::vector<const PytorchRecord*> out;
-  for (const auto& [name, record] : records_read())
-    if (record) out.push_back(record.get());
+  for (const auto& [name, record] : records_read()) {
+    if (!record) continue;
+    out.push_back(record.get());
+    if (record->earlier()) out.push_back(record->earlier());
+  }
   return out;
+}
+
+namespace {
+
+const std::string records_dir = "docs/recorded/pytorch";
+
+std::string read_text(const std::string& relative, const std::string& what) {
+  const auto path = std::filesystem::path(source_dir()) / relative;
+  std::ifstream in(path);
+  if (!in)
+    throw std::runtime_error(what + ": no " + path.string() + " (run tools/book record-pytorch)");
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+PytorchRecord read_record(const std::string& chapter, const std::string& series) {
+  const std::string relative = records_dir + "/" + series + "/" + chapter + ".json";
+  PytorchRecord r = PytorchRecord::parse(
+      read_text(relative, "chapter " + chapter + ": PyTorch " + series + "'s answers"), relative);
+  if (r.chapter() != chapter)
+    throw std::runtime_error(r.source() + " is the record of chapter " + r.chapter());
+  return r;
+}
+
+// The differences between the two series that the versions page notes, by chapter.
+const nlohmann::json& noted_differences() {
+  static const nlohmann::json noted = [] {
+    const std::string relative = records_dir + "/differences.json";
+    nlohmann::json j = nlohmann::json::parse(read_text(relative, "the versions page's notes"),
+                                             nullptr, /*allow_exceptions=*/false);
+    if (j.is_discarded() || !j.is_object())
+      throw std::runtime_error(relative + ": not a JSON object of chapters");
+    return j;
+  }();
+  return noted;
+}
+
+}  // namespace
+
+void PytorchRecord::set_earlier(PytorchRecord earlier, nlohmann::json noted) {
+  earlier_ = std::make_shared<const PytorchRecord>(std::move(earlier));
+  noted_ = noted.is_object() ? std::move(noted) : nlohmann::json::object();
 }
 
 const PytorchRecord& PytorchRecord::of_chapter(const std::string& chapter) {
@@ -52,18 +98,11 @@ const PytorchRecord& PytorchRecord::of_chapter(const std::string& chapter) {
   auto& read = records_read();
   auto& slot = read[chapter];
   if (!slot) {
-    const auto path = std::filesystem::path(source_dir()) / "docs" / "recorded" / "pytorch" /
-                      (chapter + ".json");
-    std::ifstream in(path);
-    if (!in)
-      throw std::runtime_error("chapter " + chapter + ": no record of PyTorch's answers at " +
-                               path.string() + " (run tools/book record-pytorch)");
-    std::stringstream text;
-    text << in.rdbuf();
-    slot = std::make_unique<PytorchRecord>(
-        parse(text.str(), "docs/recorded/pytorch/" + chapter + ".json"));
-    if (slot->chapter() != chapter)
-      throw std::runtime_error(slot->source() + " is the record of chapter " + slot->chapter());
+    auto record = std::make_unique<PytorchRecord>(read_record(chapter, series));
+    const auto& noted = noted_differences();
+    record->set_earlier(read_record(chapter, earlier_series),
+                        noted.contains(chapter) ? noted[chapter] : nlohmann::json::object());
+    slot = std::move(record);
   }
   return *slot;
 }
@@ -88,6 +127,52 @@ std::vector<std::string> PytorchRecord::unused() const {
       if (!used_.count(group + "\t" + expression)) out.push_back(group + ": " + expression);
   }
   return out;
+}
+
+namespace {
+
+// An answer in a line of a check's report: an error's message, a value, or a tensor's fields.
+std::string brief(const nlohmann::json& a) {
+  std::string text = a.contains("error") ? "refuses it: " + a["error"].get<std::string>()
+                                         : a.contains("value") ? a["value"].dump() : a.dump();
+  if (text.size() > 240) text = text.substr(0, 240) + "…";
+  return text;
+}
+
+}  // namespace
+
+bool PytorchRecord::versions(Check& c, const std::string& group,
+                             const std::string& expression) const {
+  if (!earlier_) return true;
+  const std::string key = group + " / " + expression;
+  {
+    std::lock_guard<std::mutex> hold(*used_lock_);
+    version_uses_[key].insert(c.id());
+  }
+  const nlohmann::json* now = find(group, expression);
+  const nlohmann::json* before = earlier_->find(group, expression);
+  const std::string what = "chapter " + chapter_ + ", " + expression + ": PyTorch " +
+                           earlier_->torch_ + " beside " + torch_ + " (recorded)";
+  if (before == nullptr) {
+    c.that(what, false, "no answer in " + earlier_->source_ + " (run tools/book record-pytorch)");
+    return false;
+  }
+  if (now == nullptr || *before == *now) return true;  // a missing answer fails its comparison
+  const auto note = noted_.find(key);
+  const std::string both = earlier_series + std::string(" ") + brief(*before) + "; " + series +
+                           " " + brief(*now);
+  if (note == noted_.end()) {
+    c.that(what, false, "the two differ, and " + records_dir +
+                            "/differences.json does not note it: " + both);
+    return false;
+  }
+  return c.that(what, true, "they differ, as the versions page says (" +
+                                note->get<std::string>() + "): " + both);
+}
+
+std::map<std::string, std::set<std::string>> PytorchRecord::version_uses() const {
+  std::lock_guard<std::mutex> hold(*used_lock_);
+  return version_uses_;
 }
 
 std::string PytorchRecord::what(const std::string& expression) const {
@@ -163,7 +248,8 @@ bool PytorchRecord::compare(Check& c, const std::string& group, const std::strin
     for (const auto& p : parts) out += (out.empty() ? "" : "; ") + p;
     return out;
   };
-  return c.equal(what(expression), join(ours), join(theirs));
+  const bool same = c.equal(what(expression), join(ours), join(theirs));
+  return versions(c, group, expression) && same;
 }
 
 bool PytorchRecord::compare_value(Check& c, const std::string& group, const std::string& expression,
@@ -174,7 +260,8 @@ bool PytorchRecord::compare_value(Check& c, const std::string& group, const std:
     c.that(what(expression), false, "the record holds a tensor, not a value");
     return false;
   }
-  return c.equal(what(expression), value.dump(), (*a)["value"].dump());
+  const bool same = c.equal(what(expression), value.dump(), (*a)["value"].dump());
+  return versions(c, group, expression) && same;
 }
 
 bool PytorchRecord::compare_error(Check& c, const std::string& group, const std::string& expression,
@@ -202,7 +289,8 @@ bool PytorchRecord::compare_error(Check& c, const std::string& group, const std:
     const std::string words = std::regex_replace(ours, std::regex(R"((\w+)\(\): )"), "$1: ");
     ok = ours.find(message) != std::string::npos || words.find(message) != std::string::npos;
   }
-  return c.judge(what(expression), ours, "an error containing \"" + message + "\"", ok);
+  const bool same = c.judge(what(expression), ours, "an error containing \"" + message + "\"", ok);
+  return versions(c, group, expression) && same;
 }
 
 std::string PytorchRecord::error_message(const std::string& group,

@@ -2,6 +2,7 @@
 
 #include <doctest/doctest.h>
 
+#include <set>
 #include <stdexcept>
 #include <string>
 
@@ -138,7 +139,56 @@ TEST_CASE("text that is not a record is refused with its name") {
 TEST_CASE("each chapter's committed record is read from the checkout and names its chapter") {
   const PytorchRecord& r = PytorchRecord::of_chapter("02_views");
   CHECK(r.chapter() == "02_views");
+  CHECK(r.source() == "docs/recorded/pytorch/2.6/02_views.json");
+  REQUIRE(r.earlier() != nullptr);
+  CHECK(r.earlier()->source() == "docs/recorded/pytorch/1.13/02_views.json");
   CHECK(r.find("rows", "T[:, 1]") != nullptr);
   CHECK_THROWS_WITH_AS(PytorchRecord::of_chapter("99_none"),
                        doctest::Contains("run tools/book record-pytorch"), std::runtime_error);
+}
+
+TEST_CASE("1.13's answer beside 2.6's: agreeing adds nothing, differing must be noted") {
+  PytorchRecord now = PytorchRecord::parse(kRecord, "2.6/test.json");
+  std::string earlier_text = kRecord;
+  const std::string newer_words = "shape '[-1, 4]' is invalid for input of size 6";
+  earlier_text.replace(earlier_text.find(newer_words), newer_words.size(), "older words");
+  earlier_text.replace(earlier_text.find("1.13.0a0"), 8, "1.12.0");
+  const PytorchRecord earlier = PytorchRecord::parse(earlier_text, "1.13/test.json");
+  Tensor T = strided::from_values({1, 2, 3, 4, 5, 6}, {2, 3}, {strided::DType::Int64});
+
+  now.set_earlier(earlier, nlohmann::json::object());
+  Check agree("VW-15");
+  CHECK(now.compare(agree, "rows", "T[:, 1]", T.select(1, 1), {&T, 0}));
+  CHECK(agree.measurements().size() == 1);  // the same answer in both: no line of its own
+  Check unnoted("VW-15");
+  CHECK_FALSE(now.compare_error(unnoted, "rows", "T.view(-1, 4)", [&] { T.view({-1, 4}); }));
+  CHECK(failures(unnoted).find("T.view(-1, 4): PyTorch 1.12.0 beside 1.13.0a0 (recorded) = the "
+                               "two differ, and docs/recorded/pytorch/differences.json does not "
+                               "note it: 1.13 refuses it: RuntimeError: older words") !=
+        std::string::npos);
+
+  now.set_earlier(earlier, {{"rows / T.view(-1, 4)", "the message was reworded"}});
+  Check noted("VW-17");
+  CHECK(now.compare_error(noted, "rows", "T.view(-1, 4)", [&] { T.view({-1, 4}); }));
+  CHECK(failures(noted) == "");
+  REQUIRE(noted.measurements().size() == 2);
+  CHECK(noted.measurements()[1].measured.find("as the versions page says (the message was "
+                                              "reworded)") != std::string::npos);
+  CHECK(now.version_uses().at("rows / T.view(-1, 4)") == std::set<std::string>{"VW-15", "VW-17"});
+  // The earlier record's answer was looked up beside the newer one: it is not left over for the
+  // full run's check (this earlier record, set again above, has seen only T.view(-1, 4)).
+  CHECK(now.earlier()->unused() == std::vector<std::string>{"rows: T.as_strided((2,), (-1,))",
+                                                            "rows: T[1, :].stride()",
+                                                            "rows: T[:, 1]"});
+}
+
+TEST_CASE("an answer 1.13's record lacks fails the check that compares it") {
+  PytorchRecord now = PytorchRecord::parse(kRecord, "2.6/test.json");
+  now.set_earlier(PytorchRecord::parse(
+                      R"({"chapter": "02_views", "torch": "1.13.0a0", "expressions": {}})",
+                      "1.13/test.json"),
+                  nlohmann::json::object());
+  Check c("VW-15");
+  CHECK_FALSE(now.compare_value(c, "rows", "T[1, :].stride()", nlohmann::json::array({1})));
+  CHECK(failures(c).find("= no answer in 1.13/test.json") != std::string::npos);
 }

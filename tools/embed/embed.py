@@ -63,6 +63,7 @@ from decimal import Decimal
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import gpu_runs  # noqa: E402
+import versions  # noqa: E402
 
 ID = r"[A-Z]{2}-[0-9]{2}(?:\.[a-z0-9]+)?"
 CLAIM_RE = re.compile(r"\\claim\{([^}]*)\}")
@@ -617,16 +618,20 @@ TRYIT_ROWS = (("shape", "shape"), ("strides", "stride()"), ("storage_offset", "s
               ("is_contiguous", "is_contiguous()"), ("dtype", "dtype"), ("repr", "values"))
 
 
-def tryit_pair_html(ours, theirs, torch_version):
-    """The table of a Try it block: PyTorch's recorded answer beside the library's, row by row."""
+def tryit_pair_html(ours, theirs, torch_version, before=None, before_version=""):
+    """The table of a Try it block: PyTorch's recorded answer beside the library's, row by row;
+    BEFORE, PyTorch 1.13's answer where it differs from the newer one, in a column of its own."""
     rows = "".join(
-        f'<tr><th scope="row">{esc(label)}</th><td><code>{esc(theirs.get(key, ""))}</code></td>'
+        f'<tr><th scope="row">{esc(label)}</th>'
+        + (f'<td><code>{esc(before.get(key, ""))}</code></td>' if before else "")
+        + f'<td><code>{esc(theirs.get(key, ""))}</code></td>'
         f'<td><code>{esc(ours.get(key, ""))}</code></td></tr>'
         for key, label in TRYIT_ROWS)
     return ('<div class="book-table-wrap book-tryit-pair"><table class="book-table">'
             f'<caption>Try it: <code>{esc(theirs["pytorch"])}</code></caption>'
             '<thead><tr><th scope="col"></th>'
-            f'<th scope="col">PyTorch {esc(torch_version)} (recorded)</th>'
+            + (f'<th scope="col">PyTorch {esc(before_version)} (recorded)</th>' if before else "")
+            + f'<th scope="col">PyTorch {esc(torch_version)} (recorded)</th>'
             '<th scope="col">strided-explore (this build)</th></tr></thead>'
             f"<tbody>{rows}</tbody></table></div>")
 
@@ -668,7 +673,7 @@ def tryit(command, at, page, line_no, args, problems, tryits, record=None):
         theirs = pytorch_side(record, expression)
         if theirs is None:
             problems.add(at, f"chapter {page}, Try it {expression}: no PyTorch answer recorded "
-                             f"in docs/recorded/pytorch/{page}.json (add it to "
+                             f"in docs/recorded/pytorch/{versions.REFERENCE}/{page}.json (add it to "
                              f"chapters/{page}.py, then run tools/book record-pytorch)")
             return ""
         ours = explorer_answer(out)
@@ -677,7 +682,11 @@ def tryit(command, at, page, line_no, args, problems, tryits, record=None):
                 problems.add(at, f"chapter {page}, Try it {expression}: {label} is "
                                  f"{ours.get(key)!r} here but {theirs[key]!r} in PyTorch "
                                  f"{record.get('torch')}'s recorded answer")
-        body = tryit_pair_html(ours, theirs, record.get("torch", "")) + body
+        earlier = record.get("_earlier")
+        before = pytorch_side(earlier, expression) if earlier else None
+        body = tryit_pair_html(ours, theirs, record.get("torch", ""),
+                               before if before != theirs else None,
+                               (earlier or {}).get("torch", "")) + body
     key = f"tryit.{page}.{line_no}"
     tryits[key] = body
     return f"\\htmlinclude[block] {key}.html"
@@ -1320,7 +1329,12 @@ def ledger_html(chapters, claims, page_ids, mutants=None):
                  f'<code>{esc(mutants.get("commit", "?"))}</code>) make {killed} of the '
                  f"{len(judged)} exact and model claims fail; the column <em>Fails if</em> "
                  "names them. A claim no mutant makes fail says <em>no mutant yet</em>.</p>\n")
-    return (f'<p class="ledger-summary">{len(claims)} claims: {esc(summary)}.</p>\n' + kills +
+    pytorch = pytorch_versions_text([ch["report"] for ch in chapters])
+    answers = (f'<p class="ledger-summary">What PyTorch does is checked against its answers '
+               f'recorded from PyTorch {esc(pytorch)}; the page <a href="versions.html">PyTorch '
+               "1.13 and PyTorch 2</a> shows every answer on which they differ.</p>\n"
+               if pytorch else "")
+    return (f'<p class="ledger-summary">{len(claims)} claims: {esc(summary)}.</p>\n' + kills + answers +
             '<div class="book-table-wrap"><table class="book-table ledger">\n<thead><tr><th>ID</th><th>Claim</th><th>Chapter</th>'
             "<th>Kind</th><th>Status</th><th>Measured</th><th>Fails if</th><th>Machine</th></tr>"
             "</thead>\n<tbody>\n"
@@ -1343,7 +1357,18 @@ def errata_html(chapters, claims, page_ids):
             "</thead>\n<tbody>\n" + "\n".join(rows) + "\n</tbody></table></div>\n")
 
 
-def machine_note_html(prov, claims=()):
+def pytorch_versions_text(reports):
+    """Which PyTorches answered, from the chapters' reports: "2.6.0, which the library follows,
+    and 1.13.0a0", or "" where no chapter compared with PyTorch."""
+    pairs = {(e.get("torch"), e.get("earlier_torch"))
+             for r in reports for e in r.get("pytorch_versions", []) if e.get("torch")}
+    if not pairs:
+        return ""
+    return "; ".join(f"{now}, which the library follows, and {before}" for now, before in
+                     sorted(pairs))
+
+
+def machine_note_html(prov, claims=(), pytorch=""):
     """The machine a chapter ran on, said for a reader, at the end of the chapter's page.
 
     Every measured number on the page came from this run; a reader comparing with their own
@@ -1374,6 +1399,9 @@ def machine_note_html(prov, claims=()):
                      + " ".join(f'<span class="book-nowrap">{esc(f)}</span>'
                                 for f in str(p.get("flags", "")).split()) + "</code>"),
         ("BLAS", esc(p.get("blas", "unknown"))),
+        *([("PyTorch", f'its answers recorded from PyTorch {esc(pytorch)} '
+                       '(<a href="versions.html">where they differ</a>); no PyTorch ran here')]
+          if pytorch else []),
         *([("CPU kernels", f'{esc(p["cpu_capability"])}: the build of the element-wise, copy and '
                            "reduction loops chosen for this processor at start-up")]
           if p.get("cpu_capability") else []),
@@ -1701,6 +1729,7 @@ def main(argv=None):
         "ledger": "\\htmlinclude[block] book.ledger.html",
         "errata": "\\htmlinclude[block] book.errata.html",
         "gpu_runs": "\\htmlinclude[block] book.gpu_runs.html",
+        "versions": "\\htmlinclude[block] book.versions.html",
     }
 
     # The chapters' sources, as \\snippet shows them, and their PyTorch companions with PyTorch's
@@ -1708,7 +1737,8 @@ def main(argv=None):
     sources = {}
     snippets = {}
     companions = {}
-    records = {}
+    records = {}  # chapter -> its record of PyTorch 2.6, the one the library follows
+    series_records = {}  # chapter -> {series: record}: what the versions page compares
     record_dir = args.pytorch or os.path.join(args.docs, "recorded", "pytorch")
     for ch in chapters:
         # One name is one listing of the chapter, whichever of its files holds it: the
@@ -1734,13 +1764,19 @@ def main(argv=None):
             sources[py_name] = py_text
             for path in ch["sources"]:
                 companions[source_key(ch, path)] = (py_name, py_names)
-            record_path = os.path.join(record_dir, ch["name"] + ".json")
-            if not os.path.exists(record_path):
-                problems.add(rel(py, args.root),
-                             f"chapter {ch['name']} has a PyTorch companion but no record "
-                             f"{rel(record_path, args.root)}: run tools/book record-pytorch")
-            else:
-                records[ch["name"]] = load_json(record_path, problems, rel(record_path, args.root))
+            series = {}
+            for version in (versions.REFERENCE, versions.EARLIER, versions.LATER):
+                record_path = os.path.join(record_dir, version, ch["name"] + ".json")
+                if os.path.exists(record_path):
+                    series[version] = load_json(record_path, problems, rel(record_path, args.root))
+                elif version != versions.LATER:  # 2.11's was recorded once, for six chapters
+                    problems.add(rel(py, args.root),
+                                 f"chapter {ch['name']} has a PyTorch companion but no record "
+                                 f"{rel(record_path, args.root)}: run tools/book record-pytorch")
+            series_records[ch["name"]] = series
+            if series.get(versions.REFERENCE):
+                records[ch["name"]] = series[versions.REFERENCE]
+                records[ch["name"]]["_earlier"] = series.get(versions.EARLIER)
 
     # The pages.
     pages = {}
@@ -1758,12 +1794,23 @@ def main(argv=None):
             if own is not None:  # a chapter page ends on the machine its claims were checked on
                 pages[fname] += ("\n\\htmlonly[block]\n"
                                  + machine_note_html(own["report"].get("provenance", {}),
-                                                     own["report"].get("claims", []))
+                                                     own["report"].get("claims", []),
+                                                     pytorch_versions_text([own["report"]]))
                                  + "\\endhtmlonly\n")
+
+    notes_path = os.path.join(record_dir, "differences.json")
+    notes_where = rel(notes_path, args.root)
+    version_notes = load_json(notes_path, problems, notes_where) if os.path.exists(notes_path) else {}
+    version_rows = versions.rows_of(chapters, series_records, version_notes or {}, problems,
+                                    notes_where)
+    version_names = {}
+    for series in series_records.values():
+        for version, record in series.items():
+            version_names.setdefault(version, (record or {}).get("torch", version))
 
     for name, record in sorted((records or {}).items()):
         for command in unshown_tryits(record):
-            problems.add(f"docs/recorded/pytorch/{name}.json",
+            problems.add(f"docs/recorded/pytorch/{versions.REFERENCE}/{name}.json",
                          f"chapter {name}: PyTorch's recorded answer for the Try it block "
                          f"{command!r} is shown by no \\tryit of docs/{name}.md: remove it "
                          f"from chapters/{name}.py, or show it")
@@ -1826,6 +1873,12 @@ def main(argv=None):
         f.write(gpu_runs.gpu_runs_html(
             runs, seed_text, status_html,
             lambda name: chapter_link(by_name[name], page_ids) if name in by_name else esc(name)))
+    with open(os.path.join(frag_dir, "book.versions.html"), "w", encoding="utf-8") as f:
+        f.write(versions.summary_html(versions.summary(series_records), version_names))
+        f.write(versions.versions_html(
+            version_rows, version_names,
+            lambda name: chapter_link(by_name[name], page_ids) if name in by_name else esc(name),
+            lambda cid: f'<a href="claims.html#{esc(cid)}">{esc(cid)}</a>'))
     with open(os.path.join(args.pages, "values.doxy"), "w", encoding="utf-8") as f:
         f.write("# Values quoted in sentences, from the chapters' runs (generated by tools/embed).\n")
         for alias in sorted(values):

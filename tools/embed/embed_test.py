@@ -482,12 +482,22 @@ class EmbedTest(unittest.TestCase):
                 "  dtype           int64, 4 elements\n  contiguous      yes  (non-overlapping)\n"
                 "  values\n    tensor([[0, 1],\n\n            [2, 3]])\n  where each element lives\n")
 
-    def with_companion(self, tryits=None):
+    def with_companion(self, tryits=None, earlier_tryits=None, expressions=None,
+                       earlier_expressions=None, notes=None):
+        """The companion, with its records of PyTorch 2.6 and 1.13 (1.13's answers as 2.6's
+        unless given) and the differences noted between them."""
         self.write(os.path.splitext(self.src)[0] + ".py", self.COMPANION)
-        os.makedirs(os.path.join(self.docs, "recorded", "pytorch"))
-        record = {"torch": "1.13.0a0", "chapter": "99_demo", "expressions": {},
-                  "tryits": tryits or {}}
-        self.write(os.path.join(self.docs, "recorded", "pytorch", "99_demo.json"), json.dumps(record))
+        for series, torch, t, e in (
+                ("2.6", "2.6.0", tryits, expressions),
+                ("1.13", "1.13.0a0", earlier_tryits if earlier_tryits is not None else tryits,
+                 earlier_expressions if earlier_expressions is not None else expressions)):
+            os.makedirs(os.path.join(self.docs, "recorded", "pytorch", series))
+            record = {"torch": torch, "chapter": "99_demo", "expressions": e or {},
+                      "tryits": t or {}}
+            self.write(os.path.join(self.docs, "recorded", "pytorch", series, "99_demo.json"),
+                       json.dumps(record))
+        self.write(os.path.join(self.docs, "recorded", "pytorch", "differences.json"),
+                   json.dumps(notes or {}))
 
     def test_each_listing_shows_pytorch_first_then_cpp_in_tabs(self):
         self.with_companion()
@@ -524,7 +534,8 @@ class EmbedTest(unittest.TestCase):
         self.assertEqual(rc, 0, err)
         name = [f for f in os.listdir(os.path.join(self.pages, "fragments")) if f.startswith("tryit.")][0]
         block = self.read("fragments", name)
-        self.assertIn("PyTorch 1.13.0a0 (recorded)", block)
+        self.assertIn("PyTorch 2.6.0 (recorded)", block)
+        self.assertNotIn("PyTorch 1.13.0a0", block)  # 1.13 answered the same: one column
         self.assertIn("<code>torch.arange(4).view(2, 2)</code>", block)
         self.assertIn("<th scope=\"row\">stride()</th><td><code>(2, 1)</code></td><td><code>(2, 1)</code>", block)
         self.assertLess(block.index("book-tryit-pair"), block.index("$ strided-explore"))
@@ -536,7 +547,7 @@ class EmbedTest(unittest.TestCase):
         rc, err = self.run_embed("--explore", explore)
         self.assertEqual(rc, 1)
         self.assertIn("chapter 99_demo, Try it arange(4).view(2, 2): stride() is '(2, 1)' here but "
-                      "'(1, 2)' in PyTorch 1.13.0a0's recorded answer", err)
+                      "'(1, 2)' in PyTorch 2.6.0's recorded answer", err)
 
     def test_a_tryit_with_no_recorded_answer_fails(self):
         self.with_companion()
@@ -545,6 +556,77 @@ class EmbedTest(unittest.TestCase):
         rc, err = self.run_embed("--explore", explore)
         self.assertEqual(rc, 1)
         self.assertIn("chapter 99_demo, Try it arange(4).view(2, 2): no PyTorch answer recorded", err)
+
+    def test_a_tryit_where_the_versions_differ_shows_both_and_needs_a_note(self):
+        earlier = self.tryit_record(strides=[1, 2])
+        key = "Try it arange(4).view(2, 2)"
+        explore = self.fake_explore("cat <<'EOF'\n" + self.EXPLORED + "EOF\n")
+        self.write(os.path.join(self.docs, "99_demo.md"), PAGE + "\n\\tryit 'arange(4).view(2, 2)'\n\nDone.\n")
+        self.with_companion(self.tryit_record(), earlier_tryits=earlier)
+        rc, err = self.run_embed("--explore", explore)
+        self.assertEqual(rc, 1)
+        self.assertIn(f"chapter 99_demo, {key}: the records differ", err)
+        self.assertIn("differences.json does not say what differs", err)
+        shutil.rmtree(os.path.join(self.docs, "recorded", "pytorch"))
+        self.with_companion(self.tryit_record(), earlier_tryits=earlier,
+                            notes={"99_demo": {key: "the strides changed"}})
+        rc, err = self.run_embed("--explore", explore)
+        self.assertEqual(rc, 0, err)
+        name = [f for f in os.listdir(os.path.join(self.pages, "fragments")) if f.startswith("tryit.")][0]
+        block = self.read("fragments", name)
+        self.assertLess(block.index("PyTorch 1.13.0a0 (recorded)"), block.index("PyTorch 2.6.0 (recorded)"))
+        self.assertIn("<td><code>(1, 2)</code></td><td><code>(2, 1)</code></td>", block)
+        versions_page = self.read("fragments", "book.versions.html")
+        self.assertIn("the strides changed", versions_page)
+        self.assertIn("its Try it block", versions_page)
+
+    def test_the_versions_page_is_a_row_per_noted_difference_with_its_claims(self):
+        now = {"g": {"x.squeeze((0, 1))": {"shape": [], "strides": [], "storage_offset": 0,
+                                           "is_contiguous": True, "dtype": "float32"},
+                     "same": {"value": 3}}}
+        before = {"g": {"x.squeeze((0, 1))": {"error": "TypeError: squeeze() received an "
+                                                       "invalid combination of arguments"},
+                        "same": {"value": 3}}}
+        key = "g / x.squeeze((0, 1))"
+        self.with_companion(expressions=now, earlier_expressions=before,
+                            notes={"99_demo": {key: "squeeze takes a tuple of dims"}})
+        with open(os.path.join(self.out, "99_demo", "report.json"), encoding="utf-8") as f:
+            report = json.load(f)
+        report["pytorch_versions"] = [{"chapter": "99_demo", "compared": {key: ["MT-03"]}}]
+        self.write(os.path.join(self.out, "99_demo", "report.json"), json.dumps(report))
+        rc, err = self.run_embed()
+        self.assertEqual(rc, 0, err)
+        table = self.read("fragments", "book.versions.html")
+        self.assertEqual(table.count("<tr>"), 2, table)  # the header and one row: "same" agrees
+        self.assertIn("squeeze takes a tuple of dims", table)
+        self.assertIn("TypeError: squeeze() received an invalid combination of arguments", table)
+        self.assertIn("shape (), strides (), offset 0, float32", table)
+        self.assertIn('<a href="claims.html#MT-03">MT-03</a>', table)
+        self.assertIn("<dt>PyTorch 1.13.0a0</dt>", table)
+        self.assertIn("<dt>PyTorch 2.11</dt><dd><code>not recorded</code>", table)
+        self.assertIn("The records hold 2 answers of PyTorch 2.6.0. PyTorch 1.13.0a0 answered 1 of "
+                      "them otherwise", table)
+        self.assertIn("0 of these differences are a tensor's layout", table)
+
+    def test_a_long_answer_reworded_at_its_end_shows_the_end(self):
+        import versions
+        words = "RuntimeError: " + "one of the variables was modified in place; " * 4 + "Hint: "
+        texts = versions.shown_texts([{"error": words + "anomaly(True)."}, None,
+                                      {"error": words + "anomaly(True, check_nan=False)."}])
+        self.assertTrue(texts[0].startswith("\u2026") and texts[0].endswith("anomaly(True)."), texts)
+        self.assertTrue(texts[2].endswith("anomaly(True, check_nan=False)."), texts)
+        self.assertEqual(texts[1], "not recorded")
+
+    def test_a_note_without_a_difference_fails(self):
+        same = {"g": {"same": {"value": 3}}}
+        self.with_companion(expressions=same, notes={"99_demo": {"g / same": "nothing, really"}})
+        self.assertFails("differences.json", "chapter 99_demo, g / same: noted as a difference, "
+                         "but the records agree")
+
+    def test_an_answer_of_2_6_that_1_13_lacks_fails(self):
+        self.with_companion(expressions={"g": {"new": {"value": 1}}}, earlier_expressions={"g": {}})
+        self.assertFails("differences.json", "chapter 99_demo, g / new: PyTorch 2.6 answers it "
+                         "and 1.13's record has no answer")
 
     def test_a_recorded_tryit_the_page_does_not_show_fails(self):
         record = self.tryit_record()
