@@ -173,6 +173,15 @@ LAYOUT = r"""
     }
   }
 
+  // 7. The versions page's table fits its column at every width: on a narrow screen its rows
+  // stack (docs/book.css), as a difference with its answers, rather than scroll sideways.
+  for (const t of block.querySelectorAll('table.book-versions')) {
+    const wrap = t.closest('.book-table-wrap') || t;
+    if (wrap.scrollWidth > wrap.clientWidth + 1)
+      say(t, 'the table of differences is ' + (wrap.scrollWidth - wrap.clientWidth) +
+             ' px wider than its column: its rows do not stack');
+  }
+
   // 6. The window itself never scrolls, nor does the text sideways as a whole (only a box of
   // its own may); a chapter's text ends on its machine note.
   const page = document.scrollingElement;
