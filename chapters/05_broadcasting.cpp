@@ -179,6 +179,33 @@ int main(int argc, char** argv) {
                       "broadcast (×2).");
            });
 
+  ch.claim("BC-02.overlap",
+           "An in-place op is refused only where PyTorch's cheap overlap test is sure. Through the "
+           "windows of zeros(5).unfold(0, 3, 1), strides (1, 1), which share elements, the test "
+           "cannot decide, and add_(1) runs: each element gains 1 once per window that holds it, "
+           "1, 2, 3, 2, 1, in PyTorch and in the library alike.",
+           [](book::Check& c) {
+             //! [write_overlap]
+             Tensor base = zeros({5});
+             Tensor windows = base.unfold(0, 3, 1);  // (3,3):(1,1): three windows that share elements
+             add_(windows, Scalar(1.0));             // runs: each element gains 1 per window holding it
+             //! [write_overlap]
+             c.equal("has_internal_overlap(windows): stride 0 (Yes), dense (No) or too hard",
+                     std::string(has_internal_overlap(windows) == MemOverlap::TooHard ? "too hard"
+                                 : has_internal_overlap(windows) == MemOverlap::Yes ? "Yes"
+                                                                                    : "No"),
+                     std::string("too hard"));
+             c.equal("base after windows.add_(1)", base.to_vector(),
+                     std::vector<double>{1, 2, 3, 2, 1}, "overlap_base");
+             pytorch().compare(c, "write_overlap", "base after windows.add_(1)", base);
+             pytorch().compare(c, "write_overlap", "windows", windows, {&base});
+             Tensor twice = arange(6, {DType::Float32});
+             mul_(twice.unfold(0, 2, 1), Scalar(2.0));
+             pytorch().compare(c, "write_overlap", "arange(6.) after unfold(0, 2, 1).mul_(2)",
+                               twice);
+             c.value("overlap_twice", twice.to_vector());
+           });
+
   ch.claim("BC-03",
            "expand aligns from the right: a kept size keeps its stride, a size-1 dim grown to "
            "more gets stride 0, a new leading dim gets stride 0 if longer than 1 and otherwise "

@@ -109,6 +109,18 @@ grid[0, 2] = 9
 answers.of("row", name="row after grid[0, 2] = 9")
 answers.of("grid[1, 2].item()")
 
+answers.group("write_overlap")
+# [write_overlap]
+base = torch.zeros(5)
+windows = base.unfold(0, 3, 1)  # (3,3):(1,1): three windows that share elements
+windows.add_(1)                 # runs: each element gains 1 per window holding it
+# [write_overlap]
+answers.of("base", name="base after windows.add_(1)")
+answers.of("windows", base="base")
+twice = torch.arange(6.)
+twice.unfold(0, 2, 1).mul_(2)   # an element in two windows is doubled twice
+answers.of("twice", name="arange(6.) after unfold(0, 2, 1).mul_(2)")
+
 answers.group("expand_table")
 for source, target in [("1, 3", "1, 3"), ("1, 3", "2, 3"), ("3", "1, 1, 3"), ("3", "2, 1, 3"),
                        ("3, 1", "3, 4"), ("()", "2, 3"), ("3, 1", "1, 3, 4"), ("()", "1, 1")]:
