@@ -306,6 +306,10 @@ answers.of("kept is gray")
 answers.of("pixels.contiguous(memory_format=torch.channels_last) is pixels")
 answers.of("matrix.contiguous(memory_format=torch.channels_last)")
 
+answers.group("channels_3d")
+answers.of("torch.zeros(2, 3, 4, 5, 6).contiguous(memory_format=torch.channels_last_3d).stride()")
+answers.of("torch.zeros(2, 3, 4, 5, 6).contiguous(memory_format=torch.channels_last)")
+
 # ---- Try it --------------------------------------------------------------------------------------
 answers.tryit("arange(4).view(4, 1).t()", "torch.arange(4).view(4, 1).t()")
 answers.tryit("arange(24).reshape(1, 2, 3, 4)[:, :, :, 2].reshape(3, 2).contiguous()",

@@ -418,6 +418,19 @@ int main(int argc, char** argv) {
              c.value("kinds", static_cast<int64_t>(cases.size()));
            });
 
+  ch.claim("IX-09.tensor",
+           "A 0-d integer tensor index counts as an integer: x[torch.tensor(1)] is x[1], a view, "
+           "while x[torch.tensor([1])], a sequence of one integer, is advanced indexing, a copy.",
+           [](book::Check& c) {
+             Tensor x = arange(24).view({2, 3, 4});
+             const Tensor as_integer = x.index({1});
+             const Tensor as_list = x.index({std::vector<int64_t>{1}});
+             c.equal("x[1] shares x's storage", as_integer.storage().is_same(x.storage()), true);
+             c.equal("x[[1]] shares x's storage", as_list.storage().is_same(x.storage()), false);
+             pytorch().compare(c, "tensor_index", "x[torch.tensor(1)]", as_integer, {&x});
+             pytorch().compare(c, "tensor_index", "x[torch.tensor([1])]", as_list, {&x});
+           });
+
   ch.claim("IX-09.put",
            "Writing through an advanced index is another operation, PyTorch's index_put_, and it "
            "writes in place: on x = arange(6).view(3, 2), y = x[[0, 2]] is a copy, and after "

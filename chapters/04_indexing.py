@@ -240,6 +240,11 @@ for expression in ["x[1]", "x[:, 1:3]", "x[1, :, ::2]", "x[None]", "x[..., 2]", 
                    "x[:, range(0, 2)]", "x[:, [True, False, True]]"]:
     answers.of(expression, base="x")
 
+answers.group("tensor_index")
+x = torch.arange(24).view(2, 3, 4)
+answers.of("x[torch.tensor(1)]", base="x")    # a 0-d integer tensor: an integer, a view
+answers.of("x[torch.tensor([1])]", base="x")  # one element, but a sequence: a copy
+
 answers.group("index_put")
 # [index_put]
 x = torch.arange(6).view(3, 2)

@@ -349,9 +349,14 @@ int main(int argc, char** argv) {
              c.table("shape_table", {"a", "b", "broadcast shape"}, rows);
              c.value("shape_rank", max_rank);
              c.value("shape_size", max_size);
-             c.text("shape_error", "zeros(2, 3) + zeros(3, 2)\n" + book::error_text([] {
-                      (void)(zeros({2, 3}) + zeros({3, 2}));
-                    }));
+             // PyTorch's words from its record, then the library's, which contain them.
+             c.text("shape_error",
+                    "torch.zeros(2, 3) + torch.zeros(3, 2)    (PyTorch " + pytorch().torch() +
+                        ", recorded)\n" +
+                        pytorch().error_message("shape_table",
+                                                "torch.zeros(2, 3) + torch.zeros(3, 2)") +
+                        "\n\nzeros({2, 3}) + zeros({3, 2})    (the library)\n" +
+                        book::error_text([] { (void)(zeros({2, 3}) + zeros({3, 2})); }));
            });
 
   ch.claim("BC-10",

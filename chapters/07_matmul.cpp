@@ -332,8 +332,9 @@ int main(int argc, char** argv) {
 
   ch.claim("MM-06.flags",
            "A row-major 3×5 operand goes to gemm as stored and its column-major transpose .mT "
-           "with the transpose flag, both with ld 5 and no copy; only an operand that is neither, "
-           "such as a stride-2 slice, is copied first.",
+           "with the transpose flag, both with ld 5 and no copy; every second row of a 6×5 "
+           "matrix goes as stored too, with ld 10; only an operand with no unit stride, such as "
+           "every second column of a 3×10 matrix, is copied first.",
            [](book::Check& c) {
              //! [blas_flags]
              Tensor a = zeros({3, 5});
@@ -348,6 +349,10 @@ int main(int argc, char** argv) {
              c.equal("column-major: copy", col.copy, false);
              c.equal("a stride-2 slice is copied", blas_operand(zeros({3, 10}).slice(1, 0, 10, 2)).copy,
                      true);
+             // Every second row: unit stride along a row, rows 10 apart: as stored, ld 10.
+             const BlasOperand rows2 = blas_operand(zeros({6, 5}).slice(0, 0, 6, 2));
+             c.equal("zeros(6, 5)[::2]: copy", rows2.copy, false);
+             c.equal("zeros(6, 5)[::2]: ld", rows2.ld, int64_t{10}, "flags_rows_ld");
              pytorch().compare(c, "blas_flags", "a.mT", a.mT(), {&a});
              pytorch().compare(c, "blas_flags", "torch.zeros(3, 10)[:, ::2]",
                                zeros({3, 10}).slice(1, 0, 10, 2));

@@ -77,6 +77,29 @@ int main(int argc, char** argv) {
              c.value("leaf_grad_fn", y.grad_fn()->name());
            });
 
+  ch.claim("AG-01.leaf",
+           "Only a tensor made by a recorded op is not a leaf: a tensor that does not require grad "
+           "is a leaf however it was made (zeros(2) * 2 is one), as is one the user marked with "
+           "requires_grad, while w * 2 of such a w is not, and its detach() is again.",
+           [](book::Check& c) {
+             Variable plain(zeros({2}));
+             Variable w(zeros({2}));
+             w.requires_grad_();
+             const Variable twice = plain * 2.0, made = w * 2.0;
+             const std::vector<std::pair<std::string, bool>> leaves = {
+                 {"plain.is_leaf", plain.is_leaf()},
+                 {"(plain * 2).is_leaf", twice.is_leaf()},
+                 {"w.is_leaf", w.is_leaf()},
+                 {"(w * 2).is_leaf", made.is_leaf()},
+                 {"(w * 2).detach().is_leaf", made.detach().is_leaf()},
+                 {"(w * 2).requires_grad", made.requires_grad()}};
+             for (const auto& [expression, value] : leaves)
+               pytorch().compare_value(c, "leaf_kinds", expression, value);
+             c.equal("leaves among the six", std::vector<bool>{leaves[0].second, leaves[1].second,
+                     leaves[2].second, leaves[3].second, leaves[4].second},
+                     std::vector<bool>{true, true, true, false, true});
+           });
+
   ch.claim("AG-02",
            "Each differentiable op records a node; backward on the output runs the nodes from the "
            "output to the leaves and adds each leaf's gradient into its grad: for y = x * x and "
@@ -398,6 +421,34 @@ int main(int argc, char** argv) {
                     "PyTorch's refusal, and the library's, when y was written since it was saved.");
              c.text("version_exp_error", pytorch().error_message("version", "b2.sum().backward()"),
                     "The same when the saved tensor is the output of exp, written since.");
+           });
+
+  ch.claim("AG-07.owner",
+           "The version counter belongs to a tensor and its views, not to a storage: after two "
+           "in-place writes to a, a, its view a[1:] and a.detach() are at version 2, while a "
+           "tensor that shares a's storage without being a view of it keeps its own counter.",
+           [](book::Check& c) {
+             Variable a(zeros({3}));
+             Variable v = a.slice(0, 1, 3);  // a view of a
+             Variable d = a.detach();        // a's data, no history
+             Variable s(a.tensor());         // a's storage, not a view of a (PyTorch: set_)
+             add_(a, 1.0);
+             add_(a, 1.0);
+             c.equal("a, a[1:], a.detach(): versions", std::vector<int64_t>{a.version(),
+                     v.version(), d.version()}, std::vector<int64_t>{2, 2, 2});
+             c.equal("the tensor over a's storage: version", s.version(), int64_t{0});
+             c.equal("it shares a's storage", s.tensor().storage().is_same(a.tensor().storage()),
+                     true);
+             pytorch().compare_value(c, "version_owner", "a._version", a.version());
+             pytorch().compare_value(c, "version_owner", "v._version", v.version());
+             pytorch().compare_value(c, "version_owner", "d._version", d.version());
+             // PyTorch's set_ is itself an in-place op on s: its own counter reads 1, never a's 2.
+             const nlohmann::json* own = pytorch().find("version_owner", "s._version");
+             pytorch().versions(c, "version_owner", "s._version");
+             c.that("PyTorch: the set_ tensor's counter is not a's",
+                    own != nullptr && own->value("value", int64_t{-1}) != a.version(),
+                    own ? own->dump() : "no answer");
+             pytorch().compare_value(c, "version_owner", "s.data_ptr() == a.data_ptr()", true);
            });
 
   ch.claim("AG-07.leaf",

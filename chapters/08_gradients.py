@@ -42,6 +42,13 @@ answers.of("y.is_leaf")
 answers.of("y.grad_fn.name()")
 answers.of("y.requires_grad")
 
+answers.group("leaf_kinds")
+plain = torch.zeros(2)
+w = torch.zeros(2, requires_grad=True)
+for expression in ["plain.is_leaf", "(plain * 2).is_leaf", "w.is_leaf", "(w * 2).is_leaf",
+                   "(w * 2).detach().is_leaf", "(w * 2).requires_grad"]:
+    answers.of(expression)
+
 answers.group("backward")
 # [backward]
 x = torch.tensor([1., 2., 3.], requires_grad=True)
@@ -242,6 +249,17 @@ b2 = a2 * 1
 a2.mul_(2)
 answers.of("a2._version")
 answers.of("b2.sum().backward()")
+
+answers.group("version_owner")
+a = torch.zeros(3)
+v = a[1:]                    # a view of a
+d = a.detach()               # a's data, no history
+s = torch.empty(0).set_(a)   # a's storage, but not a view of a
+a.add_(1)
+a.add_(1)
+for expression in ["a._version", "v._version", "d._version", "s._version",
+                   "s.data_ptr() == a.data_ptr()"]:
+    answers.of(expression)
 
 answers.group("leaf_write")
 # [leaf_write]

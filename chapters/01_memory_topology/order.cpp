@@ -90,6 +90,11 @@ void memory_topology::order(book::Chapter& ch) {
              pytorch().compare(c, "fresh", "e", e);  // empty: the layout, not the values
              pytorch().compare(c, "fresh", "r", r);
              c.value("fresh_offset", z.storage_offset());
+             // CuTe writes a layout the same way, outermost dim first: its (4,2):(2,1) is the
+             // row-major 4×2 layout, as the library's notation writes arange(8).view(4, 2).
+             c.equal("arange(8).view(4, 2) in shape:stride notation",
+                     layout_string(arange(8).view({4, 2}).sizes(), arange(8).view({4, 2}).strides()),
+                     std::string("(4,2):(2,1)"), "cute_row_major");
            });
 
   ch.claim("DT-01", "Item sizes: float32 4 bytes, int32 4, int64 8, float16 2.",

@@ -132,4 +132,24 @@ void contiguity::channels_last(book::Chapter& ch) {
              c.text("channels_rank",
                     refused + "\n" + pytorch().error_message("channels_both", refused));
            });
+
+  ch.claim("CT-02.channels3d",
+           "For 5-d tensors PyTorch has channels_last_3d: (N, C, D, H, W) stored as N, D, H, W, C, "
+           "the strides of a contiguous (N, D, H, W, C) tensor permuted by (0, 4, 1, 2, 3), "
+           "(360, 1, 90, 18, 3) for sizes (2, 3, 4, 5, 6); channels_last itself is refused there.",
+           [](book::Check& c) {
+             const Tensor ndhwc = zeros({2, 4, 5, 6, 3}).permute({0, 4, 1, 2, 3});
+             c.equal("zeros(2, 4, 5, 6, 3).permute(0, 4, 1, 2, 3) sizes", ndhwc.sizes(),
+                     Shape{2, 3, 4, 5, 6});
+             c.equal("its strides", ndhwc.strides(), Shape{360, 1, 90, 18, 3}, "cl3d_strides");
+             pytorch().compare_value(
+                 c, "channels_3d",
+                 "torch.zeros(2, 3, 4, 5, 6).contiguous(memory_format=torch.channels_last_3d)"
+                 ".stride()",
+                 ndhwc.strides());
+             pytorch().compare_error(
+                 c, "channels_3d",
+                 "torch.zeros(2, 3, 4, 5, 6).contiguous(memory_format=torch.channels_last)",
+                 [] { (void)zeros({2, 3, 4, 5, 6}).contiguous(MemoryFormat::ChannelsLast); });
+           });
 }

@@ -38,7 +38,8 @@ struct Edge {
   bool valid() const { return node != nullptr; }
 };
 
-// The number of in-place writes to a storage seen through autograd (t._version).
+// The number of in-place writes seen through autograd to a tensor and its views, which share it
+// (t._version; c10::VariableVersion): a tensor over the same storage that is not a view has its own.
 struct VersionCounter {
   int64_t version = 0;
 };
