@@ -51,6 +51,7 @@ import sys
 
 import torch
 
+from answers import DTYPES as DTYPES_BY_NAME
 from answers import (TORCH_ERRORS, call_of, count_1_13, numel_of, read_cases, start_tensor,
                       with_1_13, write_cases)
 
@@ -350,10 +351,7 @@ def broadcast_case():
 
 erng = random.Random(SEED + 1)
 ENGINE_DTYPES = ["float32", "float64", "int32", "int64", "float16", "bfloat16", "bool"]
-TORCH_DTYPE = {"float32": torch.float32, "float64": torch.float64, "int32": torch.int32,
-               "int64": torch.int64, "float16": torch.float16, "bfloat16": torch.bfloat16,
-               "bool": torch.bool}
-DTYPE_NAME = {v: k for k, v in TORCH_DTYPE.items()}
+DTYPE_NAME = {v: k for k, v in DTYPES_BY_NAME.items()}
 
 
 def apply_ops(t, ops):
