@@ -1,13 +1,16 @@
 // The conformance check: feeds every request of cases.jsonl (generated from real PyTorch by
 // tools/conformance/generate.py) to `strided-explore --jsonl` and compares each answer, field by
-// field, with PyTorch's. For an error only the fact of raising is compared, not the message. A
-// gradient's values are compared within a tolerance (close_values).
+// field, with PyTorch 2.6's, the case's "expected". For an error only the fact of raising is
+// compared, not the message. A gradient's values are compared within a tolerance (close_values).
 //
 //   conformance-check <path to strided-explore> <path to cases.jsonl>
 //
 // Every case that disagrees is printed in full: its request on one line (pipe it to
 // `strided-explore --jsonl` to reproduce), PyTorch's answer, the explorer's, and the first field
-// that differs. The exit status is 0 only when every case agrees.
+// that differs. A case where PyTorch 1.13 answered otherwise carries 1.13's answer too, as
+// "expected_1_13" (tools/conformance/answers.py); each is listed with the first place where the two
+// PyTorches differ, and their count printed. The exit status is 0 only when every case agrees and
+// every "expected_1_13" differs from its "expected" (else it is no difference and a wrong file).
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -31,6 +34,7 @@ namespace {
 struct Case {
   int64_t id = 0;
   Json request, expected;
+  std::optional<Json> expected_1_13;  // PyTorch 1.13's answer, where it differs from 2.6's
 };
 
 std::vector<Case> read_cases(const std::string& path) {
@@ -41,7 +45,9 @@ std::vector<Case> read_cases(const std::string& path) {
   while (std::getline(in, line)) {
     if (line.empty()) continue;
     const Json j = Json::parse(line);
-    cases.push_back({j.at("id").get<int64_t>(), j.at("request"), j.at("expected")});
+    Case c{j.at("id").get<int64_t>(), j.at("request"), j.at("expected"), std::nullopt};
+    if (j.contains("expected_1_13")) c.expected_1_13 = j.at("expected_1_13");
+    cases.push_back(std::move(c));
   }
   return cases;
 }
@@ -210,12 +216,29 @@ int main(int argc, char** argv) {
                 << "  pytorch:  " << c.expected.dump() << "\n"
                 << "  explorer: " << (i < answers.size() ? answers[i] : "(none)") << "\n";
     }
+    // The cases whose answer changed from PyTorch 1.13 to 2.6, each with the first JSON path at
+    // which the two answers differ.
+    size_t changed = 0, not_changed = 0;
+    for (const Case& c : cases) {
+      if (!c.expected_1_13) continue;
+      const Json patch = Json::diff(*c.expected_1_13, c.expected);
+      if (patch.empty()) {
+        ++not_changed;
+        std::cout << "case " << c.id << ": expected_1_13 is the same as expected\n";
+        continue;
+      }
+      ++changed;
+      const std::string path = patch[0].at("path").get<std::string>();
+      std::cout << "PyTorch 1.13 answered case " << c.id << " otherwise, first at " << path
+                << ": " << c.expected_1_13->dump().substr(0, 160) << "\n";
+    }
     if (answers.size() > cases.size())
       std::cout << "the explorer gave " << answers.size() << " answers to " << cases.size()
                 << " requests\n";
     std::cout << (cases.size() - failures) << " of " << cases.size()
-              << " cases agree with PyTorch\n";
-    return failures == 0 && answers.size() == cases.size() ? 0 : 1;
+              << " cases agree with PyTorch 2.6; PyTorch 1.13 answered " << changed
+              << " of them otherwise (expected_1_13)\n";
+    return failures == 0 && not_changed == 0 && answers.size() == cases.size() ? 0 : 1;
   } catch (const std::exception& e) {
     std::cerr << "conformance-check: " << e.what() << "\n";
     return 2;

@@ -1,17 +1,29 @@
 #!/usr/bin/python3
 """Conformance cases for `strided-explore --jsonl`, answered by real PyTorch.
 
-Run by a maintainer, never by the build (the build and the tests need neither torch nor numpy):
+Run by a maintainer, never by the build (the build and the tests need neither torch nor numpy).
+The committed requests were drawn by PyTorch 1.13 (Debian 12's python3-torch) and are the test set;
+PyTorch 2.6 (Debian 13's, the library's reference) answers them again, keeping 1.13's answer where
+it differs (answers.py describes "expected_1_13"):
+
+    python3 tools/conformance/generate.py --reanswer tests/conformance/cases.jsonl > cases.jsonl
+    python3 tools/conformance/generate.py --reanswer tests/conformance/engine_cases.jsonl \
+        > engine_cases.jsonl
+
+with the python3 of the PyTorch 2 root (tools/book pytorch2-root; tools/pytorch/record.py's
+root_command runs it). Drawing anew, with 1.13, writes the committed requests again byte for byte:
 
     /usr/bin/python3 tools/conformance/generate.py > tests/conformance/cases.jsonl
     /usr/bin/python3 tools/conformance/generate.py --engine 1200 \
         > tests/conformance/engine_cases.jsonl
 
-It needs PyTorch 1.13 (Debian's python3-torch) and is deterministic: a fixed seed, and the same
-torch gives byte-identical output. --seed and --cases draw a different or larger set, for a
-one-off wider search (the committed file uses the defaults). Each output line is one case:
+(2.6 would draw other requests: an op's arguments depend on the answers before it.) It is
+deterministic: a fixed seed, and the same torch gives byte-identical output. --seed and --cases
+draw a different or larger set, for a one-off wider search (the committed file uses the
+defaults). Each output line is one case:
 
-    {"id": 17, "request": <a --jsonl request>, "expected": <torch's answer in the protocol's form>}
+    {"id": 17, "request": <a --jsonl request>, "expected": <torch's answer in the protocol's form>,
+     "expected_1_13": <PyTorch 1.13's answer, only where it differs>}
 
 Requests are view chains (a start tensor, arange(numel) of a dtype reshaped, then 1 to 4 ops drawn
 from every op of the protocol, with valid and invalid arguments) and broadcast_shapes requests.
@@ -38,6 +50,10 @@ import random
 import sys
 
 import torch
+
+from answers import DTYPES as DTYPES_BY_NAME
+from answers import (TORCH_ERRORS, call_of, count_1_13, numel_of, read_cases, start_tensor,
+                      with_1_13, write_cases)
 
 SEED = 20240611
 CHAIN_CASES = 3000
@@ -168,7 +184,7 @@ def as_strided_args(x, valid):
 
 
 def make_op(x):
-    """A random op for tensor x: the JSON form and the torch call computing it."""
+    """A random op for tensor x, in its JSON form (answers.call_of runs it)."""
     n = x.dim()
     shape = list(x.shape)
     valid = chance(0.8)
@@ -194,54 +210,54 @@ def make_op(x):
                 dims[0] = dims[1] % n
             else:
                 dims = dims[:-1] + [n] if n else [0]
-        return {"op": "permute", "dims": dims}, lambda t: t.permute(dims)
+        return {"op": "permute", "dims": dims}
     if name == "transpose":
         d0, d1 = dim_arg(n, valid), dim_arg(n, True)
-        return {"op": "transpose", "dim0": d0, "dim1": d1}, lambda t: t.transpose(d0, d1)
+        return {"op": "transpose", "dim0": d0, "dim1": d1}
     if name == "slice":
         d = dim_arg(n, valid)
         size = size_at(d)
         start, stop = size_or_none(size), size_or_none(size)
         step = rng.choice([1, 1, 1, 2, 3, size + 1]) if valid else rng.choice([0, -1, 1])
         op = {"op": "slice", "dim": d, "start": start, "stop": stop, "step": step}
-        return op, lambda t: torch.ops.aten.slice(t, d, start, stop, step)
+        return op
     if name == "select":
         d = dim_arg(n, valid)
         size = size_at(d)
         index = rng.randint(-size, size - 1) if valid and size > 0 else rng.choice([size, -size - 1])
-        return {"op": "select", "dim": d, "index": index}, lambda t: t.select(d, index)
+        return {"op": "select", "dim": d, "index": index}
     if name == "diagonal":
         offset = rng.randint(-4, 4)
         d1 = dim_arg(n, True)
         d2 = dim_arg(n, valid)
         op = {"op": "diagonal", "offset": offset, "dim1": d1, "dim2": d2}
-        return op, lambda t: t.diagonal(offset, d1, d2)
+        return op
     if name in ("expand", "broadcast_to"):
         target = expand_target(shape, valid)
         if name == "expand":
-            return {"op": "expand", "shape": target}, lambda t: t.expand(target)
-        return {"op": "broadcast_to", "shape": target}, lambda t: t.broadcast_to(target)
+            return {"op": "expand", "shape": target}
+        return {"op": "broadcast_to", "shape": target}
     if name == "unsqueeze":
         d = dim_arg(n, valid, extra=1)
-        return {"op": "unsqueeze", "dim": d}, lambda t: t.unsqueeze(d)
+        return {"op": "unsqueeze", "dim": d}
     if name == "squeeze":
         if chance(0.3):
-            return {"op": "squeeze"}, lambda t: t.squeeze()
+            return {"op": "squeeze"}
         d = dim_arg(n, valid)
-        return {"op": "squeeze", "dim": d}, lambda t: t.squeeze(d)
+        return {"op": "squeeze", "dim": d}
     if name in ("view", "reshape"):
         target = shape_for(x.numel(), valid)
         if name == "view":
-            return {"op": "view", "shape": target}, lambda t: t.view(target)
-        return {"op": "reshape", "shape": target}, lambda t: t.reshape(target)
+            return {"op": "view", "shape": target}
+        return {"op": "reshape", "shape": target}
     if name == "flatten":
         s, e = dim_arg(n, True), dim_arg(n, valid)
         op = {"op": "flatten", "start_dim": s, "end_dim": e}
-        return op, lambda t: t.flatten(s, e)
+        return op
     if name == "contiguous":
-        return {"op": "contiguous"}, lambda t: t.contiguous()
+        return {"op": "contiguous"}
     if name == "t":
-        return {"op": "t"}, lambda t: t.t()
+        return {"op": "t"}
     if name == "narrow":
         d = dim_arg(n, valid)
         size = size_at(d)
@@ -249,25 +265,21 @@ def make_op(x):
         norm = start + size if start < 0 else start
         length = rng.randint(0, max(size - norm, 0)) if valid else rng.choice([-1, size + 1])
         op = {"op": "narrow", "dim": d, "start": start, "length": length}
-        return op, lambda t: t.narrow(d, start, length)
+        return op
     if name == "as_strided":
         args = as_strided_args(x, valid)
         op = dict({"op": "as_strided"}, **args)
-        size, stride, offset = args["size"], args["stride"], args["storage_offset"]
-        return op, lambda t: t.as_strided(size, stride, offset)
+        return op
     # unfold
     d = dim_arg(n, valid)
     size = size_at(d)
     window = rng.randint(0, size) if valid else rng.choice([size + 1, -1])
     step = rng.choice([1, 1, 2, 3]) if valid else rng.choice([0, -1])
     op = {"op": "unfold", "dimension": d, "size": window, "step": step}
-    return op, lambda t: t.unfold(d, window, step)
+    return op
 
 
 # ---- torch's answers ------------------------------------------------------------------------
-
-TORCH_ERRORS = (RuntimeError, IndexError, ValueError, TypeError)
-
 
 def values_of(t):
     flat = t.reshape(-1).tolist() if t.dim() else [t.item()]
@@ -294,27 +306,19 @@ def answer_step(t, start, prev):
 def chain_case():
     """A view chain and torch's answer, or None when torch made a negative size."""
     shape = start_shape()
-    dname, dtype = rng.choice(DTYPES)
-    numel = 1
-    for s in shape:
-        numel *= s
-    start = torch.arange(numel).to(dtype).reshape(shape)
-    ops, results = [], []
-    x = start
+    dname, _ = rng.choice(DTYPES)
+    request = {"start": {"shape": shape, "dtype": dname}, "ops": []}
+    x = start_tensor(request["start"])
     for _ in range(rng.randint(1, 4)):
-        op, call = make_op(x)
-        ops.append(op)
+        op = make_op(x)  # its arguments are drawn for the tensor it applies to
+        request["ops"].append(op)
         try:
-            y = call(x)
-        except TORCH_ERRORS as e:
-            results.append({"error": True, "message": str(e).split("\n")[0]})
+            x = call_of(op)(x)
+        except TORCH_ERRORS:
             break
-        if any(s < 0 for s in y.shape):
+        if any(s < 0 for s in x.shape):
             return None
-        results.append(answer_step(y, start, x))
-        x = y
-    request = {"start": {"shape": shape, "dtype": dname}, "ops": ops}
-    return request, {"results": results}
+    return request, chain_answer_of(request)
 
 
 def broadcast_case():
@@ -347,42 +351,14 @@ def broadcast_case():
 
 erng = random.Random(SEED + 1)
 ENGINE_DTYPES = ["float32", "float64", "int32", "int64", "float16", "bfloat16", "bool"]
-TORCH_DTYPE = {"float32": torch.float32, "float64": torch.float64, "int32": torch.int32,
-               "int64": torch.int64, "float16": torch.float16, "bfloat16": torch.bfloat16,
-               "bool": torch.bool}
-DTYPE_NAME = {v: k for k, v in TORCH_DTYPE.items()}
+DTYPE_NAME = {v: k for k, v in DTYPES_BY_NAME.items()}
 
 
 def apply_ops(t, ops):
     """Runs a chain's ops with torch, as the explorer runs them."""
     for op in ops:
-        name = op["op"]
-        if name == "permute":
-            t = t.permute(op["dims"])
-        elif name == "transpose":
-            t = t.transpose(op["dim0"], op["dim1"])
-        elif name == "slice":
-            t = torch.ops.aten.slice(t, op["dim"], op["start"], op["stop"], op["step"])
-        elif name == "expand":
-            t = t.expand(op["shape"])
-        elif name == "unsqueeze":
-            t = t.unsqueeze(op["dim"])
-        elif name == "as_strided":
-            t = t.as_strided(op["size"], op["stride"], op["storage_offset"])
-        elif name == "unfold":
-            t = t.unfold(op["dimension"], op["size"], op["step"])
-        elif name == "select":
-            t = t.select(op["dim"], op["index"])
-        else:
-            raise ValueError(name)
+        t = call_of(op)(t)
     return t
-
-
-def numel_of(shape):
-    n = 1
-    for s in shape:
-        n *= s
-    return n
 
 
 def layout_chain(shape, dname):
@@ -449,10 +425,7 @@ def layout_chain(shape, dname):
 
 
 def chain_tensor(chain):
-    start = chain["start"]
-    shape = start["shape"]
-    t = torch.arange(numel_of(shape)).to(TORCH_DTYPE[start["dtype"]]).reshape(shape)
-    return apply_ops(t, chain["ops"])
+    return apply_ops(start_tensor(chain["start"]), chain["ops"])
 
 
 def json_values(t):
@@ -517,37 +490,14 @@ def binary_case():
     ys = broadcast_partner(xs)
     if erng.random() < 0.5:
         xs, ys = ys, xs
-    xc, yc = layout_chain(xs, xd), layout_chain(ys, yd)
-    request = {"binary": op, "x": xc, "y": yc}
-    x, y = chain_tensor(xc), chain_tensor(yc)
-    try:
-        r = getattr(torch, op)(x, y)
-    except TORCH_ERRORS as e:
-        return request, engine_error(e)
-    return request, engine_answer(r)
+    return {"binary": op, "x": layout_chain(xs, xd), "y": layout_chain(ys, yd)}
 
 
 def unary_case():
     op = erng.choice(["neg", "add_scalar", "clone", "clone", "empty_like", "empty_like",
                       "contiguous", "contiguous"])
     dname = erng.choice(ENGINE_DTYPES)
-    chain = layout_chain(engine_shape(), dname)
-    request = {"unary": op, "x": chain}
-    x = chain_tensor(chain)
-    try:
-        if op == "neg":
-            r = torch.neg(x)
-        elif op == "add_scalar":
-            r = x + 1
-        elif op == "clone":
-            r = x.clone()
-        elif op == "empty_like":
-            r = torch.empty_like(x)
-        else:
-            r = x.contiguous()
-    except TORCH_ERRORS as e:
-        return request, engine_error(e)
-    return request, engine_answer(r, with_values=op != "empty_like")
+    return {"unary": op, "x": layout_chain(engine_shape(), dname)}
 
 
 def matmul_shapes():
@@ -573,22 +523,78 @@ def matmul_shapes():
 def matmul_case():
     a_shape, b_shape = matmul_shapes()
     dname = erng.choice(["float32", "float32", "float64", "int64", "int32", "float16", "bool"])
-    request = {"matmul": {"a_shape": a_shape, "b_shape": b_shape, "dtype": dname}}
-    dtype = TORCH_DTYPE[dname]
-    a = torch.arange(numel_of(a_shape)).to(dtype).reshape(a_shape)
-    b = torch.arange(numel_of(b_shape)).to(dtype).reshape(b_shape)
+    return {"matmul": {"a_shape": a_shape, "b_shape": b_shape, "dtype": dname}}
+
+
+UNARY = {"neg": torch.neg, "add_scalar": lambda x: x + 1, "clone": lambda x: x.clone(),
+         "empty_like": torch.empty_like, "contiguous": lambda x: x.contiguous()}
+
+
+def engine_answer_of(request):
+    """torch's answer to an engine request (unary, binary or matmul)."""
     try:
-        r = torch.matmul(a, b)
+        if "binary" in request:
+            x, y = chain_tensor(request["x"]), chain_tensor(request["y"])
+            return engine_answer(getattr(torch, request["binary"])(x, y))
+        if "unary" in request:
+            op = request["unary"]
+            r = UNARY[op](chain_tensor(request["x"]))
+            return engine_answer(r, with_values=op != "empty_like")
+        m = request["matmul"]
+        a = start_tensor({"shape": m["a_shape"], "dtype": m["dtype"]})
+        b = start_tensor({"shape": m["b_shape"], "dtype": m["dtype"]})
+        return engine_answer(torch.matmul(a, b))
     except TORCH_ERRORS as e:
-        return request, engine_error(e)
-    return request, engine_answer(r)
+        return engine_error(e)
 
 
 def engine_cases(count):
     """count cases: binary, unary and matmul in proportion 5 : 3 : 2."""
     makers = [binary_case] * 5 + [unary_case] * 3 + [matmul_case] * 2
     for i in range(count):
-        yield makers[i % len(makers)]()
+        request = makers[i % len(makers)]()
+        yield request, engine_answer_of(request)
+
+
+# ---- answering committed requests again (--reanswer) -------------------------------------------
+
+def chain_answer_of(request, step=None):
+    """torch's answer to a view chain: each step's layout (answer_step's, or step's), or the
+    error that stops it."""
+    step = step or answer_step
+    start = start_tensor(request["start"])
+    results, x = [], start
+    for op in request["ops"]:
+        try:
+            y = call_of(op)(x)
+        except TORCH_ERRORS as e:
+            results.append({"error": True, "message": str(e).split("\n")[0]})
+            break
+        results.append(step(y, start, x))
+        x = y
+    return {"results": results}
+
+
+def broadcast_answer_of(request):
+    try:
+        return {"result": list(torch.broadcast_shapes(*request["broadcast_shapes"]))}
+    except TORCH_ERRORS as e:
+        return {"error": True, "message": str(e).split("\n")[0]}
+
+
+def answer_of(request):
+    """torch's answer to any request of cases.jsonl or engine_cases.jsonl."""
+    if "broadcast_shapes" in request:
+        return broadcast_answer_of(request)
+    if "start" in request:
+        return chain_answer_of(request)
+    return engine_answer_of(request)
+
+
+def reanswer(path):
+    cases = [with_1_13(c, answer_of(c["request"])) for c in read_cases(path)]
+    write_cases(cases, sys.stdout)
+    count_1_13(cases, path, sys.stderr)
 
 
 def main():
@@ -598,7 +604,12 @@ def main():
     parser.add_argument("--cases", type=int, default=CHAIN_CASES, help="view chains to draw")
     parser.add_argument("--engine", type=int, default=0, metavar="N",
                         help="write N engine cases (unary, binary, matmul) instead of chains")
+    parser.add_argument("--reanswer", metavar="FILE",
+                        help="answer FILE's requests again (see requests.py) instead of drawing")
     args = parser.parse_args()
+    if args.reanswer:
+        reanswer(args.reanswer)
+        return
     if args.engine:
         erng.seed(args.seed + 1)
         for case_id, (request, expected) in enumerate(engine_cases(args.engine)):

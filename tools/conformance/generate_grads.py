@@ -1,9 +1,14 @@
 #!/usr/bin/python3
-"""Gradient conformance cases for the library's autograd, answered by PyTorch 1.13.
+"""Gradient conformance cases for the library's autograd, answered by PyTorch 2.6.
 
-Run by a maintainer, never by the build (the build and the tests need no torch):
+Run by a maintainer, never by the build (the build and the tests need no torch). The programs
+below, with inputs drawn by PyTorch 1.13's seeded generator, were committed; PyTorch 2.6 answers
+the committed programs again (their inputs as committed), keeping 1.13's answer as
+"expected_1_13" where it differs (answers.py; generate.py says how to run the 2.6 python), a
+gradient within conformance_test.cpp's tolerance being no difference:
 
     /usr/bin/python3 tools/conformance/generate_grads.py > tests/conformance/grad_cases.jsonl
+    python3 tools/conformance/generate_grads.py --reanswer tests/conformance/grad_cases.jsonl
 
 Deterministic: the inputs come from a seeded generator, and the same torch gives the same file.
 Each line is one case, a small program over named tensors that both sides interpret:
@@ -15,7 +20,8 @@ Each line is one case, a small program over named tensors that both sides interp
      "backward": [{"retain_graph": false}],
      "expected": {"grads": {"x": {"shape", "stride", "values"} or null},
                   "grad_fns": {"y": "PermuteBackward0", ...}}
-                 or {"error": "PyTorch's message, less its Python type"}}
+                 or {"error": "PyTorch's message, less its Python type"},
+     "expected_1_13": PyTorch 1.13's answer in the same form, only where it differs}
 
 A step is [out, op, args, kwargs]; an arg is a tensor's name, a number, or a list of names (cat);
 split's pieces are named out.0, out.1, ...; an in-place step has out null; "no_grad": true in
@@ -28,10 +34,13 @@ composes matmul of operands other than 1-D and 2-D from several nodes, so those 
 grad_fn names.
 """
 
+import argparse
 import json
 import sys
 
 import torch
+
+from answers import close, count_1_13, read_cases, with_1_13
 
 torch.manual_seed(20240618)
 DTYPES = {"float64": torch.float64, "float32": torch.float32}
@@ -355,8 +364,35 @@ case("sub_ a broadcast operand", [rand([2, 3]), rand([3], name="w")],
      "y", upstream([2, 3]))
 
 
-for c in CASES:
-    out = dict(c)
-    out.pop("grad_fns", None)
-    out["expected"] = run(c)
-    print(json.dumps(out))
+def reanswer(path):
+    """The committed programs (their inputs included) answered again by the running torch."""
+    with_names = {c["id"]: c.get("grad_fns", True) for c in CASES}
+    cases = []
+    for c in read_cases(path):
+        fresh = run(dict(c, grad_fns=with_names[c["id"]]))
+        single = any(spec["dtype"] == "float32" for spec in c["inputs"])
+        # conformance_test.cpp's tolerance: a last bit summed in another order is no difference.
+        tolerance = 1e-5 if single else 1e-10
+        cases.append(with_1_13(c, fresh, lambda a, b: close(a, b, tolerance)))
+    for c in cases:
+        print(json.dumps(c))
+    count_1_13(cases, path, sys.stderr)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--reanswer", metavar="FILE",
+                        help="answer FILE's programs again (see answers.py) instead of drawing")
+    args = parser.parse_args()
+    if args.reanswer:
+        reanswer(args.reanswer)
+        return
+    for c in CASES:
+        out = dict(c)
+        out.pop("grad_fns", None)
+        out["expected"] = run(c)
+        print(json.dumps(out))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,9 +1,14 @@
 #!/usr/bin/python3
-"""Conformance cases for strided-explore's gradient requests, answered by real PyTorch 1.13.
+"""Conformance cases for strided-explore's gradient requests, answered by real PyTorch 2.6.
 
-Run by a maintainer, never by the build:
+Run by a maintainer, never by the build: drawn by PyTorch 1.13 (which writes the committed
+requests again byte for byte), then answered again by PyTorch 2.6, 1.13's answer kept as
+"expected_1_13" where it differs (answers.py; generate.py says how to run the 2.6 python). A
+gradient's values that differ within check.cpp's tolerance (summed in another order) are no
+difference:
 
     /usr/bin/python3 tools/conformance/grad_chains.py > tests/conformance/grad_chain_cases.jsonl
+    python3 tools/conformance/grad_chains.py --reanswer tests/conformance/grad_chain_cases.jsonl
 
 Deterministic (its own seed). Each case is {"id", "request", "expected"}, as generate.py's, run by
 tests/conformance/check.cpp through `strided-explore --jsonl`:
@@ -19,13 +24,16 @@ detach), and sum, mean (over all dims, or a list, with keepdim, and dims out of 
 repeated), exp, log, pow and y * y. An integer leaf is refused by requires_grad.
 """
 
+import argparse
 import json
 import random
 import sys
 
 import torch
 
+import answers
 import generate as g
+from answers import call_of, close, count_1_13, read_cases, with_1_13, write_cases
 
 SEED = 20240620
 CASES = 400
@@ -42,7 +50,7 @@ def reduction_op(y, name):
     """sum or mean: over every dim, or a list of dims (sometimes out of range or repeated)."""
     n = y.dim()
     if chance(0.3):
-        return {"op": name}, lambda t: getattr(t, name)()
+        return {"op": name}
     m = max(n, 1)
     dims = rng.sample(range(-m, m), rng.randint(0, min(m, 2))) if chance(0.85) else []
     if chance(0.1):
@@ -51,27 +59,26 @@ def reduction_op(y, name):
         dims.append(dims[0] % m)  # the same dim twice
     keepdim = chance(0.4)
     dim = dims[0] if len(dims) == 1 and chance(0.5) else dims
-    op = {"op": name, "dim": dim, "keepdim": keepdim}
-    return op, lambda t: getattr(t, name)(dim, keepdim)
+    return {"op": name, "dim": dim, "keepdim": keepdim}
 
 
 def other_view(y):
     n = y.dim()
     name = rng.choice(["clone", "flip", "mT", "swapaxes", "movedim", "detach"])
     if name == "clone":
-        return {"op": "clone"}, lambda t: t.clone()
+        return {"op": "clone"}
     if name == "mT":
-        return {"op": "mT"}, lambda t: t.mT
+        return {"op": "mT"}
     if name == "detach":
-        return {"op": "detach"}, lambda t: t.detach()
+        return {"op": "detach"}
     if name == "flip":
         dims = [g.dim_arg(n, chance(0.9)) for _ in range(rng.randint(0, 2))]
-        return {"op": "flip", "dims": dims}, lambda t: t.flip(dims)
+        return {"op": "flip", "dims": dims}
     if name == "swapaxes":
         a, b = g.dim_arg(n, chance(0.9)), g.dim_arg(n)
-        return {"op": "swapaxes", "axis0": a, "axis1": b}, lambda t: t.swapaxes(a, b)
+        return {"op": "swapaxes", "axis0": a, "axis1": b}
     s, d = g.dim_arg(n, chance(0.9)), g.dim_arg(n)
-    return {"op": "movedim", "source": s, "destination": d}, lambda t: t.movedim(s, d)
+    return {"op": "movedim", "source": s, "destination": d}
 
 
 def make_op(y):
@@ -84,49 +91,80 @@ def make_op(y):
     if name in ("sum", "mean"):
         return reduction_op(y, name)
     if name == "exp":
-        return {"op": "exp"}, lambda t: t.exp()
+        return {"op": "exp"}
     if name == "log":
-        return {"op": "log"}, lambda t: t.log()
+        return {"op": "log"}
     if name == "mul_self":
-        return {"op": "mul_self"}, lambda t: t * t
+        return {"op": "mul_self"}
     e = rng.choice([2.0, 3.0, 0.5, -1.0, 1.5, 0.0, -0.5, 2.5])
-    return {"op": "pow", "exponent": e}, lambda t: t.pow(e)
+    return {"op": "pow", "exponent": e}
 
 
 def error(e):
     return {"error": True, "message": str(e).split("\n")[0]}
 
 
+def grad_answer_of(request):
+    """x.grad after backward from (y * w).sum(), y the ops of x, or the error on the way."""
+    start = request["grad"]["start"]
+    dtype = answers.DTYPES[start["dtype"]]
+    try:
+        x = torch.arange(g.numel_of(start["shape"]), dtype=dtype).reshape(start["shape"])
+        y = x.detach().requires_grad_(True) if dtype.is_floating_point else x
+        leaf = y
+        if not dtype.is_floating_point:
+            leaf.requires_grad_(True)  # raises: only floating point tensors can require grad
+        for op in request["grad"]["ops"]:
+            y = call_of(op)(y)
+        w = torch.arange(1, y.numel() + 1, dtype=y.dtype).reshape(y.shape)
+        (y * w).sum().backward()
+        gr = leaf.grad
+        return {"shape": list(gr.shape), "stride": list(gr.stride()),
+                "values": g.json_values(gr)}
+    except g.TORCH_ERRORS as e:
+        return error(e)
+
+
 def grad_case():
     shape = g.start_shape()
     dname, dtype = rng.choice(DTYPES)
     ops = []
-    try:
-        x = torch.arange(g.numel_of(shape), dtype=dtype).reshape(shape)
-        # The ops draw their arguments from the tensor they apply to, so the chain is built as it
-        # runs; an op PyTorch refuses ends it.
-        y = x.detach().requires_grad_(True) if dtype.is_floating_point else x
-        leaf = y
-        for _ in range(rng.randint(1, 4)):
-            op, call = make_op(y)
-            ops.append(op)
-            if not leaf.requires_grad:
-                break
-            y = call(y)
+    # The ops draw their arguments from the tensor they apply to, so the chain is built as it
+    # runs; an op PyTorch refuses ends it, and an integer leaf ends it after one op.
+    y = torch.arange(g.numel_of(shape), dtype=dtype).reshape(shape)
+    if dtype.is_floating_point:
+        y = y.detach().requires_grad_(True)
+    for _ in range(rng.randint(1, 4)):
+        op = make_op(y)
+        ops.append(op)
         if not dtype.is_floating_point:
-            leaf.requires_grad_(True)  # raises: only floating point tensors can require grad
-        w = torch.arange(1, y.numel() + 1, dtype=y.dtype).reshape(y.shape)
-        (y * w).sum().backward()
-        gr = leaf.grad
-        expected = {"shape": list(gr.shape), "stride": list(gr.stride()),
-                    "values": g.json_values(gr)}
-    except g.TORCH_ERRORS as e:
-        expected = error(e)
+            break
+        try:
+            y = call_of(op)(y)
+        except g.TORCH_ERRORS:
+            break
     request = {"grad": {"start": {"shape": shape, "dtype": dname}, "ops": ops}}
-    return request, expected
+    return request, grad_answer_of(request)
+
+
+def reanswer(path):
+    cases = []
+    for c in read_cases(path):
+        fresh = grad_answer_of(c["request"])
+        tolerance = 1e-6 if c["request"]["grad"]["start"]["dtype"] == "float32" else 1e-13
+        cases.append(with_1_13(c, fresh, lambda a, b: close(a, b, tolerance)))
+    write_cases(cases, sys.stdout)
+    count_1_13(cases, path, sys.stderr)
 
 
 def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--reanswer", metavar="FILE",
+                        help="answer FILE's requests again (see answers.py) instead of drawing")
+    args = parser.parse_args()
+    if args.reanswer:
+        reanswer(args.reanswer)
+        return
     g.rng = rng  # generate.py's helpers (make_op, start_shape, ...) draw from this seed
     out = sys.stdout
     cases = []

@@ -1,19 +1,26 @@
 #!/usr/bin/python3
-"""PyTorch's answers for the explorer's torch.f(x, ...) form, recorded by torch 1.13.
+"""PyTorch's answers for the explorer's torch.f(x, ...) form, recorded by torch 2.6.
 
-Run by a maintainer, never by the build:
+Run by a maintainer, never by the build: written by PyTorch 1.13, then the committed expressions
+answered again by PyTorch 2.6 (generate.py says how to run its python), 1.13's answer kept as
+"expected_1_13" where it differs (answers.py):
 
     /usr/bin/python3 tools/conformance/torch_functions.py > tests/conformance/torch_function_cases.jsonl
+    python3 tools/conformance/torch_functions.py --reanswer tests/conformance/torch_function_cases.jsonl
 
 Each line is one expression of the explorer's language, which is also Python once its factories
-are torch's (arange is torch.arange), with torch's answer: the layout of the tensor it gives, or
-the message of the error it raises. tools/explore/expression_test.cpp evaluates each with the
+are torch's (arange is torch.arange), with torch's answer ("torch" names its version): the layout
+of the tensor it gives, or the message of the error it raises. tools/explore/expression_test.cpp evaluates each with the
 explorer and compares the layout, or the message word for word.
 """
 
+import argparse
 import json
+import sys
 
 import torch
+
+from answers import TORCH_1_13
 
 X = "arange(24).view(2, 3, 4)"
 Z = "zeros(2, 3, dtype=torch.complex64)"
@@ -79,16 +86,48 @@ EXPRESSIONS = [
 ]
 
 
-def main():
+def answer_of(expression):
     scope = {"torch": torch, "arange": torch.arange, "zeros": torch.zeros, "tensor": torch.tensor}
+    try:
+        t = eval(expression, scope)
+        return {"shape": list(t.shape), "stride": list(t.stride()),
+                "storage_offset": t.storage_offset(), "dtype": str(t.dtype)[6:]}
+    except Exception as e:  # the refusal is the answer
+        return {"error": str(e)}
+
+
+def line(expression, answer, answer_1_13=None):
+    out = {"expression": expression, "torch": torch.__version__, **answer}
+    if answer_1_13 is not None and answer_1_13 != answer:
+        out["expected_1_13"] = answer_1_13
+    return json.dumps(out)
+
+
+def reanswer(path):
+    """The committed expressions answered again; 1.13's answer kept where it differs."""
+    differ = 0
+    with open(path, encoding="utf-8") as f:
+        for text in f:
+            c = json.loads(text)
+            old = c.get("expected_1_13") or {k: v for k, v in c.items()
+                                             if k not in ("expression", "torch", "expected_1_13")}
+            fresh = answer_of(c["expression"])
+            print(line(c["expression"], fresh, None if TORCH_1_13 else old))
+            differ += fresh != old and not TORCH_1_13
+    print(f"{path}: answered by torch {torch.__version__}, {differ} with PyTorch 1.13's other "
+          f"answer kept as expected_1_13", file=sys.stderr)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--reanswer", metavar="FILE",
+                        help="answer FILE's expressions again (see answers.py)")
+    args = parser.parse_args()
+    if args.reanswer:
+        reanswer(args.reanswer)
+        return
     for expression in EXPRESSIONS:
-        try:
-            t = eval(expression, scope)
-            answer = {"shape": list(t.shape), "stride": list(t.stride()),
-                      "storage_offset": t.storage_offset(), "dtype": str(t.dtype)[6:]}
-        except Exception as e:  # the refusal is the answer
-            answer = {"error": str(e)}
-        print(json.dumps({"expression": expression, "torch": torch.__version__, **answer}))
+        print(line(expression, answer_of(expression)))
 
 
 if __name__ == "__main__":

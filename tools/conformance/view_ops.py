@@ -1,9 +1,12 @@
 #!/usr/bin/python3
 """Conformance cases for the view ops beyond the first protocol, answered by real PyTorch.
 
-Run by a maintainer, never by the build:
+Run by a maintainer, never by the build: drawn by PyTorch 1.13 (which writes the committed
+requests again byte for byte), then answered again by PyTorch 2.6, 1.13's answer kept as
+"expected_1_13" where it differs (answers.py; generate.py says how to run the 2.6 python):
 
     /usr/bin/python3 tools/conformance/view_ops.py > tests/conformance/view_cases.jsonl
+    python3 tools/conformance/view_ops.py --reanswer tests/conformance/view_cases.jsonl > new
 
 Deterministic (its own seed; the cases of generate.py are untouched). Two parts, in the form of
 generate.py's chains ({"id", "request", "expected"}), run by tests/conformance/check.cpp:
@@ -25,6 +28,7 @@ Values are compared too: view_dtype's reinterpreted bits include NaN and infinit
 the strings "NaN", "Infinity" and "-Infinity".
 """
 
+import argparse
 import json
 import random
 import sys
@@ -32,6 +36,8 @@ import sys
 import torch
 
 import generate as g
+from answers import call_of, count_1_13, read_cases, several_of, start_tensor, with_1_13, \
+    write_cases
 
 SEED = 20240612
 RANDOM_CASES = 1500
@@ -39,7 +45,6 @@ rng = random.Random(SEED)
 DTYPES = ["bool", "int32", "int64", "float16", "bfloat16", "float32", "float64"]
 COMPLEX = ["complex64", "complex128"]
 PAIR_DTYPES = DTYPES + COMPLEX  # view_dtype's pairs; the random chains of part 2 keep DTYPES
-TORCH_DTYPE = dict(g.TORCH_DTYPE, complex64=torch.complex64, complex128=torch.complex128)
 COMPLEX_CASES = 600
 crng = random.Random(SEED + 7)  # part 3's own stream, so parts 1 and 2 are unchanged
 
@@ -65,35 +70,24 @@ def answer_step(t, start, prev):
     return r
 
 
-def error(e):
-    return {"error": True, "message": str(e).split("\n")[0]}
+def answer_of(request):
+    return g.chain_answer_of(request, answer_step)
 
 
-def run(shape, dname, ops_and_calls):
-    """The request and torch's answer for a chain of (op, call) pairs on arange(shape)."""
-    start = torch.arange(g.numel_of(shape)).to(TORCH_DTYPE[dname]).reshape(shape)
-    results, x = [], start
-    for _, call in ops_and_calls:
-        try:
-            y = call(x)
-        except g.TORCH_ERRORS as e:
-            results.append(error(e))
-            break
-        results.append(answer_step(y, start, x))
-        x = y
-    request = {"start": {"shape": shape, "dtype": dname}, "ops": [op for op, _ in ops_and_calls]}
-    return request, {"results": results}
+def run(shape, dname, ops):
+    """The request and torch's answer for a chain of ops on arange(shape)."""
+    request = {"start": {"shape": shape, "dtype": dname}, "ops": ops}
+    return request, answer_of(request)
 
 
 # ---- every dtype pair through view_dtype ------------------------------------------------------
 
 def slice_op(dim, start, stop, step):
-    return ({"op": "slice", "dim": dim, "start": start, "stop": stop, "step": step},
-            lambda t: torch.ops.aten.slice(t, dim, start, stop, step))
+    return {"op": "slice", "dim": dim, "start": start, "stop": stop, "step": step}
 
 
 def view_dtype_op(dname):
-    return {"op": "view_dtype", "dtype": dname}, lambda t: t.view(TORCH_DTYPE[dname])
+    return {"op": "view_dtype", "dtype": dname}
 
 
 # Each layout: a start shape and the ops that make it. Together they pass for every pair and
@@ -106,7 +100,7 @@ PAIR_LAYOUTS = [
     ([2, 9], [slice_op(1, 1, 9, 1)]),
     ([2, 16], [slice_op(1, 0, None, 2)]),
     ([3, 10], [slice_op(1, 0, 8, 1)]),
-    ([5, 8], [({"op": "transpose", "dim0": 0, "dim1": 1}, lambda t: t.transpose(0, 1))]),
+    ([5, 8], [{"op": "transpose", "dim0": 0, "dim1": 1}]),
     ([], []),
 ]
 
@@ -130,19 +124,8 @@ def pick_index(op, count_of):
     return op
 
 
-def multi(x, name, args, dim_key=None, dim=None):
-    """An op with several outputs: its JSON (with "index") and the torch call picking it."""
-    fn = {"split": lambda t: t.split(*args),
-          "split_with_sizes": lambda t: t.split_with_sizes(*args),
-          "chunk": lambda t: t.chunk(*args), "unbind": lambda t: t.unbind(*args),
-          "tensor_split": lambda t: t.tensor_split(*args), "hsplit": lambda t: t.hsplit(*args),
-          "vsplit": lambda t: t.vsplit(*args), "dsplit": lambda t: t.dsplit(*args)}[name]
-
-    def count():
-        try:
-            return len(fn(x))
-        except g.TORCH_ERRORS:
-            return None
+def multi(x, name, args):
+    """An op with several outputs, with the "index" of the one the chain keeps."""
     op = {"op": name}
     if name == "split":
         op["split_size"] = args[0]
@@ -156,9 +139,13 @@ def multi(x, name, args, dim_key=None, dim=None):
         op["dim"] = args[1]
     elif name == "unbind":
         op["dim"] = args[0]
-    pick_index(op, count)
-    index = op["index"]
-    return op, lambda t: fn(t)[index]
+
+    def count():
+        try:
+            return len(several_of(op)(x))
+        except g.TORCH_ERRORS:
+            return None
+    return pick_index(op, count)
 
 
 def sizes_summing(total, valid):
@@ -220,58 +207,55 @@ def make_op(x):
     if name in ("swapaxes", "swapdims"):
         d1 = g.dim_arg(n, True)
         keys = ("axis0", "axis1") if name == "swapaxes" else ("dim0", "dim1")
-        call = (lambda t: t.swapaxes(dim, d1)) if name == "swapaxes" else \
-            (lambda t: t.swapdims(dim, d1))
-        return {"op": name, keys[0]: dim, keys[1]: d1}, call
+        return {"op": name, keys[0]: dim, keys[1]: d1}
     if name == "moveaxis":
         if chance(0.5) or n < 2:
             d1 = g.dim_arg(n, True)
-            return {"op": name, "source": dim, "destination": d1}, lambda t: t.moveaxis(dim, d1)
+            return {"op": name, "source": dim, "destination": d1}
         k = rng.randint(1, n)
         src = rng.sample(range(n), k)
         dst = rng.sample(range(n), k)
         if not valid:
             dst[0] = dst[-1] if k > 1 else n
-        return {"op": name, "source": src, "destination": dst}, lambda t: t.moveaxis(src, dst)
+        return {"op": name, "source": src, "destination": dst}
     if name.startswith("atleast"):
-        fn = getattr(torch, name)
-        return {"op": name}, fn
+        return {"op": name}
     if name == "detach":
-        return {"op": "detach"}, lambda t: t.detach()
+        return {"op": "detach"}
     if name == "alias":
-        return {"op": "alias"}, lambda t: torch.ops.aten.alias(t)
+        return {"op": "alias"}
     if name == "mT":
-        return {"op": "mT"}, lambda t: t.mT
+        return {"op": "mT"}
     if name == "transpose":
         d1 = g.dim_arg(n, True)
-        return {"op": "transpose", "dim0": dim, "dim1": d1}, lambda t: t.transpose(dim, d1)
+        return {"op": "transpose", "dim0": dim, "dim1": d1}
     if name == "slice":
         start, stop = g.size_or_none(size), g.size_or_none(size)
         step = rng.choice([1, 1, 2, 3])
         return slice_op(dim, start, stop, step)
     if name == "select":
         index = rng.randint(-size, size - 1) if valid and size > 0 else size
-        return {"op": "select", "dim": dim, "index": index}, lambda t: t.select(dim, index)
+        return {"op": "select", "dim": dim, "index": index}
     if name == "expand":
         target = [rng.choice([2, 3])] + [-1] * n
-        return {"op": "expand", "shape": target}, lambda t: t.expand(target)
+        return {"op": "expand", "shape": target}
     d = g.dim_arg(n, valid, extra=1)
-    return {"op": "unsqueeze", "dim": d}, lambda t: t.unsqueeze(d)
+    return {"op": "unsqueeze", "dim": d}
 
 
 def random_case():
     shape = g.start_shape()
     dname = rng.choice(DTYPES + ["float32", "int64"])
-    start = torch.arange(g.numel_of(shape)).to(g.TORCH_DTYPE[dname]).reshape(shape)
-    pairs, x = [], start
+    x = start_tensor({"shape": shape, "dtype": dname})
+    ops = []
     for _ in range(rng.randint(1, 3)):
-        op, call = make_op(x)
-        pairs.append((op, call))
+        op = make_op(x)
+        ops.append(op)
         try:
-            x = call(x)
+            x = call_of(op)(x)
         except g.TORCH_ERRORS:
             break
-    return run(shape, dname, pairs)
+    return run(shape, dname, ops)
 
 
 # ---- complex chains ----------------------------------------------------------------------------
@@ -281,52 +265,60 @@ def complex_op(x):
     name = crng.choice(["view_as_real", "view_as_real", "view_as_complex", "view_as_complex",
                         "real", "imag", "conj", "conj", "resolve_conj", "H", "mH", "adjoint",
                         "view_dtype", "view_dtype", "transpose", "slice", "select", "unsqueeze"])
-    if name == "view_as_real":
-        return {"op": name}, torch.view_as_real
-    if name == "view_as_complex":
-        return {"op": name}, torch.view_as_complex
-    if name in ("real", "imag", "H", "mH"):
-        return {"op": name}, lambda t: getattr(t, name)
-    if name in ("conj", "resolve_conj", "adjoint"):
-        return {"op": name}, lambda t: getattr(t, name)()
+    if name in ("view_as_real", "view_as_complex", "real", "imag", "H", "mH", "conj",
+                "resolve_conj", "adjoint"):
+        return {"op": name}
     if name == "view_dtype":
         return view_dtype_op(crng.choice(COMPLEX + ["float32", "float64", "int32", "float16"]))
     size_dims = [d for d in range(n) if x.shape[d] > 0]
     dim = crng.choice(size_dims) if size_dims else 0
     if name == "transpose" and n:
         d1 = crng.randrange(n)
-        return {"op": "transpose", "dim0": dim, "dim1": d1}, lambda t: t.transpose(dim, d1)
+        return {"op": "transpose", "dim0": dim, "dim1": d1}
     if name == "slice" and n:
         size = x.shape[dim]
         start = crng.randint(0, size)
         return slice_op(dim, start, None, crng.choice([1, 1, 2]))
     if name == "select" and n and x.shape[dim] > 0:
         index = crng.randrange(x.shape[dim])
-        return {"op": "select", "dim": dim, "index": index}, lambda t: t.select(dim, index)
+        return {"op": "select", "dim": dim, "index": index}
     d = crng.randint(0, n)
-    return {"op": "unsqueeze", "dim": d}, lambda t: t.unsqueeze(d)
+    return {"op": "unsqueeze", "dim": d}
 
 
 def complex_case():
     shape = crng.choice([[2, 3, 4], [3, 4], [4], [2, 2], [], [2, 3, 2], [4, 2], [1, 6, 2]])
     dname = crng.choice(COMPLEX + COMPLEX + ["float32", "float64"])
-    start = torch.arange(g.numel_of(shape)).to(TORCH_DTYPE[dname]).reshape(shape)
-    pairs, x = [], start
+    x = start_tensor({"shape": shape, "dtype": dname})
+    ops = []
     for _ in range(crng.randint(1, 3)):
-        op, call = complex_op(x)
-        pairs.append((op, call))
+        op = complex_op(x)
+        ops.append(op)
         try:
-            x = call(x)
+            x = call_of(op)(x)
         except g.TORCH_ERRORS:
             break
         # PyTorch's imag of a conjugated tensor is a view with its negative bit, which the
         # library refuses: such chains stay out of the suite.
         if x.is_neg():
             return None
-    return run(shape, dname, pairs)
+    return run(shape, dname, ops)
+
+
+def reanswer(path):
+    cases = [with_1_13(c, answer_of(c["request"])) for c in read_cases(path)]
+    write_cases(cases, sys.stdout)
+    count_1_13(cases, path, sys.stderr)
 
 
 def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--reanswer", metavar="FILE",
+                        help="answer FILE's requests again (see answers.py) instead of drawing")
+    args = parser.parse_args()
+    if args.reanswer:
+        reanswer(args.reanswer)
+        return
     g.rng = rng  # generate.py's helpers (dim_arg, start_shape, ...) draw from this seed
     out = sys.stdout
     cases = list(pair_cases())

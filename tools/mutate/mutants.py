@@ -218,7 +218,7 @@ MUTANTS = [
          replace="  if (false) {\n    if constexpr (std::is_floating_point_v<T>) {"),
     dict(id="matmul-no-fold", file="lib/strided/engine/matmul.cpp",
          rule="matmul never folds a batch into one mm (runs bmm over the batch instead)",
-         find="  if (!(dim1 >= 3 && (other_dim == 1 || other_dim == 2))) return false;",
+         find="  if (!(dim_t1 >= 3 && dim_t2 <= 2)) return false;",
          replace="  if (true) return false;"),
     # ---- autograd --------------------------------------------------------------------------------
     dict(id="grad-expand-first-only", file="lib/strided/autograd/detail.cpp",

@@ -1,6 +1,7 @@
-// torch.matmul and the chapter-7 kernels. The dispatch follows PyTorch 1.13's _matmul_impl
-// (aten/src/ATen/native/LinearAlgebra.cpp) step by step, so that the shapes and the errors are
-// the ones PyTorch gives: dot, mv, mm, a batch folded into mm/mv, or bmm over broadcast batches.
+// torch.matmul and the chapter-7 kernels. The dispatch follows PyTorch 2.6's _matmul_impl
+// (aten/src/ATen/native/LinearAlgebra.cpp) step by step, so that the shapes, the strides and the
+// errors are the ones PyTorch gives: dot, mv, mm, a batch folded into mm/mv, or bmm over broadcast
+// batches.
 #include "strided/engine/matmul.h"
 
 #ifndef STRIDED_NO_BLAS
@@ -23,12 +24,31 @@ namespace strided {
 
 namespace {
 
-// The CPU kernels of dot, addmv, addmm and bmm in 1.13 are dispatched with
-// AT_DISPATCH_ALL_TYPES_AND(BFloat16): bool and half have no kernel.
+// The CPU kernels of dot, addmv, addmm and bmm in 2.6 are dispatched with
+// AT_DISPATCH_ALL_TYPES_AND_COMPLEX_AND2(BFloat16, Half) (LinearAlgebra.cpp, Blas.cpp): bool has
+// no kernel. (PyTorch 1.13 dispatched AT_DISPATCH_ALL_TYPES_AND(BFloat16): half had none either,
+// "\"addmm_impl_cpu_\" not implemented for 'Half'".)
 void check_kernel_dtype(DType t, const char* kernel) {
   if (is_complex(t)) refuse_complex("matmul", t);  // real kernels only (tensor.h)
-  STRIDED_CHECK(t != DType::Bool && t != DType::Float16, "matmul: \"", kernel,
-                "\" not implemented for '", scalar_type_name(t), "'");
+  STRIDED_CHECK(t != DType::Bool, "matmul: \"", kernel, "\" not implemented for '",
+                scalar_type_name(t), "'");
+}
+
+// The name caffe2::TypeMeta gives a dtype's C++ type (c10/util/typeid.h, from the compiler's
+// spelling of it), which PyTorch 2.6's mm prints for operands of two dtypes.
+const char* type_meta_name(DType t) {
+  switch (t) {
+    case DType::Bool: return "bool";
+    case DType::Int32: return "int";
+    case DType::Int64: return "long int";
+    case DType::Float16: return "c10::Half";
+    case DType::BFloat16: return "c10::BFloat16";
+    case DType::Float32: return "float";
+    case DType::Float64: return "double";
+    case DType::Complex64: return "c10::complex<float>";
+    case DType::Complex128: return "c10::complex<double>";
+  }
+  return "?";
 }
 
 // addmm/addmv/bmm check that the second operand has the first's dtype (TORCH_CHECK in
@@ -219,9 +239,9 @@ void run_kernel(MatmulKernel kernel, const Tensor& a, const Tensor& b, Tensor& o
 }
 
 // mm's body without its checks, written into out, a contiguous (n,m) tensor (a new one, or one
-// batch of bmm's result): float types through `kernel`, bfloat16 computed in float32 and rounded
-// once per element (as PyTorch's CPU gemm accumulates bfloat16 in float), integers through the
-// naive kernel.
+// batch of bmm's result): float types through `kernel`, bfloat16 and float16 computed in float32
+// and rounded once per element (as PyTorch's CPU gemm, gemv and dot accumulate them in float:
+// cpublas's opmath type), integers through the naive kernel.
 void mm_into(const Tensor& a, const Tensor& b, Tensor& out, MatmulKernel kernel) {
   const int64_t n = a.size(0), k = a.size(1), m = b.size(1);
   const DType dt = a.dtype();
@@ -235,7 +255,8 @@ void mm_into(const Tensor& a, const Tensor& b, Tensor& out, MatmulKernel kernel)
     case DType::Float64: run_kernel<double>(kernel, a, b, out); break;
     case DType::Int32: run_kernel<int32_t>(MatmulKernel::Naive, a, b, out); break;
     case DType::Int64: run_kernel<int64_t>(MatmulKernel::Naive, a, b, out); break;
-    case DType::BFloat16: {
+    case DType::BFloat16:
+    case DType::Float16: {
       Tensor wide = empty({n, m}, TensorOptions{DType::Float32});
       mm_into(a.to(DType::Float32), b.to(DType::Float32), wide, kernel);
       copy_(out, wide);
@@ -255,20 +276,24 @@ std::string dims_string(const Tensor& t) {
   return std::to_string(t.size(0)) + "x" + std::to_string(t.size(1));
 }
 
-// at::mm: "mat1 and mat2 shapes cannot be multiplied (2x3 and 4x5)".
+// at::mm: "mat1 and mat2 shapes cannot be multiplied (2x3 and 4x5)", then PyTorch 2.6's
+// addmm_impl_cpu_ compares the dtypes before it dispatches (1.13 dispatched first, then said
+// "expected scalar type Double but found Float").
 Tensor mm(const Tensor& a, const Tensor& b) {
   STRIDED_CHECK(a.size(1) == b.size(0), "matmul: mat1 and mat2 shapes cannot be multiplied (",
                 dims_string(a), " and ", dims_string(b), ")");
+  STRIDED_CHECK(a.dtype() == b.dtype(),
+                "matmul: expected m1 and m2 to have the same dtype, but got: ",
+                type_meta_name(a.dtype()), " != ", type_meta_name(b.dtype()));
   check_kernel_dtype(a.dtype(), "addmm_impl_cpu_");
-  check_same_dtype(a, b);
   return mm_unchecked(a, b, MatmulKernel::Blas);
 }
 
-// at::mv: "size mismatch, got 2, 2x3,4" (addmv's check prints the output size, the matrix and
-// the vector's length).
+// at::mv: "size mismatch, got input (2), mat (2x3), vec (4)", addmv's check in PyTorch 2.6 (1.13:
+// "size mismatch, got 2, 2x3,4").
 Tensor mv(const Tensor& a, const Tensor& v) {
-  STRIDED_CHECK(a.size(1) == v.size(0), "matmul: size mismatch, got ", a.size(0), ", ",
-                dims_string(a), ",", v.size(0));
+  STRIDED_CHECK(a.size(1) == v.size(0), "matmul: size mismatch, got input (", a.size(0),
+                "), mat (", dims_string(a), "), vec (", v.size(0), ")");
   check_kernel_dtype(a.dtype(), "addmv_impl_cpu");
   check_same_dtype(a, v);
   return mm_unchecked(a, v.unsqueeze(1), MatmulKernel::Blas).view({a.size(0)});
@@ -317,15 +342,30 @@ Shape prefix(const Tensor& t, int64_t drop) {
 
 }  // namespace
 
-bool matmul_should_fold(IntList sizes, IntList strides, int64_t other_dim) {
-  // 1.13's should_fold(tensor1, dim_tensor2). The product of two sizes wraps as PyTorch's int64
-  // one does (it can overflow only for a tensor with no elements).
-  const int64_t dim1 = static_cast<int64_t>(sizes.size());
-  if (!(dim1 >= 3 && (other_dim == 1 || other_dim == 2))) return false;
-  if (dim1 == 3 && other_dim == 2 && strides[2] != 1 &&
-      strides[0] == wrapping_mul(sizes[1], sizes[2])) {
-    return false;
+bool matmul_should_fold(IntList sizes1, IntList strides1, IntList sizes2, IntList strides2) {
+  // PyTorch 2.6's should_fold(tensor1, tensor2, has_out = false) for operands that do not require
+  // grad (the library's engine; a t2 that requires grad folds in PyTorch whatever its strides):
+  // fold the larger operand, t1 (tensor2.mT() when tensor2 has more dims), when it has 3 or more
+  // dims and the other 1 or 2, unless tensor1 is the 2-D one, and only when t1's batch dims fold
+  // into its rows as a view (each stride the next one's times its size) or t1 is empty. PyTorch
+  // 1.13's folded whenever the dims allowed, but for a (B,n,k) batch with transposed matrices
+  // (stride(2) != 1, stride(0) == n * k) times a matrix.
+  const int64_t dim1 = static_cast<int64_t>(sizes1.size()), dim2 = static_cast<int64_t>(sizes2.size());
+  const bool larger1 = dim1 >= dim2;
+  const int64_t dim_t1 = larger1 ? dim1 : dim2, dim_t2 = larger1 ? dim2 : dim1;
+  if (!(dim_t1 >= 3 && dim_t2 <= 2)) return false;
+  if (dim1 == 2) return false;  // a matrix times a batch would need its result transposed back
+  Shape t1_sizes(larger1 ? sizes1.begin() : sizes2.begin(), larger1 ? sizes1.end() : sizes2.end());
+  Shape t1_strides(larger1 ? strides1.begin() : strides2.begin(),
+                   larger1 ? strides1.end() : strides2.end());
+  if (!larger1) {  // t1 = tensor2.mT()
+    std::swap(t1_sizes[dim_t1 - 2], t1_sizes[dim_t1 - 1]);
+    std::swap(t1_strides[dim_t1 - 2], t1_strides[dim_t1 - 1]);
   }
+  for (const int64_t s : t1_sizes)
+    if (s == 0) return true;
+  for (int64_t i = 0; i < dim_t1 - 2; ++i)
+    if (t1_strides[i] != wrapping_mul(t1_strides[i + 1], t1_sizes[i + 1])) return false;
   return true;
 }
 
@@ -402,8 +442,7 @@ Tensor matmul(const Tensor& tensor1, const Tensor& tensor2) {
   if (dim1 == 1 && dim2 == 2) return mm(tensor1.unsqueeze(0), tensor2).squeeze(0);
   if (dim1 == 2 && dim2 == 2) return mm(tensor1, tensor2);
 
-  if (matmul_should_fold(tensor1.sizes(), tensor1.strides(), dim2) ||
-      matmul_should_fold(tensor2.sizes(), tensor2.strides(), dim1)) {
+  if (matmul_should_fold(tensor1.sizes(), tensor1.strides(), tensor2.sizes(), tensor2.strides())) {
     // Fold the batch of the larger operand into the rows of one mm (or mv). When the larger is
     // tensor2, work on transposes: (a·b) = (bᵀ·aᵀ)ᵀ.
     const bool transpose = dim2 > dim1;
@@ -420,25 +459,36 @@ Tensor matmul(const Tensor& tensor1, const Tensor& tensor2) {
     return mv(t1_folded, t2).view(output_shape);
   }
 
-  // bmm over the broadcast batch dims. Both operands are at least 2-D here (a 1-D operand with a
-  // batched other always folds above).
-  const int64_t n = tensor1.size(-2), k1 = tensor1.size(-1);
-  const int64_t k2 = tensor2.size(-2), m = tensor2.size(-1);
+  // bmm over the broadcast batch dims. A 1-D tensor1 is one row (n = 1, its dim not in the
+  // output); a 1-D tensor2 is one column of each batch (bmm on (B,k,1), the 1 squeezed after), as
+  // in PyTorch 2.6 (1.13 reached bmm only with two operands of at least 2 dims).
+  const int64_t n = dim1 > 1 ? tensor1.size(-2) : 1, k1 = tensor1.size(-1);
+  const int64_t k2 = dim2 > 1 ? tensor2.size(-2) : tensor2.size(0);
+  const int64_t m = dim2 > 1 ? tensor2.size(-1) : 1;
+  const bool vector_rhs = dim2 == 1;
   Shape batch;
   try {
-    batch = broadcast_shapes(prefix(tensor1, 2), prefix(tensor2, 2));
+    batch = broadcast_shapes(prefix(tensor1, std::min<int64_t>(dim1, 2)),
+                             prefix(tensor2, std::min<int64_t>(dim2, 2)));
   } catch (const Error& e) {
     throw Error(std::string("matmul: ") + e.what());
   }
   const int64_t batch_numel = checked_numel(batch, "matmul");
   Shape size1 = batch, size2 = batch;
   size1.insert(size1.end(), {n, k1});
-  size2.insert(size2.end(), {k2, m});
+  if (vector_rhs) {
+    size2.push_back(k2);
+  } else {
+    size2.insert(size2.end(), {k2, m});
+  }
   const Tensor a = tensor1.expand(size1).reshape({batch_numel, n, k1});
-  const Tensor b = tensor2.expand(size2).reshape({batch_numel, k2, m});
+  const Tensor b = vector_rhs ? tensor2.expand(size2).reshape({batch_numel, k2}).unsqueeze(2)
+                              : tensor2.expand(size2).reshape({batch_numel, k2, m});
   Shape output_shape = batch;
-  output_shape.insert(output_shape.end(), {n, m});
-  return bmm(a, b).view(output_shape);
+  if (dim1 > 1) output_shape.push_back(n);
+  if (dim2 > 1) output_shape.push_back(m);
+  const Tensor out = bmm(a, b);
+  return (vector_rhs ? out.squeeze(-1) : out).view(output_shape);
 }
 
 }  // namespace strided

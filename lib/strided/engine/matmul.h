@@ -1,25 +1,25 @@
 // Matrix multiplication on the CPU, with torch.matmul's rules (aten/src/ATen/native/
 // LinearAlgebra.cpp, matmul / _matmul_impl) and the kernels the book's chapter 7 compares.
 //
-// Shapes, as torch.matmul (PyTorch 1.13):
+// Shapes, as torch.matmul (PyTorch 2.6):
 //   1-D · 1-D   (k)·(k)           -> 0-d, the dot product
 //   2-D · 1-D   (n,k)·(k)         -> (n)
 //   1-D · 2-D   (k)·(k,m)         -> (m)   (a is (1,k), the 1 is removed afterwards)
 //   2-D · 2-D   (n,k)·(k,m)       -> (n,m)
 //   N-D · N-D   batch dims broadcast: (...,n,k)·(...,k,m) -> (broadcast(...),n,m); a 1-D operand
 //               gains a dim of size 1 (prepended for a, appended for b) that is removed afterwards.
-// The result is always a new contiguous tensor, as PyTorch's on the CPU. Both operands must have
-// the same dtype (torch.matmul does not promote) and neither may be bool or float16, refused with
-// PyTorch's "not implemented for 'Bool'" / "'Half'" errors. float32 and float64 go through BLAS
-// (cblas_sgemm / cblas_dgemm from OpenBLAS); integer dtypes through the naive kernel, wrapping as
-// PyTorch's integer addmm does.
+// The result is always a new contiguous tensor, as PyTorch's on the CPU (its strides those of a
+// contiguous tensor, size-1 dims included: which product made it decides them, so the dispatch
+// follows PyTorch's). Both operands must have the same dtype (torch.matmul does not promote) and
+// neither may be bool, refused with PyTorch's "not implemented for 'Bool'" errors. float32 and
+// float64 go through BLAS (cblas_sgemm / cblas_dgemm from OpenBLAS); integer dtypes through the
+// naive kernel, wrapping as PyTorch's integer addmm does.
 //
-// bfloat16 is computed in float32 and rounded once per element. This is a known difference:
-// PyTorch 1.13's CPU kernels round bfloat16 partial sums differently by path (mm with a row-major
-// by a row-major operand adds the products in bfloat16 one by one, in order; mm with a row-major
-// by a column-major one, and bmm, add in float32), so a long bfloat16 sum can differ from
-// PyTorch's by more than one bfloat16 rounding: (1.01 in bfloat16) times ones, summed 300 times,
-// is 302 here and 346 in torch 1.13's row-major mm.
+// bfloat16 and float16 are computed in float32 and rounded once per element, as PyTorch 2.6's CPU
+// kernels accumulate them in float: (1.01 in bfloat16) times ones, summed 300 times, is 302 in
+// both (PyTorch 1.13's row-major mm added bfloat16 products in bfloat16 and gave 346), and 303 in
+// float16. PyTorch 1.13 had no float16 kernel on the CPU ("addmm_impl_cpu_" not implemented for
+// 'Half').
 #pragma once
 
 #include <cstdint>
@@ -67,9 +67,9 @@ struct BlasOperand {
 BlasOperand blas_operand(const Tensor& m);  // m is 2-D
 BlasOperand blas_operand(int64_t rows, int64_t cols, int64_t stride0, int64_t stride1);
 
-// 1.13's should_fold: whether matmul folds the batch of an operand of these sizes and strides
-// into the rows of one mm (or mv), given the other operand's number of dims.
-bool matmul_should_fold(IntList sizes, IntList strides, int64_t other_dim);
+// PyTorch 2.6's should_fold: whether matmul(tensor1, tensor2) folds the batch of the larger operand
+// into the rows of one mm (or mv), from both operands' sizes and strides.
+bool matmul_should_fold(IntList sizes1, IntList strides1, IntList sizes2, IntList strides2);
 
 // What matmul(a, b) allocates and computes, from the operands' sizes, strides and dtype alone,
 // following matmul's own dispatch (matmul_cost.cpp), for a caller that bounds work before it

@@ -161,14 +161,46 @@ TEST_CASE("integer matmul is exact and wraps as PyTorch's; float32 matches float
   check_close(matmul(f, g).to_vector(), reference_product(f, g), 1e-5);
 }
 
-TEST_CASE("bfloat16 is computed in float32 and rounded once (a documented difference)") {
-  // 1.01 in bfloat16 is 1.0078125; 300 of them sum to 302.34, 302 in bfloat16. torch 1.13's
-  // row-major mm adds in bfloat16 and gives 346 (matmul.h says why this library does not).
+TEST_CASE("bfloat16 and float16 are computed in float32 and rounded once, as PyTorch 2.6") {
+  // 1.01 in bfloat16 is 1.0078125; 300 of them sum to 302.34, 302 in bfloat16, as torch 2.6
+  // printed (torch 1.13's row-major mm added in bfloat16 and gave 346).
   const Tensor a = full({2, 300}, Scalar(1.01), {DType::BFloat16});
   const Tensor b = ones({300, 2}, {DType::BFloat16});
   const Tensor r = matmul(a, b);
   CHECK(r.dtype() == DType::BFloat16);
   CHECK(r.to_vector() == std::vector<double>{302, 302, 302, 302});
+  // 1.01 in float16 is 1.0097656; 300 of them sum to 302.93, 303 in float16, which torch 2.6
+  // printed for mm, bmm, mv and dot alike (torch 1.13 had no float16 kernel on the CPU).
+  const Tensor h = full({2, 300}, Scalar(1.01), {DType::Float16});
+  const Tensor one = ones({300, 2}, {DType::Float16});
+  CHECK(matmul(h, one).dtype() == DType::Float16);
+  CHECK(matmul(h, one).to_vector() == std::vector<double>{303, 303, 303, 303});
+  CHECK(matmul(h.unsqueeze(0), one.unsqueeze(0)).to_vector() ==
+        std::vector<double>{303, 303, 303, 303});
+  CHECK(matmul(h, one.select(1, 0)).to_vector() == std::vector<double>{303, 303});
+  CHECK(matmul(h.select(0, 0), one.select(1, 0)).item().to_double() == 303);
+}
+
+TEST_CASE("the product PyTorch 2.6 dispatches to decides the result's strides on size-1 dims") {
+  // (3,3) · (1,3,1): 2.6 does not fold a matrix times a batch and runs bmm, whose contiguous
+  // (1,3,1) result has strides (3,1,1); 1.13 folded it into an mm through transposes, and the
+  // transpose back, contiguous already, kept strides (3,1,3) (tests/conformance/
+  // engine_cases.jsonl, case 288, keeps 1.13's answer as expected_1_13).
+  const Tensor r = matmul(ones({3, 3}, {DType::Int64}), ones({1, 3, 1}, {DType::Int64}));
+  CHECK(r.sizes() == Shape{1, 3, 1});
+  CHECK(r.strides() == Shape{3, 1, 1});
+  // A batch whose dims do not fold into rows as a view goes through bmm, a vector operand as a
+  // column: (3,4,2) with strides (2,6,1) times (2,) gives (3,4) of strides (4,1).
+  const Tensor p = ones({4, 3, 2}).permute({1, 0, 2});
+  const Tensor q = matmul(p, ones({2}));
+  CHECK(q.sizes() == Shape{3, 4});
+  CHECK(q.strides() == Shape{4, 1});
+  CHECK(q.to_vector() == std::vector<double>(12, 2.0));
+  CHECK(matmul_should_fold({2, 2, 3}, {6, 3, 1}, {3}, {1}));
+  CHECK(!matmul_should_fold({3, 4, 2}, {2, 6, 1}, {2}, {1}));
+  CHECK(!matmul_should_fold({2, 3}, {3, 1}, {2, 3, 4}, {12, 4, 1}));
+  CHECK(!matmul_should_fold({3}, {1}, {2, 3, 4}, {12, 4, 1}));  // its mT's batch does not fold
+  CHECK(matmul_should_fold({3}, {1}, {2, 4, 3}, {12, 1, 4}));
 }
 
 TEST_CASE("every chapter-7 kernel gives the product, on any strides") {
@@ -225,14 +257,20 @@ TEST_CASE("errors carry PyTorch's messages") {
   CHECK(error_of(f({3}), f({4})) ==
         "matmul: inconsistent tensor size, expected tensor [3] and src [4] to have the same "
         "number of elements, but got 3 and 4 elements respectively");
-  CHECK(error_of(f({2, 3}), f({4})) == "matmul: size mismatch, got 2, 2x3,4");
+  CHECK(error_of(f({2, 3}), f({4})) == "matmul: size mismatch, got input (2), mat (2x3), vec (4)");
   CHECK(error_of(f({3}), f({4, 5})) ==
         "matmul: mat1 and mat2 shapes cannot be multiplied (1x3 and 4x5)");
   CHECK(error_of(f({5, 2, 3}), f({4, 5})) ==
         "matmul: mat1 and mat2 shapes cannot be multiplied (10x3 and 4x5)");
+  // A matrix or a vector times a batch goes through bmm in PyTorch 2.6 (1.13 folded both into one
+  // product and said "mat1 and mat2 shapes cannot be multiplied (20x4 and 3x2)" and "size
+  // mismatch, got 20, 20x4,3").
   CHECK(error_of(f({2, 3}), f({5, 4, 4})) ==
-        "matmul: mat1 and mat2 shapes cannot be multiplied (20x4 and 3x2)");
-  CHECK(error_of(f({3}), f({5, 4, 4})) == "matmul: size mismatch, got 20, 20x4,3");
+        "matmul: Expected size for first two dimensions of batch2 tensor to be: [5, 3] but got: "
+        "[5, 4].");
+  CHECK(error_of(f({3}), f({5, 4, 4})) ==
+        "matmul: Expected size for first two dimensions of batch2 tensor to be: [5, 3] but got: "
+        "[5, 4].");
   // broadcast_shapes adds the shapes it compared to PyTorch's sentence.
   CHECK(error_of(f({2, 2, 3}), f({3, 3, 4}))
             .starts_with("matmul: broadcast_shapes: The size of tensor a (2) must match the size "
@@ -244,23 +282,32 @@ TEST_CASE("errors carry PyTorch's messages") {
   CHECK(error_of(f({5, 3, 2}).permute({0, 2, 1}), f({4, 4})) ==
         "matmul: Expected size for first two dimensions of batch2 tensor to be: [5, 3] but got: "
         "[5, 4].");
+  // A batch whose dims do not fold as a view goes through bmm too (1.13 folded it with a copy:
+  // "mat1 and mat2 shapes cannot be multiplied (15x2 and 4x4)").
   CHECK(error_of(f({3, 5, 2}).permute({1, 0, 2}), f({4, 4})) ==
-        "matmul: mat1 and mat2 shapes cannot be multiplied (15x2 and 4x4)");
-  CHECK(error_of(d({2, 3}), f({3, 4})) == "matmul: expected scalar type Double but found Float");
+        "matmul: Expected size for first two dimensions of batch2 tensor to be: [5, 2] but got: "
+        "[5, 4].");
+  // mm compares the dtypes before it dispatches, naming them as C++ does (1.13: "expected
+  // scalar type Double but found Float").
+  CHECK(error_of(d({2, 3}), f({3, 4})) ==
+        "matmul: expected m1 and m2 to have the same dtype, but got: double != float");
+  CHECK(error_of(o({2, 3}, DType::Int64), o({3, 4}, DType::Int32)) ==
+        "matmul: expected m1 and m2 to have the same dtype, but got: long int != int");
   CHECK(error_of(d({2, 3}), f({5, 3, 4})) ==
-        "matmul: expected scalar type Float but found Double");
+        "matmul: expected scalar type Double but found Float");
   CHECK(error_of(d({3}), f({3})) ==
         "matmul: dot : expected both vectors to have same dtype, but found Double and Float");
   CHECK(error_of(o({2, 3}, DType::Int32), f({5, 3, 4})) ==
-        "matmul: expected scalar type Float but found Int");
+        "matmul: expected scalar type Int but found Float");
   CHECK(error_of(o({3}, DType::Bool), o({3}, DType::Bool)) ==
         "matmul: \"dot\" not implemented for 'Bool'");
   CHECK(error_of(o({2, 3}, DType::Bool), o({3}, DType::Bool)) ==
         "matmul: \"addmv_impl_cpu\" not implemented for 'Bool'");
-  CHECK(error_of(o({2, 3}, DType::Float16), o({3, 4}, DType::Float16)) ==
-        "matmul: \"addmm_impl_cpu_\" not implemented for 'Half'");
+  CHECK(error_of(o({2, 3}, DType::Float16), o({3, 4}, DType::Float16)) == "no error");
   CHECK(error_of(o({5, 2, 3}, DType::Bool), o({5, 3, 4}, DType::Bool)) ==
         "matmul: \"bmm\" not implemented for 'Bool'");
-  CHECK(error_of(o({2, 3}, DType::Bool), o({3, 4}, DType::Float16)) ==
+  CHECK(error_of(o({2, 3}, DType::Bool), o({3, 4}, DType::Bool)) ==
         "matmul: \"addmm_impl_cpu_\" not implemented for 'Bool'");
+  CHECK(error_of(o({2, 3}, DType::Bool), o({3, 4}, DType::Float16)) ==
+        "matmul: expected m1 and m2 to have the same dtype, but got: bool != c10::Half");
 }

@@ -408,9 +408,10 @@ Geometry unfold_geometry(IntList sizes, IntList strides, int64_t dim, int64_t si
   const int64_t max_size = ndim == 0 ? 1 : sizes[d];
   STRIDED_CHECK(size <= max_size, "unfold(): maximum size for tensor at dimension ", d, " is ",
                 max_size, " but size is ", size);
-  STRIDED_CHECK(step > 0, "unfold(): step is ", step, " but must be > 0");
-  // PyTorch lets a negative size reach as_strided, which rejects it as an overflow.
+  // PyTorch 2.6 checks the size before the step; 1.13 let a negative size reach as_strided, which
+  // rejected it as an overflow ("Storage size calculation overflowed with sizes=[2, 3, 6, -1]").
   STRIDED_CHECK(size >= 0, "unfold(): size is ", size, " but must be >= 0");
+  STRIDED_CHECK(step > 0, "unfold(): step is ", step, " but must be > 0");
   Geometry g{Shape(sizes.begin(), sizes.end()), Shape(strides.begin(), strides.end())};
   if (ndim > 0) {
     // A dim of 2^63-1 elements (an expanded one) cut into windows of size 0 and step 1 has one

@@ -117,7 +117,8 @@ Tally product(const Layout& a, const Layout& b, DType dtype) {
       blas_copy(a, dtype, t);
       blas_copy(b, dtype, t);
       break;
-    case DType::BFloat16: {
+    case DType::BFloat16:
+    case DType::Float16: {
       // A float32 result, both operands converted to float32, then the result rounded into out.
       t.blas = true;
       const Checked wide = Checked(n) * m;
@@ -135,7 +136,7 @@ Tally product(const Layout& a, const Layout& b, DType dtype) {
   return t;
 }
 
-bool kernel_dtype(DType d) { return d != DType::Bool && d != DType::Float16; }
+bool kernel_dtype(DType d) { return d != DType::Bool; }
 
 // mm, mv and dot: their checks, the new result, its product.
 bool mm_cost(const Layout& a, const Layout& b, DType da, DType db, Tally& t) {
@@ -165,8 +166,7 @@ MatmulCost matmul_cost(const Tensor& tensor1, const Tensor& tensor2) {
       mm_cost(unsqueezed(l1, 0), l2, d1, d2, t);
     } else if (dim1 == 2 && dim2 == 2) {
       mm_cost(l1, l2, d1, d2, t);
-    } else if (matmul_should_fold(l1.sizes, l1.strides, dim2) ||
-               matmul_should_fold(l2.sizes, l2.strides, dim1)) {
+    } else if (matmul_should_fold(l1.sizes, l1.strides, l2.sizes, l2.strides)) {
       const bool transpose = dim2 > dim1;
       const Layout t1 = transpose ? mT(l2) : l1;
       const Layout t2 = !transpose ? l2 : (dim1 == 2 ? mT(l1) : l1);
@@ -184,19 +184,28 @@ MatmulCost matmul_cost(const Tensor& tensor1, const Tensor& tensor2) {
         mm_cost(t1_folded, unsqueezed(t2, 1), dt1, dt2, t);
       }
     } else {
-      // bmm over the broadcast batch: each operand expanded and reshaped to (batch, n, k).
-      const int64_t n = l1.size(-2), k1 = l1.size(-1), k2 = l2.size(-2), m = l2.size(-1);
-      const Shape batch = broadcast_shapes(batch_of(l1, 2), batch_of(l2, 2));
+      // bmm over the broadcast batch: each operand expanded and reshaped to (batch, n, k); a 1-D
+      // operand is one row (tensor1) or one column (tensor2) of each batch.
+      const int64_t n = dim1 > 1 ? l1.size(-2) : 1, k1 = l1.size(-1);
+      const int64_t k2 = dim2 > 1 ? l2.size(-2) : l2.size(0), m = dim2 > 1 ? l2.size(-1) : 1;
+      const Shape batch = broadcast_shapes(batch_of(l1, std::min<int64_t>(dim1, 2)),
+                                           batch_of(l2, std::min<int64_t>(dim2, 2)));
       const int64_t batch_numel = checked_numel(batch, "matmul");
       Shape size1 = batch, size2 = batch;
       size1.insert(size1.end(), {n, k1});
-      size2.insert(size2.end(), {k2, m});
+      if (dim2 == 1) {
+        size2.push_back(k2);
+      } else {
+        size2.insert(size2.end(), {k2, m});
+      }
       const Geometry e1 = expand_geometry(l1.sizes, l1.strides, size1);
       const Geometry e2 = expand_geometry(l2.sizes, l2.strides, size2);
       checked_numel(e1.sizes, "matmul");  // as expand's view checks them
       checked_numel(e2.sizes, "matmul");
       const Layout a = reshaped({e1.sizes, e1.strides}, {batch_numel, n, k1}, d1, t);
-      const Layout b = reshaped({e2.sizes, e2.strides}, {batch_numel, k2, m}, d2, t);
+      const Layout b = dim2 == 1
+          ? unsqueezed(reshaped({e2.sizes, e2.strides}, {batch_numel, k2}, d2, t), 2)
+          : reshaped({e2.sizes, e2.strides}, {batch_numel, k2, m}, d2, t);
       if (k2 == k1 && kernel_dtype(d1) && d1 == d2) {
         contiguous_nbytes_needed({batch_numel, n, m}, itemsize(d1), "matmul");
         const Checked result = Checked(batch_numel) * n * m;
