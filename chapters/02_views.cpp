@@ -213,6 +213,31 @@ int main(int argc, char** argv) {
              pytorch().compare(c, "in_place", "x", x);
            });
 
+  ch.claim("VW-04.memory",
+           "Y = Y + X makes a new tensor, one allocation, and rebinds the name Y to it; Y += X "
+           "writes into Y's storage and allocates nothing; Y[:] = X + Y allocates the sum, a "
+           "temporary, and copies it into Y's storage, which Y keeps.",
+           [](book::Check& c) {
+             //! [save_memory]
+             Tensor X = ones({1000}), Y = zeros({1000});
+             const void* before = Y.data_ptr();
+             const int64_t rebinding = book::allocations_during([&] { Y = Y + X; });
+             const bool rebound = Y.data_ptr() != before;
+             before = Y.data_ptr();
+             const int64_t in_place = book::allocations_during([&] { add_(Y, X); });  // Y += X
+             const int64_t assigned = book::allocations_during([&] {
+               Y.index({Slice()}).copy_(X + Y);  // Y[:] = X + Y
+             });
+             const bool kept = Y.data_ptr() == before;
+             //! [save_memory]
+             c.equal("allocations: Y = Y + X, Y += X, Y[:] = X + Y",
+                     std::vector<int64_t>{rebinding, in_place, assigned},
+                     std::vector<int64_t>{1, 0, 1}, "save_allocations");
+             pytorch().compare_value(c, "save_memory", "rebound", rebound);
+             pytorch().compare_value(c, "save_memory", "kept", kept);
+             pytorch().compare(c, "save_memory", "Y[:3]", Y.slice(0, 0, 3));
+           });
+
   // ---- Views cost nothing --------------------------------------------------------------------------------
   ch.section("cost", "What a view costs");
 

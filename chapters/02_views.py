@@ -79,6 +79,21 @@ y = x.add_(1)
 answers.of("y is x")
 answers.of("x")
 
+answers.group("save_memory")
+# [save_memory]
+X, Y = torch.ones(1000), torch.zeros(1000)
+before = Y.data_ptr()
+Y = Y + X          # a new tensor: Y's name now points at fresh storage
+rebound = Y.data_ptr() != before
+before = Y.data_ptr()
+Y += X             # in place: Y's own storage, no new tensor
+Y[:] = X + Y       # X + Y is a new tensor, copied into Y's storage
+kept = Y.data_ptr() == before
+# [save_memory]
+answers.of("rebound")
+answers.of("kept")
+answers.of("Y[:3]")
+
 # ---- What a view costs --------------------------------------------------------------------------
 answers.group("no_reads")
 # [untouchable]
