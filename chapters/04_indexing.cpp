@@ -431,6 +431,37 @@ int main(int argc, char** argv) {
              pytorch().compare(c, "tensor_index", "x[torch.tensor([1])]", as_list, {&x});
            });
 
+  ch.claim("IX-09.chained",
+           "An indexing write lands in what the indexing before it returned: x[mask][:, 0] = 1 "
+           "writes into the copy that x[mask] read, and x stays zero; y[mask, 0] = 1 is one "
+           "index_put_ on y, and z[:, 0][mask] = 1 an index_put_ on the view z[:, 0]: both write "
+           "rows 0 and 2 of column 0.",
+           [](book::Check& c) {
+             // The mask [True, False, True] as its positions, as PyTorch applies it (nonzero).
+             const std::vector<int64_t> mask = {0, 2};
+             //! [chained]
+             Tensor x = zeros({3, 2});
+             x.index({mask}).select(1, 0).fill_(1);  // x[mask][:, 0] = 1: into a copy
+             Tensor y = zeros({3, 2});
+             y.index_put_({mask, {0, 0}}, ones({}));  // y[mask, 0] = 1
+             Tensor z = zeros({3, 2});
+             z.select(1, 0).index_put_({mask}, ones({}));  // z[:, 0][mask] = 1
+             //! [chained]
+             const std::vector<double> written = {1, 0, 0, 0, 1, 0};
+             c.equal("x after x[mask][:, 0] = 1", x.to_vector(), std::vector<double>(6, 0.0));
+             c.equal("y after y[mask, 0] = 1", y.to_vector(), written);
+             c.equal("z after z[:, 0][mask] = 1", z.to_vector(), written);
+             pytorch().compare(c, "chained", "x", x);
+             pytorch().compare(c, "chained", "y", y);
+             pytorch().compare(c, "chained", "z", z);
+             // As PyTorch prints the values: [[1., 0.], [0., 0.], [1., 0.]].
+             std::string rows;
+             for (int64_t i = 0; i < 3; ++i)
+               rows += std::string(i ? ", " : "") + "[" + book::show(y.at({i, 0}).to_double()) +
+                       ", " + book::show(y.at({i, 1}).to_double()) + "]";
+             c.value("chained_written", "[" + rows + "]");
+           });
+
   ch.claim("IX-09.put",
            "Writing through an advanced index is another operation, PyTorch's index_put_, and it "
            "writes in place: on x = arange(6).view(3, 2), y = x[[0, 2]] is a copy, and after "

@@ -258,6 +258,20 @@ answers.of("y", base="x")
 answers.of("x")
 answers.of("x.data_ptr() == before")
 
+answers.group("chained")
+# [chained]
+mask = torch.tensor([True, False, True])
+x = torch.zeros(3, 2)
+x[mask][:, 0] = 1   # x[mask] reads: a copy, which the write then changes
+y = torch.zeros(3, 2)
+y[mask, 0] = 1      # one index_put_ on y: written
+z = torch.zeros(3, 2)
+z[:, 0][mask] = 1   # z[:, 0] is a view; [mask] = 1 is index_put_ on it: written
+# [chained]
+answers.of("x")
+answers.of("y")
+answers.of("z")
+
 answers.group("row_col")
 T = torch.tensor([[1, 2, 3], [4, 5, 6]])
 answers.of("T[1, :]", base="T")
