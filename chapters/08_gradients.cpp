@@ -77,6 +77,42 @@ int main(int argc, char** argv) {
              c.value("leaf_grad_fn", y.grad_fn()->name());
            });
 
+  ch.claim("AG-01.copies",
+           "detach() shares the tensor's storage and leaves the graph; clone() copies into new "
+           "storage and stays in the graph (CloneBackward0); detach().clone() copies out of the "
+           "graph; copy_ writes the values into the target's own storage, in the graph.",
+           [](book::Check& c) {
+             //! [copies]
+             Variable w(ones({3}));
+             w.requires_grad_();
+             Variable d = w.detach();           // w's storage and version counter, out of the graph
+             Variable k = clone(w);             // new storage, in the graph: CloneBackward0
+             Variable dc = clone(w.detach());   // new storage, out of the graph: a plain copy
+             Variable o(zeros({3}));
+             copy_(o, w);                       // o's own storage, w's values, in the graph
+             //! [copies]
+             const auto shares = [&](const Variable& v) {
+               return v.tensor().storage().is_same(w.tensor().storage());
+             };
+             const std::vector<std::pair<std::string, const Variable*>> results = {
+                 {"d", &d}, {"c", &k}, {"dc", &dc}, {"o", &o}};
+             for (const auto& [name, v] : results) {
+               pytorch().compare_value(c, "copies", name + ".data_ptr() == w.data_ptr()",
+                                       shares(*v));
+               pytorch().compare_value(c, "copies", name + ".requires_grad", v->requires_grad());
+               pytorch().compare_value(c, "copies", name + ".is_leaf", v->is_leaf());
+             }
+             c.equal("shares w's storage: d, c, dc, o",
+                     std::vector<bool>{shares(d), shares(k), shares(dc), shares(o)},
+                     std::vector<bool>{true, false, false, false});
+             pytorch().compare_value(c, "copies", "c.grad_fn.name()", k.grad_fn()->name());
+             // copy.deepcopy, which the library has no form of: a copy that keeps requires_grad,
+             // a leaf of its own (PyTorch's answers, for the page).
+             pytorch().compare_value(c, "copies", "copy.deepcopy(w).data_ptr() == w.data_ptr()",
+                                     false);
+             pytorch().compare_value(c, "copies", "copy.deepcopy(w).requires_grad", true);
+           });
+
   ch.claim("AG-01.leaf",
            "Only a tensor made by a recorded op is not a leaf: a tensor that does not require grad "
            "is a leaf however it was made (zeros(2) * 2 is one), as is one the user marked with "

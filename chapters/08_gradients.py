@@ -6,6 +6,7 @@ saved, and PyTorch's refusals. `tools/book record-pytorch` runs it with torch 1.
 PyTorch answered to docs/recorded/pytorch/08_gradients.json; the chapter's checks compare the
 library's answers with it.
 """
+import copy
 import os
 import sys
 import warnings
@@ -48,6 +49,23 @@ w = torch.zeros(2, requires_grad=True)
 for expression in ["plain.is_leaf", "(plain * 2).is_leaf", "w.is_leaf", "(w * 2).is_leaf",
                    "(w * 2).detach().is_leaf", "(w * 2).requires_grad"]:
     answers.of(expression)
+
+answers.group("copies")
+# [copies]
+w = torch.ones(3, requires_grad=True)
+d = w.detach()           # w's storage and version counter, out of the graph
+c = w.clone()            # new storage, in the graph: CloneBackward0
+dc = w.detach().clone()  # new storage, out of the graph: a plain copy
+o = torch.zeros(3)
+o.copy_(w)               # o's own storage, w's values, in the graph
+# [copies]
+for name in ["d", "c", "dc", "o"]:
+    answers.of(f"{name}.data_ptr() == w.data_ptr()")
+    answers.of(f"{name}.requires_grad")
+    answers.of(f"{name}.is_leaf")
+answers.of("c.grad_fn.name()")
+answers.of("copy.deepcopy(w).data_ptr() == w.data_ptr()")
+answers.of("copy.deepcopy(w).requires_grad")
 
 answers.group("backward")
 # [backward]
