@@ -177,6 +177,15 @@ answers.of("torch.matmul(torch.rand(5, 2, 3), torch.rand(5, 4, 4))")
 answers.of("torch.matmul(torch.rand(2, 2, 3), torch.rand(3, 3, 4))")
 answers.of("torch.matmul(torch.tensor(1.), torch.rand(3))")
 
+answers.group("fold")
+# [fold]
+a, b = torch.rand(5, 2, 3), torch.rand(3, 4)
+at = a.mT.contiguous().mT  # the same values, each matrix column-major
+# PyTorch counts no products: whether a @ b folds into one mm is its should_fold
+# [fold]
+answers.of("at.stride()")
+answers.of("torch.allclose(a @ b, at @ b)")
+
 answers.group("one_d")
 torch.manual_seed(11)
 # [one_d]

@@ -89,6 +89,29 @@ void matmul_chapter::batched(book::Chapter& ch) {
              c.table("shapes", {"a", "b", "a @ b"}, rows);
            });
 
+  ch.claim("MM-09.fold",
+           "A batch times a matrix is one 2-D product when the batch's matrices lie one after "
+           "another: (5, 2, 3)·(3, 4) runs as (10, 3)·(3, 4), 1 product; with each matrix "
+           "transposed in place, (5, 3, 2).mT, the rows do not fold, and it runs as 5 products. "
+           "Both give the same values.",
+           [](book::Check& c) {
+             Generator gen(13);
+             //! [fold]
+             Tensor a = rand({5, 2, 3}, gen), b = rand({3, 4}, gen);
+             Tensor at = a.mT().contiguous().mT();  // the same values, each matrix column-major
+             MatmulCost folded = matmul_cost(a, b), apart = matmul_cost(at, b);
+             //! [fold]
+             c.equal("2-D products of a @ b, (5, 2, 3)·(3, 4)", folded.products, int64_t{1},
+                     "fold_products");
+             c.equal("2-D products of at @ b, at = (5, 3, 2).mT", apart.products, int64_t{5},
+                     "apart_products");
+             c.that("a @ b and at @ b agree", book::allclose(matmul(a, b), matmul(at, b)));
+             c.equal("at's strides", at.strides(), Shape{6, 1, 2}, "fold_at_strides");
+             pytorch().compare_value(c, "fold", "at.stride()", at.strides());
+             pytorch().compare_value(c, "fold", "torch.allclose(a @ b, at @ b)",
+                                     book::allclose(matmul(a, b), matmul(at, b)));
+           });
+
   ch.erratum("ER-36",
              "The batched rule is stated for operands of at least 2 dims only (r-nn).",
              "A 1-D operand is promoted — (k) becomes (1, k) on the left, (k, 1) on the right — "
