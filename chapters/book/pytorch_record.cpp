@@ -135,6 +135,7 @@ namespace {
 std::string brief(const nlohmann::json& a) {
   std::string text = a.contains("error") ? "refuses it: " + a["error"].get<std::string>()
                                          : a.contains("value") ? a["value"].dump() : a.dump();
+  text = text.substr(0, text.find('\n'));  // an error's first line says what it is
   if (text.size() > 240) text = text.substr(0, 240) + "…";
   return text;
 }
