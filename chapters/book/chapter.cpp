@@ -1,5 +1,6 @@
 #include "book/chapter.h"
 
+#include "book/claim_lookup.h"
 #include "book/pytorch_record.h"
 
 #include <algorithm>
@@ -138,7 +139,8 @@ void Chapter::print(std::ostream& out, const RunResult& r) const {
     if (!c.reason.empty()) out << "      " << status_name(c.status) << ": " << c.reason << "\n";
     for (const auto& m : c.measurements) {
       out << "      " << (m.ok ? "  " : "✗ ") << m.what << ": " << m.measured;
-      out << (m.compared              ? "   (expected " + m.expected + ")"
+      out << (m.compared && m.ok && m.measured == m.expected ? std::string("   (as expected)")
+              : m.compared            ? "   (expected " + m.expected + ")"
               : m.quoted_from.empty() ? "   (measured)"
                                       : "   (quoted: " + m.quoted_from + ")")
           << "\n";
@@ -282,15 +284,17 @@ void Chapter::emit(const std::string& dir_name, const RunResult& r) const {
 int Chapter::main(int argc, char** argv) const {
   const std::string usage =
       "usage: " + std::string(argc ? argv[0] : "chapter") +
-      " [--emit DIR | --list | --claim ID | --exhibits] [--kind exact,model,...] [--statuses]"
-      " [--report FILE]\n"
+      " [--emit DIR | --list | --claim ID | --show ID | --exhibits] [--kind exact,model,...]"
+      " [--statuses] [--report FILE]\n"
       "  --kind K,...  run (or list) only the claims of these kinds (exact, model, timing, gpu, quoted)\n"
-      "  --claim ID    run one claim; exit 0 passed, 1 failed, 77 not run or inconclusive\n"
+      "  --claim ID    run one claim; exit 0 passed, 1 failed, 77 not run or inconclusive (the ID\n"
+      "                in any case: vw-02 is VW-02)\n"
+      "  --show ID     print the claim's statement and its check's source, listing included\n"
       "  --exhibits    run only the exhibits (outputs of no claim); with --list, list them\n"
       "  --statuses    print one line per claim, \"ID<tab>status\", instead of the report\n"
       "  --report FILE write the claims that ran, with the machine's provenance, as JSON (a\n"
       "                recorded run: tools/gpu/record.py reads it)\n";
-  std::optional<std::string> emit_dir, only, report_file;
+  std::optional<std::string> emit_dir, only, report_file, show;
   std::vector<Kind> kinds;
   bool list = false, statuses = false, exhibits = false;
   for (int i = 1; i < argc; ++i) {
@@ -321,6 +325,8 @@ int Chapter::main(int argc, char** argv) const {
       report_file = argv[++i];
     } else if ((a == "--emit" || a == "--claim") && i + 1 < argc) {
       (a == "--emit" ? emit_dir : only) = argv[++i];
+    } else if (a == "--show" && i + 1 < argc) {
+      show = argv[++i];
     } else if (a == "-h" || a == "--help") {
       std::cout << usage;
       return 0;
@@ -350,13 +356,29 @@ int Chapter::main(int argc, char** argv) const {
         std::cout << c.id << "\t" << c.statement << "\n";
     return 0;
   }
-  if (only) {
-    bool known = false;
-    for (const auto& c : claims_) known = known || c.id == *only;
-    if (!known) {
-      std::cerr << "no claim " << *only << " in chapter " << id_ << " (see --list)\n";
-      return 2;
+  // A claim as the reader names it: in any case, or in another chapter's program.
+  for (std::optional<std::string>* asked : {&only, &show}) {
+    if (!*asked) continue;
+    std::vector<std::string> ids;
+    for (const auto& c : claims_) ids.push_back(c.id);
+    if (auto id = match_claim_id(ids, **asked)) {
+      **asked = *id;
+      continue;
     }
+    std::cerr << "no claim " << **asked << " in chapter " << id_;
+    if (auto other = find_in_other_chapters(argc ? argv[0] : "", **asked))
+      std::cerr << ": " << other->id << " is a claim of another chapter; run\n  " << other->program
+                << " " << (asked == &show ? "--show " : "--claim ") << other->id << "\n";
+    else
+      std::cerr << " (see --list)\n";
+    return 2;
+  }
+  if (show) {
+    for (const auto& c : claims_)
+      if (c.id == *show) std::cout << c.id << "  " << c.statement << "\n\n";
+    const std::string text = claim_source(source_dir(), id_, *show);
+    std::cout << (text.empty() ? "(its source was not found under " + source_dir() + ")\n" : text);
+    return 0;
   }
   try {
     if (emit_dir) set_emit_dir(*emit_dir);  // charts are drawn only for the book (book/plot.h)
