@@ -10,6 +10,7 @@ import itertools
 import os
 import sys
 
+import numpy as np
 import torch
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -282,6 +283,27 @@ for name in ["i32", "f32", "i64", "v32"]:
     answers.of(f"{name}.numpy().strides")  # NumPy's own answer, in bytes
 answers.of("[8 * b for b in byte_strides(i32)]")
 answers.of("8 * v32.element_size()")
+
+answers.group("numpy")
+# [numpy]
+a = np.arange(6, dtype=np.float32).reshape(2, 3)  # .strides (12, 4): bytes
+t = torch.from_numpy(a)   # a's memory; stride() (3, 1): elements
+t[0, 0] = 100             # a sees the write: a[0, 0] is 100 now
+shares = torch.as_tensor(a).data_ptr() == t.data_ptr()  # no copy
+copies = torch.tensor(a).data_ptr() != t.data_ptr()     # a copy
+rev = a[::-1]             # NumPy: a view with strides (-12, 4)
+# torch.from_numpy(rev) is refused: a tensor has no negative strides
+fixed = torch.from_numpy(rev.copy())  # a copy has positive strides
+# [numpy]
+answers.of("a.strides")
+answers.of("t.stride()")
+answers.of("a[0, 0].item()")
+answers.of("np.shares_memory(t.numpy(), a)")
+answers.of("shares")
+answers.of("copies")
+answers.of("rev.strides")
+answers.of("torch.from_numpy(rev)")
+answers.of("fixed")
 
 answers.group("defaults")
 # [defaults]

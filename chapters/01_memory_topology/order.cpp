@@ -159,6 +159,39 @@ void memory_topology::order(book::Chapter& ch) {
                                        8 * v.element_size());
              });
 
+  ch.claim("MT-06.numpy",
+           "torch.from_numpy(a) shares a NumPy array's memory, with the array's byte strides "
+           "(12, 4) as element strides (3, 1): a write through the tensor shows in the array, and "
+           "t.numpy() shares it back; torch.as_tensor shares too, torch.tensor copies; an array "
+           "with a negative stride, its rows reversed with strides (-12, 4), is refused, and its "
+           "copy() is accepted.",
+           [](book::Check& c) {
+             //! [numpy]
+             // The library reads no NumPy array; what from_numpy must do is the same: turn
+             // bytes into elements, and find no negative stride.
+             Tensor t = arange(6, {DType::Float32}).view({2, 3});
+             const Shape bytes = byte_strides(t);  // NumPy's a.strides: (12, 4)
+             t.set({0, 0}, 100.0);
+             Tensor fixed = t.flip({0});  // rev.copy(): the rows reversed, strides positive
+             //! [numpy]
+             pytorch().compare_value(c, "numpy", "a.strides", bytes);
+             pytorch().compare_value(c, "numpy", "t.stride()", t.strides());
+             pytorch().compare(c, "numpy", "fixed", fixed);
+             // What only PyTorch and NumPy can answer, against the statement:
+             pytorch().compare_value(c, "numpy", "a[0, 0].item()", 100.0);
+             pytorch().compare_value(c, "numpy", "np.shares_memory(t.numpy(), a)", true);
+             pytorch().compare_value(c, "numpy", "shares", true);
+             pytorch().compare_value(c, "numpy", "copies", true);
+             Shape reversed = bytes;
+             reversed[0] = -reversed[0];
+             pytorch().compare_value(c, "numpy", "rev.strides", reversed);
+             const std::string refused = pytorch().error_message("numpy", "torch.from_numpy(rev)");
+             c.that("PyTorch refuses torch.from_numpy(rev), naming the negative stride",
+                    refused.find("negative") != std::string::npos, refused);
+             pytorch().versions(c, "numpy", "torch.from_numpy(rev)");
+             c.value("numpy_refusal", refused.substr(0, refused.find(". (")));
+           });
+
   ch.claim("DT-02",
            "The seeds' examples use PyTorch's defaults: an integer arange is int64, "
            "torch.Tensor([[1,2,3],[4,5,6]]) is float32, rand is float32.",
