@@ -179,6 +179,31 @@ int main(int argc, char** argv) {
                       "broadcast (×2).");
            });
 
+  ch.claim("BC-02.to",
+           "to() of an expanded tensor to its own dtype returns the tensor itself, stride 0 and "
+           "all, so a write through it is still refused; to another dtype it makes a dense copy, "
+           "strides (3, 1) for a (2, 3) grid, which add_ may write.",
+           [](book::Check& c) {
+             //! [expand_to]
+             Tensor row = zeros({3});
+             Tensor grid = row.expand({2, 3});     // (2,3):(0,1)
+             Tensor same = grid.to(DType::Float32);   // grid itself: stride 0 and all
+             Tensor other = grid.to(DType::Float64);  // a dense copy, its own storage
+             //! [expand_to]
+             pytorch().compare_value(c, "expand_to", "same is grid", book::same_layout(same, grid));
+             pytorch().compare_error(c, "expand_to", "same.add_(1)",
+                                     [&] { add_(same, Scalar(1.0)); });
+             pytorch().compare(c, "expand_to", "other", other, {&row});
+             add_(other, Scalar(1.0));
+             pytorch().compare(c, "expand_to", "other.add_(1)", other, {&row});
+             c.equal("other's strides", other.strides(), Shape{3, 1}, "expand_to_strides");
+             c.equal("row after other.add_(1)", row.to_vector(), std::vector<double>{0, 0, 0});
+             // type_as(t) is to(t.dtype): the library has no type_as; PyTorch's answer agrees.
+             pytorch().compare_value(c, "expand_to",
+                                     "grid.type_as(torch.zeros(1, dtype=torch.float64)).stride()",
+                                     grid.to(DType::Float64).strides());
+           });
+
   ch.claim("BC-02.overlap",
            "An in-place op is refused only where PyTorch's cheap overlap test is sure. Through the "
            "windows of zeros(5).unfold(0, 3, 1), strides (1, 1), which share elements, the test "

@@ -109,6 +109,19 @@ grid[0, 2] = 9
 answers.of("row", name="row after grid[0, 2] = 9")
 answers.of("grid[1, 2].item()")
 
+answers.group("expand_to")
+# [expand_to]
+row = torch.zeros(3)
+grid = row.expand(2, 3)           # (2,3):(0,1)
+same = grid.to(torch.float32)     # grid itself: stride 0 and all
+other = grid.to(torch.float64)    # a dense copy, its own storage
+# [expand_to]
+answers.of("same is grid")
+answers.of("same.add_(1)")
+answers.of("other", base="row")
+answers.of("other.add_(1)", base="row")
+answers.of("grid.type_as(torch.zeros(1, dtype=torch.float64)).stride()")
+
 answers.group("write_overlap")
 # [write_overlap]
 base = torch.zeros(5)
