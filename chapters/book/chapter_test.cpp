@@ -239,9 +239,20 @@ TEST_CASE("the printed report shows marks, values and the totals") {
   ch.print(out, ch.run());
   const std::string s = out.str();
   CHECK(s.find("✓ MT-10") != std::string::npos);
-  CHECK(s.find("strides: (3, 1)   (expected (3, 1))") != std::string::npos);
+  // A comparison that held says its value once; one that failed shows what was expected.
+  CHECK(s.find("strides: (3, 1)   (as expected)") != std::string::npos);
   CHECK(s.find("noise A vs A: 1.05   (measured)") != std::string::npos);
   CHECK(s.find("3 claims:") != std::string::npos);
+}
+
+TEST_CASE("a comparison that failed prints what was expected beside what was measured") {
+  book::Chapter ch("99_sample", "Sample");
+  ch.claim("MT-10", "Fresh tensors are row-major.", [](book::Check& c) {
+    c.equal("strides", std::vector<int64_t>{1, 2}, std::vector<int64_t>{3, 1});
+  });
+  std::ostringstream out;
+  ch.print(out, ch.run());
+  CHECK(out.str().find("✗ strides: (1, 2)   (expected (3, 1))") != std::string::npos);
 }
 
 TEST_CASE("the CPU model comes from /proc/cpuinfo's model name") {
