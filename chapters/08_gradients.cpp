@@ -511,6 +511,40 @@ int main(int argc, char** argv) {
              c.value("lw_view_error", pytorch().error_message("leaf_write", "x0[0:2].add_(1)"));
            });
 
+  ch.claim("AG-07.multi",
+           "An in-place write to one of several views that one op returned (split, unbind, and so "
+           "the rows of a for loop over a tensor) is refused under autograd, in PyTorch's words; "
+           "under no_grad it goes through.",
+           [](book::Check& c) {
+             //! [multi_view]
+             Variable x(arange(6, {DType::Float32}));
+             x.requires_grad_();
+             Variable y = x * 1.0;
+             std::vector<Variable> pieces = split(y, 3);  // two views of y, one node's outputs
+             // mul_(pieces[0], 2.0) is refused; pieces[0] * 2.0 makes a new tensor
+             {
+               NoGradGuard no_grad;
+               mul_(pieces[1], 2.0);  // no graph records it: allowed
+             }
+             //! [multi_view]
+             pytorch().compare_error(c, "multi_view", "pieces[0].mul_(2)",
+                                     [&] { mul_(pieces[0], 2.0); });
+             pytorch().compare(c, "multi_view", "y after the write under no_grad", y.tensor());
+             // The library's autograd has no unbind: PyTorch's refusal of a row of a for loop,
+             // from its record, names UnbindBackward0 and the same rule.
+             const std::string rows =
+                 pytorch().error_message("multi_view", "[row.add_(1) for row in y.view(2, 3)]");
+             c.that("PyTorch refuses a row of a for loop: UnbindBackward0, multiple views",
+                    rows.find("UnbindBackward0") != std::string::npos &&
+                        rows.find("returns multiple views") != std::string::npos,
+                    rows);
+             pytorch().versions(c, "multi_view", "[row.add_(1) for row in y.view(2, 3)]");
+             c.value("multi_error", pytorch().error_message("multi_view", "pieces[0].mul_(2)")
+                                        .substr(0, std::string("Output 0 of SplitBackward0 is a "
+                                                               "view and is being modified "
+                                                               "inplace").size()));
+           });
+
   ch.claim("AG-07.rebase",
            "An in-place op on a view of a non-leaf rewrites the history of both: the base's "
            "grad_fn becomes CopySlices, which sends the gradient of the viewed part through the "

@@ -268,6 +268,19 @@ a2.mul_(2)
 answers.of("a2._version")
 answers.of("b2.sum().backward()")
 
+answers.group("multi_view")
+# [multi_view]
+x = torch.arange(6., requires_grad=True)
+y = x * 1
+pieces = y.split(3)   # two views of y, the outputs of one node
+# pieces[0].mul_(2) is refused; pieces[0] * 2 makes a new tensor
+with torch.no_grad():
+    pieces[1].mul_(2)  # no graph records it: allowed
+# [multi_view]
+answers.of("pieces[0].mul_(2)")
+answers.of("[row.add_(1) for row in y.view(2, 3)]")  # rows by unbind: refused too
+answers.of("y", name="y after the write under no_grad", values=True)
+
 answers.group("version_owner")
 a = torch.zeros(3)
 v = a[1:]                    # a view of a

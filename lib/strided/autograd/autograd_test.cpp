@@ -226,3 +226,29 @@ TEST_CASE("AG-09: a graph of scalars gives the tensor graph's gradients") {
           doctest::Approx(x.grad().to_vector()[i]).epsilon(1e-15));
   }
 }
+
+TEST_CASE("an in-place write to one of split's views is refused under autograd, as PyTorch's") {
+  Variable x(arange(6, {DType::Float32}));
+  x.requires_grad_();
+  Variable y = x * 1.0;
+  std::vector<Variable> pieces = split(y, 4);
+  CHECK_THROWS_WITH(mul_(pieces[1], 2.0),
+                    doctest::Contains("Output 1 of SplitBackward0 is a view and is being modified "
+                                      "inplace. This view is the output of a function that returns "
+                                      "multiple views."));
+  {
+    NoGradGuard no_grad;
+    mul_(pieces[0], 2.0);  // recorded by nothing: allowed
+  }
+  // The node named is the one that made the view, also after a write to its base.
+  CHECK_THROWS_WITH(mul_(pieces[1], 2.0), doctest::Contains("Output 1 of SplitBackward0"));
+  // Pieces made without grad mode, or of a tensor that needs no gradient, may be written.
+  std::vector<Variable> plain = split(Variable(zeros({4})), 2);
+  CHECK_NOTHROW(mul_(plain[0], 2.0));
+  std::vector<Variable> quiet;
+  {
+    NoGradGuard no_grad;
+    quiet = split(y, 3);
+  }
+  CHECK_NOTHROW(mul_(quiet[0], 2.0));
+}

@@ -17,7 +17,22 @@ namespace strided::autograd {
 
 namespace {
 void check_inplace(const Variable& self) {
+  // The node that made a view, as recorded, before requires_grad() asks grad_fn(), which
+  // regenerates a view's node after a write to its base (handle_view_on_rebase reads the recorded
+  // diff_view_meta->grad_fn_ too).
+  const std::shared_ptr<Node> made_by = self.meta()->grad_fn;
+  const int64_t made_as = self.meta()->output_nr;
   if (!GradMode::is_enabled() || !self.requires_grad()) return;
+  // handle_view_on_rebase (VariableTypeUtils.h), before the leaf checks: one output of a node
+  // that returns several views cannot take a CopySlices history of its own.
+  if (self.is_view() && self.meta()->multi_output) {
+    STRIDED_CHECK(false, "Output ", made_as, " of ",
+                  made_by ? made_by->name() : std::string(),
+                  " is a view and is being modified inplace. This view is the output of a function "
+                  "that returns multiple views. Such functions do not allow the output views to be "
+                  "modified inplace. You should replace the inplace operation by an out-of-place "
+                  "one.");
+  }
   if (self.is_view()) {
     STRIDED_CHECK(!self.base().is_leaf(),
                   "a view of a leaf Variable that requires grad is being used in an in-place "

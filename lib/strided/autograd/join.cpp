@@ -50,6 +50,8 @@ std::vector<Variable> split_impl(const Variable& x, const Shape& sizes, int64_t 
   for (size_t i = 0; i < sizes.size(); ++i) {
     Variable piece = detail::make_view(x, x.tensor().narrow(d, offset, sizes[i]), nullptr);
     if (op) set_history(piece, op, static_cast<int64_t>(i));
+    // as_view's creation meta for a function of several views: MULTI_OUTPUT_NODE in grad mode.
+    piece.meta()->multi_output = GradMode::is_enabled();
     out.push_back(piece);
     offset += sizes[i];
   }

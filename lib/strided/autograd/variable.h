@@ -60,6 +60,9 @@ struct AutogradMeta {
   std::weak_ptr<Node> grad_accumulator;  // a leaf's AccumulateGrad, made on first use
   std::optional<ViewInfo> view;
   int64_t attr_version = 0;  // the version at which a view's grad_fn was last set
+  // A view that is one of several outputs of one node (split), made in grad mode: PyTorch's
+  // CreationMeta::MULTI_OUTPUT_NODE, which refuses an in-place write under autograd.
+  bool multi_output = false;
 };
 
 class Variable {
