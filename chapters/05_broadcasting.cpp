@@ -231,6 +231,46 @@ int main(int argc, char** argv) {
              c.value("overlap_twice", twice.to_vector());
            });
 
+  ch.claim("BC-02.partial",
+           "An in-place op whose input overlaps its output in part is refused where the test can "
+           "tell, a -= a[:1]; b -= b[:, :1] runs, and its answer depends on the walk: PyTorch "
+           "zeroes each row's first element before it subtracts it from the rest, [[0, 1, 2], "
+           "[0, 4, 5]], the library reads it first, [[0, 1, 2], [0, 1, 2]], which is what the "
+           "column's clone gives.",
+           [](book::Check& c) {
+             //! [partial_overlap]
+             Tensor a = arange(6, {DType::Float32}).view({2, 3});
+             // sub_(a, a[:1]) is refused: a[:1] is dense and overlaps a in part
+             Tensor b = arange(6, {DType::Float32}).view({2, 3});
+             sub_(b, b.slice(1, 0, 1));          // runs: the test cannot decide
+             Tensor d = arange(6, {DType::Float32}).view({2, 3});
+             sub_(d, d.slice(1, 0, 1).clone());  // the copy is read: each row less its first
+             //! [partial_overlap]
+             pytorch().compare_error(c, "partial_overlap", "a.sub_(a[:1])",
+                                     [&] { sub_(a, a.slice(0, 0, 1)); });
+             pytorch().compare(c, "partial_overlap", "d", d);
+             // b's values are the walk's: PyTorch's, from its record, and the library's.
+             const nlohmann::json* theirs = pytorch().find("partial_overlap", "b");
+             pytorch().versions(c, "partial_overlap", "b");
+             const std::vector<double> pytorch_b =
+                 theirs && theirs->contains("values") ? (*theirs)["values"].get<std::vector<double>>()
+                                                      : std::vector<double>{};
+             c.equal("PyTorch's b", pytorch_b, std::vector<double>{0, 1, 2, 0, 4, 5});
+             c.equal("the library's b", b.to_vector(), std::vector<double>{0, 1, 2, 0, 1, 2});
+             c.equal("the clone's answer, d", d.to_vector(), std::vector<double>{0, 1, 2, 0, 1, 2});
+             c.equal("b's layout, as PyTorch's", b.strides(), Shape{3, 1});
+             // As nested lists of two rows of three, from the values measured above.
+             const auto rows = [](const std::vector<double>& v) {
+               std::string out = "[";
+               for (size_t i = 0; i + 2 < v.size(); i += 3)
+                 out += std::string(i ? ", [" : "[") + book::show(v[i]) + ", " +
+                        book::show(v[i + 1]) + ", " + book::show(v[i + 2]) + "]";
+               return out + "]";
+             };
+             c.value("partial_pytorch", rows(pytorch_b));
+             c.value("partial_library", rows(b.to_vector()));
+           });
+
   ch.claim("BC-03",
            "expand aligns from the right: a kept size keeps its stride, a size-1 dim grown to "
            "more gets stride 0, a new leading dim gets stride 0 if longer than 1 and otherwise "

@@ -134,6 +134,19 @@ twice = torch.arange(6.)
 twice.unfold(0, 2, 1).mul_(2)   # an element in two windows is doubled twice
 answers.of("twice", name="arange(6.) after unfold(0, 2, 1).mul_(2)")
 
+answers.group("partial_overlap")
+# [partial_overlap]
+a = torch.arange(6.).view(2, 3)
+# a -= a[:1] is refused: a[:1] is dense and overlaps a in part
+b = torch.arange(6.).view(2, 3)
+b -= b[:, :1]           # runs: b[:, :1] is not dense, and the test cannot decide
+d = torch.arange(6.).view(2, 3)
+d -= d[:, :1].clone()   # the copy is read, d is written: each row less its first
+# [partial_overlap]
+answers.of("a.sub_(a[:1])")
+answers.of("b")
+answers.of("d")
+
 answers.group("expand_table")
 for source, target in [("1, 3", "1, 3"), ("1, 3", "2, 3"), ("3", "1, 1, 3"), ("3", "2, 1, 3"),
                        ("3, 1", "3, 4"), ("()", "2, 3"), ("3, 1", "1, 3, 4"), ("()", "1, 1")]:
