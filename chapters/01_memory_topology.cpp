@@ -439,6 +439,37 @@ int main(int argc, char** argv) {
   // ---- Views leave the storage alone -----------------------------------------------------------------
   ch.section("storage", "Views leave the storage alone");
 
+  ch.claim("MT-12.save",
+           "torch.save of a view writes its whole storage: the first row of a 1000×1000 float32 "
+           "tensor saves more than its 4,000,000 bytes, as the whole tensor does, while the row's "
+           "clone saves less than 8,000, its 4,000 bytes and some framing.",
+           [](book::Check& c) {
+             //! [save]
+             Tensor t = zeros({1000, 1000});  // 4,000,000 bytes of storage
+             Tensor row = t.slice(0, 0, 1);   // a view: it keeps the whole storage
+             Tensor copy = row.clone();       // a storage of the row's own
+             // torch.save writes a tensor's storage: these are the bytes it would write
+             const int64_t row_bytes = row.storage().nbytes(), copy_bytes = copy.storage().nbytes();
+             //! [save]
+             c.equal("the row's storage, in bytes", row_bytes, int64_t{4000000}, "save_storage");
+             c.equal("the clone's", copy_bytes, int64_t{4000}, "save_clone_storage");
+             // PyTorch's file sizes, from the records (the framing differs between versions).
+             const auto size = [&](const std::string& name) {
+               const nlohmann::json* a = pytorch().find("save", name);
+               pytorch().versions(c, "save", name);
+               return a && a->contains("value") ? (*a)["value"].get<int64_t>() : int64_t{-1};
+             };
+             const int64_t saved_row = size("row"), saved_copy = size("copy"),
+                           saved_all = size("saved_bytes(t)");
+             c.that("PyTorch saves the row with its whole storage", saved_row > row_bytes,
+                    book::show(saved_row) + " bytes");
+             c.equal("and as many bytes as the whole tensor", saved_row, saved_all);
+             c.that("PyTorch saves the clone in less than 8,000 bytes",
+                    saved_copy > copy_bytes && saved_copy < 8000, book::show(saved_copy) + " bytes");
+             c.value("save_row", saved_row);
+             c.value("save_copy", saved_copy);
+           });
+
   ch.claim("MT-12",
            "Storage bytes = capacity × itemsize (192 for the int64 arange(24)), unchanged by "
            "indexing, permute, broadcast_to and a reshape that returns a view.",

@@ -6,6 +6,7 @@ docs/recorded/pytorch/01_memory_topology.json; the chapter's checks compare the 
 with it.
 """
 import ctypes
+import io
 import itertools
 import os
 import sys
@@ -360,6 +361,24 @@ views = {
 for name in views:
     answers.of(name, base="t")
     answers.of(f"storage_of(views[{name!r}]).nbytes()", name=f"{name}: storage bytes")
+
+answers.group("save")
+# [save]
+t = torch.zeros(1000, 1000)  # 4,000,000 bytes of storage
+
+
+def saved_bytes(x):
+    buffer = io.BytesIO()
+    torch.save(x, buffer)
+    return len(buffer.getvalue())
+
+
+row = saved_bytes(t[:1])           # a view: its whole storage is saved
+copy = saved_bytes(t[:1].clone())  # one row's 4,000 bytes, and a little framing
+# [save]
+answers.of("row")
+answers.of("copy")
+answers.of("saved_bytes(t)")
 
 answers.group("dump")
 # [dump]
