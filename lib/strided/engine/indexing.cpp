@@ -284,6 +284,13 @@ Tensor Tensor::index(const std::vector<TensorIndex>& indices) const {
                 "index(): advanced indexing is only supported on the "
                 "CPU for now, got a tensor on ",
                 result.device().str());
+  // index is no view op, so PyTorch's conjugate fallback resolves the bit of its input first:
+  // the gathered elements hold the conjugated values, and the result carries no bit.
+  if (result.is_conj()) {
+    Tensor gathered = advanced_index(result, lists);  // the stored bytes, not yet conjugated
+    gathered.set_conj(true);
+    return gathered.resolve_conj();
+  }
   return advanced_index(result, lists);
 }
 

@@ -290,3 +290,18 @@ TEST_CASE("index_put_ errors, worded as PyTorch's") {
   // Nothing was written by a refused call.
   CHECK(x.to_vector() == Values{0, 1, 2, 3, 4, 5});
 }
+
+TEST_CASE("advanced indexing of a conjugated tensor gives the conjugated values, without the bit") {
+  // torch.view_as_complex(tensor([[1., 2.], [3., 4.]])).conj()[[1]] is tensor([3.-4.j]), and its
+  // is_conj() is False (PyTorch 1.13 and 2.6): index resolves the bit of its input.
+  const Tensor z = view_as_complex(from_values({1, 2, 3, 4}, {2, 2}));
+  const Tensor picked = z.conj().index({std::vector<int64_t>{1}});
+  CHECK_FALSE(picked.is_conj());
+  CHECK(view_as_real(picked).to_vector() == std::vector<double>{3, -4});
+  // A basic index stays a view, and keeps the bit.
+  const Tensor row = z.conj().index({1});
+  CHECK(row.is_conj());
+  CHECK(view_as_real(row.resolve_conj()).to_vector() == std::vector<double>{3, -4});
+  // The source is untouched.
+  CHECK(view_as_real(z).to_vector() == std::vector<double>{1, 2, 3, 4});
+}
