@@ -349,9 +349,9 @@ void views::catalogue(book::Chapter& ch) {
            });
 
   ch.claim("VW-20",
-           "PyTorch 1.13 returns z.conj().imag as a view with a negative bit, its elements read "
-           "negated; the library, which has no negative bit, refuses the expression and names "
-           "resolve_conj() as the way on.",
+           "PyTorch, 1.13 and 2.6 alike, returns z.conj().imag as a view with a negative bit, its "
+           "elements read negated, which resolve_neg() resolves into a copy; the library, which "
+           "has no negative bit, refuses the expression and names resolve_conj() as the way on.",
            [](book::Check& c) {
              const Tensor z = operand(Base::z);
              pytorch().compare_value(c, "imag_of_conj", "z.conj().imag.is_neg()", true);
