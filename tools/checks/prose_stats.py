@@ -3,10 +3,11 @@
 
 Counted on the built pages (build/<preset>/book/html/chNN.html), on the running prose a reader
 reads: paragraphs and list items of the page's text, without code, tables, figures, formulas,
-the machine note and collapsed notes (<details>). A sentence ends at ".", "!" or "?" followed by
+the machine note and collapsed notes (<details>); inline code counts as one word. A sentence ends at ".", "!" or "?" followed by
 a space or the end of the block; a word is a run of letters or digits (a number is one word).
 
   prose_stats.py SITE                  print the counts, page by page and in all
+  prose_stats.py SITE --show-long     also print each sentence over 40 words, with its page
   prose_stats.py SITE --max-average W --max-long N
                                        also fail (exit 1) when the sentences of all chapter pages
                                        average more than W words, or more than N run over 40
@@ -50,6 +51,10 @@ class Prose(html.parser.HTMLParser):
             return
         classes = set((dict(attrs).get("class") or "").split())
         skip = tag in SKIP or bool(classes & SKIP_CLASSES)
+        # Inline code in a sentence counts as one word ("Code"), so that a sentence that begins
+        # with it still begins a sentence.
+        if tag == "code" and self.current is not None and not self.skipping():
+            self.current.append(" Code ")
         if "contents" in classes:
             self.in_contents += 1
         self.stack.append((tag, skip, "contents" in classes))
@@ -82,9 +87,11 @@ def page_stats(path):
     parser = Prose()
     with open(path, encoding="utf-8") as f:
         parser.feed(f.read())
-    lengths = [len(WORD.findall(s)) for b in parser.blocks for s in sentences(b)]
+    all_sentences = [s for b in parser.blocks for s in sentences(b)]
+    lengths = [len(WORD.findall(s)) for s in all_sentences]
     text = " ".join(parser.blocks)
     return {"sentences": len(lengths), "words": sum(lengths),
+            "long_sentences": [s for s, n in zip(all_sentences, lengths) if n > LONG],
             "long": sum(1 for n in lengths if n > LONG), "longest": max(lengths, default=0),
             "sources": len(SOURCES.findall(text))}
 
@@ -94,6 +101,7 @@ def main(argv=None):
     ap.add_argument("site", help="the built site (build/<preset>/book/html)")
     ap.add_argument("--max-average", type=float, help="fail above this many words a sentence")
     ap.add_argument("--max-long", type=int, help=f"fail above this many sentences over {LONG} words")
+    ap.add_argument("--show-long", action="store_true", help=f"print each sentence over {LONG} words")
     args = ap.parse_args(argv)
     pages = sorted(glob.glob(os.path.join(args.site, "ch[0-9][0-9].html")))
     if not pages:
@@ -105,6 +113,9 @@ def main(argv=None):
         print(f"prose_stats: {os.path.basename(path)}: {s['sentences']} sentences, "
               f"{s['words'] / max(s['sentences'], 1):.1f} words each, {s['long']} over {LONG} "
               f"(longest {s['longest']}), sources named {s['sources']} times")
+        if args.show_long:
+            for sentence in s["long_sentences"]:
+                print(f"  {len(WORD.findall(sentence))} words: {sentence}")
         for k in ("sentences", "words", "long", "sources"):
             total[k] += s[k]
         total["longest"] = max(total["longest"], s["longest"])
