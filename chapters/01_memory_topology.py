@@ -287,6 +287,8 @@ answers.of("8 * v32.element_size()")
 
 answers.group("numpy")
 # [numpy]
+import numpy as np  # noqa: E402 (the listing as a reader pastes it)
+
 a = np.arange(6, dtype=np.float32).reshape(2, 3)  # .strides (12, 4): bytes
 t = torch.from_numpy(a)   # a's memory; stride() (3, 1): elements
 t[0, 0] = 100             # a sees the write: a[0, 0] is 100 now
