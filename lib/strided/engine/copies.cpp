@@ -107,38 +107,6 @@ Tensor empty_preserving(const Tensor& t, DType dtype, const char* op) {
   return empty_like(t, {dtype, t.device()}, MemoryFormat::Preserve, op);
 }
 
-// c10/util/TypeCast.h checked_convert, for fill_: a Scalar that does not fit the dtype is an error
-// (infinities and NaN fit the floating types; bool takes anything).
-template <class T>
-void check_fits(const Scalar& v, DType dtype) {
-  if constexpr (std::is_same_v<T, bool>) {
-    return;
-  } else {
-    using W = wide_t<T>;
-    const double lowest = std::is_same_v<T, Half> ? -65504.0
-                          : std::is_same_v<T, BFloat16>
-                              ? -3.3895313892515355e38
-                              : static_cast<double>(std::numeric_limits<W>::lowest());
-    const double max = -lowest;
-    bool fits = true;
-    if (v.kind() == Scalar::Kind::Float) {
-      const double d = v.to_double();
-      if constexpr (std::is_floating_point_v<W>)
-        fits = std::isinf(d) || std::isnan(d) || (d >= lowest && d <= max);
-      else
-        fits = d >= lowest && d <= static_cast<double>(std::numeric_limits<W>::max());
-    } else if (v.kind() == Scalar::Kind::Int) {
-      const int64_t i = v.to_int();
-      if constexpr (std::is_integral_v<W>)
-        fits = i >= std::numeric_limits<W>::min() && i <= std::numeric_limits<W>::max();
-      else
-        fits = static_cast<double>(i) >= lowest && static_cast<double>(i) <= max;
-    }
-    STRIDED_CHECK(fits, "fill_(): value ", v.to_string(), " cannot be converted to type ",
-                  name(dtype), " without overflow");
-  }
-}
-
 // A complex tensor's (real, imaginary) pairs, whatever its conjugate bit: the bytes as they are.
 Tensor parts(const Tensor& t) {
   Tensor bytes = t;
@@ -224,7 +192,9 @@ Tensor& Tensor::fill_(const Scalar& value) {
     parts(*this).select(-1, 1).fill_(Scalar(0.0));
     return *this;
   }
-  dispatch(dtype_, [&](auto tag) { check_fits<decltype(tag)>(value, dtype_); });
+  // c10/util/TypeCast.h checked_convert: fill_(300) of a uint8 tensor is refused.
+  STRIDED_CHECK(fits_without_overflow(value, dtype_), "fill_(): value ", value.to_string(),
+                " cannot be converted to type ", name(dtype_), " without overflow");
   if (numel() == 0) return *this;
   dispatch(dtype_, [&](auto tag) {
     using T = decltype(tag);

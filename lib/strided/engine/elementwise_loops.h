@@ -22,11 +22,18 @@ using vec::Vec;
 
 // The type a kernel computes in for a common dtype: integers wrap, so they compute unsigned
 // (vec.h); bool computes on its byte; float16 and bfloat16 compute in float32 (ATen's opmath).
+// uint8, int8 and int16 compute in int32, staged in and out as float16 is: PyTorch computes them
+// in their own type (at::opmath_type<int8_t> is int8_t), and the ops here (+, -, *, neg, abs;
+// division computes in float) wrap modulo 2^32 to the same low bits: abs(-128) is 128, whose low
+// byte is int8's -128, as torch's. So no loop is compiled for them at any vector width.
 template <class F>
 void dispatch_compute(DType t, F&& f) {
   switch (t) {
     case DType::Bool:
       return f(uint8_t{});
+    case DType::UInt8:
+    case DType::Int8:
+    case DType::Int16:
     case DType::Int32:
       return f(uint32_t{});
     case DType::Int64:
