@@ -80,6 +80,11 @@ TEST_CASE("scalars and alpha") {
   CHECK(doubles(values({1, 0}, DType::Bool) * values({1, 1}, DType::Bool)) ==
         std::vector<double>{1, 0});
   CHECK((values({1, 0}, DType::Bool) + 3).dtype() == DType::Int64);
+  // The number's 0-d tensor is converted to the common dtype with .to(), unchecked: torch 1.13
+  // gives [1, 2] for int32 [1, 2] + 2**40, and inf for float16 + 1e10.
+  CHECK(doubles(values({1, 2}, DType::Int32) + (int64_t{1} << 40)) == std::vector<double>{1, 2});
+  CHECK(doubles(values({1}, DType::Float16) + 1e10) ==
+        std::vector<double>{std::numeric_limits<double>::infinity()});
   CHECK_THROWS_WITH_AS(add(i, i, Scalar(0.5)),
                        "add: For integral input tensors, argument alpha must not be a floating "
                        "point number.",
