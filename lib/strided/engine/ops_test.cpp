@@ -53,6 +53,17 @@ TEST_CASE("uint8, int8 and int16 wrap as PyTorch's, and uint8 with int8 meets at
   CHECK(doubles(abs(i)) == V{100, -128, 127, 1});  // abs(-128) wraps to -128
   CHECK(doubles(abs(u)) == V{200, 255, 1, 0});
   CHECK(doubles(add(i, i, Scalar(int64_t{3}))) == V{-112, 0, -4, -4});
+  // alpha is converted to the dtype, checked (sub negates it first): uint8 takes -1 as 255.
+  CHECK(doubles(add(u, u, Scalar(int64_t{-1}))) == V{0, 0, 0, 0});
+  CHECK(doubles(sub(i, i, Scalar(int64_t{128}))) == V{100, -128, -1, 127});
+  CHECK_THROWS_WITH_AS(add(u, u, Scalar(int64_t{300})),
+                       "add: value 300 cannot be converted to type uint8 without overflow "
+                       "(alpha 300)",
+                       Error);
+  CHECK_THROWS_WITH_AS(sub(i, i, Scalar(int64_t{-129})),
+                       "sub: value 129 cannot be converted to type int8 without overflow "
+                       "(alpha -129)",
+                       Error);
   // A wrapped number does not promote: u + 300 is uint8, and 300 wraps to 44 first.
   CHECK((u + 300).dtype() == DType::UInt8);
   CHECK(doubles(u + 300) == V{244, 43, 45, 44});
