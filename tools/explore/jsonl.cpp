@@ -264,7 +264,7 @@ Tensor start_tensor(const Request& shape, const Request* dtype_field,
       dtype = dtype_from_name(text);
     } catch (const Error&) {
       throw BadInput(dtype_name + ": unknown dtype \"" + dtype_field->get<std::string>() +
-                     "\" (known: bool, int32, int64, float16, bfloat16, float32, float64, complex64, complex128)");
+                     "\" (known: " + dtype_names() + ")");
     }
   }
   return arange_shaped(sizes, dtype, shape_name, m);
@@ -278,8 +278,8 @@ DType op_dtype(const Request& v, const std::string& where) {
   try {
     return dtype_from_name(text);
   } catch (const Error&) {
-    throw BadInput(where + ": unknown dtype \"" + v.get<std::string>() +
-                   "\" (known: bool, int32, int64, float16, bfloat16, float32, float64, complex64, complex128)");
+    throw BadInput(where + ": unknown dtype \"" + v.get<std::string>() + "\" (known: " +
+                   dtype_names() + ")");
   }
 }
 

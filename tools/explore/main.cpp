@@ -37,6 +37,9 @@ Numbers: an integer is an int64, exactly, from -9223372036854775808 to 922337203
 double. Arguments bind as PyTorch's: by position or by keyword (view(size=(2, 3))), and dtype=
 (and seed=) only by keyword.
 
+Dtypes: bool, uint8, int8, int16, int32, int64, float16, bfloat16, float32, float64, complex64,
+complex128, and torch's aliases short, int, long, half, float, double, cfloat, cdouble.
+
 Factories (torch.arange and arange are the same; dtype=torch.float32 or dtype='float32'):
   arange(end) | arange(start, end[, step])      int64 unless dtype= says otherwise (not bool)
   zeros(*size) ones(*size) empty(*size)         float32; empty is zero-filled here
