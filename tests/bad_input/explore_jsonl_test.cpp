@@ -87,6 +87,20 @@ TEST_CASE("an unknown dtype") {
                  {"unknown dtype \"complex32\""});
 }
 
+TEST_CASE("a start's values that do not fill its shape, are not numbers, or do not fit") {
+  check_contains(error_message(R"({"start":{"shape":[2,3],"values":[1,2]},"ops":[]})"),
+                 {"bad input: start.values holds 2 values for start.shape [2, 3]"});
+  check_contains(error_message(R"({"start":{"shape":[1048576,1048576],"values":[1]},"ops":[]})"),
+                 {"bad input: start.values holds 1 values"});
+  check_contains(error_message(R"({"start":{"shape":[1],"values":[[1]]},"ops":[]})"),
+                 {"bad input: start.values must hold numbers", "[1]"});
+  check_contains(error_message(R"({"start":{"shape":[1],"values":7},"ops":[]})"),
+                 {"bad input: start.values must be a list"});
+  // torch.tensor([128], dtype=torch.int8) raises: the value does not fit.
+  check_contains(error_message(R"({"start":{"shape":[1],"dtype":"int8","values":[128]},"ops":[]})"),
+                 {"value 128 cannot be converted to type int8 without overflow"});
+}
+
 TEST_CASE("a start shape larger than the explorer allocates") {
   check_contains(error_message(R"({"start":{"shape":[1048576,1048576]},"ops":[]})"),
                  {"[1048576, 1048576] needs 1099511627776 elements", "allocates at most 16777216"});
