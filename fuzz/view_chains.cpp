@@ -420,7 +420,8 @@ bool apply_one(FuzzedDataProvider& in, State& s) {
 State start(FuzzedDataProvider& in) {
   static constexpr DType kDtypes[] = {DType::Bool,    DType::Int32,   DType::Int64,
                                       DType::Float16, DType::BFloat16, DType::Float32,
-                                      DType::Float64};
+                                      DType::Float64, DType::UInt8,    DType::Int8,
+                                      DType::Int16};
   State s;
   const DType dtype = in.PickValueInArray(kDtypes);
   const int64_t n = in.ConsumeIntegralInRange<int64_t>(1, 96);

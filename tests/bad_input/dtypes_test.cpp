@@ -76,3 +76,24 @@ TEST_CASE("from_scalars with an integer the dtype cannot hold") {
   CHECK_ERROR(from_scalars({Scalar(std::nan(""))}, {1}, {DType::Int64}), "from_values",
               "cannot be converted to type int64 without overflow");
 }
+
+TEST_CASE("fill_ of uint8 with 256, or with a negative number past -255") {
+  // torch: torch.zeros(3, dtype=torch.uint8).fill_(256) and .fill_(-256) raise "value cannot be
+  // converted to type uint8_t without overflow" (-1 to -255 wrap, as c10 lets them).
+  CHECK_ERROR(zeros({3}, {DType::UInt8}).fill_(Scalar(int64_t{256})), "fill_()",
+              "value 256 cannot be converted to type uint8 without overflow");
+  CHECK_ERROR(zeros({3}, {DType::UInt8}).fill_(Scalar(int64_t{-256})), "fill_()",
+              "value -256 cannot be converted to type uint8 without overflow");
+}
+
+TEST_CASE("an in-place add of a float scalar to int8") {
+  // torch: "result type Float can't be cast to the desired output type Char"
+  CHECK_ERROR(add_(ones({3}, {DType::Int8}), Scalar(0.5)), "add: ",
+              "result type Float can't be cast to the desired output type Char");
+}
+
+TEST_CASE("view(dtype) from int16 to float32 of an odd last dim") {
+  CHECK_ERROR(ones({2, 3}, {DType::Int16}).view(DType::Float32), "view(): ",
+              "self.size(-1) must be divisible by 2 to view Short as Float (different element "
+              "sizes), but got 3");
+}

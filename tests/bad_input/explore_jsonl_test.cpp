@@ -47,8 +47,8 @@ TEST_CASE("a matmul request's errors name matmul and the field") {
                  {"matmul.a_shape", "negative dimension -3", "[2, -3]"});
   check_contains(error_message(R"({"matmul":{"a_shape":[2,3],"b_shape":"x"}})"),
                  {"bad input: matmul.b_shape must be a list of integers"});
-  check_contains(error_message(R"({"matmul":{"a_shape":[2,3],"b_shape":[3],"dtype":"int8"}})"),
-                 {"bad input: matmul.dtype: unknown dtype \"int8\""});
+  check_contains(error_message(R"({"matmul":{"a_shape":[2,3],"b_shape":[3],"dtype":"uint16"}})"),
+                 {"bad input: matmul.dtype: unknown dtype \"uint16\""});
   check_contains(error_message(R"({"matmul":{"a_shape":[1048576,1048576],"b_shape":[3]}})"),
                  {"matmul.a_shape", "needs 1099511627776 elements"});
   // torch: "mat1 and mat2 shapes cannot be multiplied (2x3 and 4x5)"
@@ -85,6 +85,20 @@ TEST_CASE("ops that are not a list") {
 TEST_CASE("an unknown dtype") {
   check_contains(error_message(R"({"start":{"shape":[2],"dtype":"complex32"},"ops":[]})"),
                  {"unknown dtype \"complex32\""});
+}
+
+TEST_CASE("a start's values that do not fill its shape, are not numbers, or do not fit") {
+  check_contains(error_message(R"({"start":{"shape":[2,3],"values":[1,2]},"ops":[]})"),
+                 {"bad input: start.values holds 2 values for start.shape [2, 3]"});
+  check_contains(error_message(R"({"start":{"shape":[1048576,1048576],"values":[1]},"ops":[]})"),
+                 {"bad input: start.values holds 1 values"});
+  check_contains(error_message(R"({"start":{"shape":[1],"values":[[1]]},"ops":[]})"),
+                 {"bad input: start.values must hold numbers", "[1]"});
+  check_contains(error_message(R"({"start":{"shape":[1],"values":7},"ops":[]})"),
+                 {"bad input: start.values must be a list"});
+  // torch.tensor([128], dtype=torch.int8) raises: the value does not fit.
+  check_contains(error_message(R"({"start":{"shape":[1],"dtype":"int8","values":[128]},"ops":[]})"),
+                 {"value 128 cannot be converted to type int8 without overflow"});
 }
 
 TEST_CASE("a start shape larger than the explorer allocates") {

@@ -1,7 +1,9 @@
 // The conformance check: feeds every request of cases.jsonl (generated from real PyTorch by
 // tools/conformance/generate.py) to `strided-explore --jsonl` and compares each answer, field by
 // field, with PyTorch 2.6's, the case's "expected". For an error only the fact of raising is
-// compared, not the message. A gradient's values are compared within a tolerance (close_values).
+// compared, not the message. A gradient's values are compared within a tolerance (close_values);
+// an engine request's answer (unary, binary, matmul: dtype_cases.jsonl) field by field, its dtype
+// included.
 //
 //   conformance-check <path to strided-explore> <path to cases.jsonl>
 //
@@ -176,6 +178,18 @@ std::string compare(const Json& request, const Json& expected, const Json& actua
     return is_error(expected) ? "PyTorch raises, the explorer does not"
                               : "the explorer raises, PyTorch does not";
   if (is_error(expected)) return "";
+  if (request.contains("unary") || request.contains("binary") || request.contains("matmul")) {
+    // An engine answer (dtype_cases.jsonl): a chain step's layout fields, and the dtype.
+    for (const char* field : {"shape", "stride", "storage_offset", "dtype", "is_contiguous",
+                              "numel"}) {
+      if (!actual.contains(field)) return std::string("missing field ") + field;
+      if (expected.at(field) != actual.at(field)) return std::string("field ") + field;
+    }
+    if (expected.contains("values") != actual.contains("values")) return "presence of values";
+    if (expected.contains("values") && !same_values(expected.at("values"), actual.at("values")))
+      return "field values";
+    return "";
+  }
   if (!actual.contains("result") || expected.at("result") != actual.at("result")) return "result";
   return "";
 }

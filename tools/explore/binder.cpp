@@ -30,10 +30,7 @@ DType dtype_of(const Value& v, const std::string& op) {
     if (text.find('.') != std::string::npos) throw Error("not a dtype name");
     return dtype_from_name(text);
   } catch (const Error&) {
-    throw ExploreError(op + "(): unknown dtype '" + v.text +
-                           "'; known: bool, int32, int64, float16, bfloat16, float32, float64, "
-                           "complex64, complex128",
-                       v.span);
+    throw ExploreError(op + "(): unknown dtype '" + v.text + "'; known: " + dtype_names(), v.span);
   }
 }
 

@@ -1,12 +1,15 @@
 #include "engine_requests.h"
 
 #include <algorithm>
+#include <optional>
 #include <string>
 
 #include "bounded_ops.h"
+#include "request_fields.h"
 #include "strided/layout/layout.h"
 #include "strided/engine/matmul.h"
 #include "strided/engine/ops.h"
+#include "strided/engine/reduce.h"
 #include "strided/tensor/promotion.h"
 
 namespace strided::explore {
@@ -56,17 +59,44 @@ Tensor empty_like_preserve(const Tensor& x, Meter& m) {
   return t;
 }
 
+// x.sum() or x.sum(dim): PyTorch's sum keeps a floating dtype and gives int64 for the integers
+// and bool. Charged for its result, a read of every element, and a conversion of each where the
+// dtypes differ; a dim the op refuses is charged for one result element, and refused by it.
+Tensor bounded_sum(const Tensor& x, std::optional<int64_t> dim, Meter& m) {
+  const DType out = is_floating_point(x.dtype()) ? x.dtype() : DType::Int64;
+  Checked results = 1;
+  const int64_t n = std::max<int64_t>(x.dim(), 1);
+  if (dim && *dim >= -n && *dim < n && x.dim() > 0) {
+    const int64_t d = *dim < 0 ? *dim + n : *dim;
+    for (int64_t k = 0; k < x.dim(); ++k)
+      if (k != d) results *= x.size(k);
+  }
+  const int64_t r = saturated(results);
+  m.charge("sum", "the sum of " + x.layout(),
+           Cost{r, r,
+                saturated(Checked(x.numel()) * element_work(x.dtype(), out) + results +
+                          Checked(x.dim()) * x.dim()),
+                saturated(results * itemsize(out))});
+  return dim ? sum(x, *dim) : sum(x);
+}
+
 Json answer_unary(const Request& request, Meter& m) {
   const std::string op = kind_name(request, "unary");
   static const char* const kKnown =
-      "neg, add_scalar, clone, empty_like, contiguous, abs, exp, sqrt";
+      "neg, add_scalar, clone, empty_like, contiguous, abs, exp, sqrt, sum";
   if (op != "neg" && op != "add_scalar" && op != "clone" && op != "empty_like" &&
-      op != "contiguous" && op != "abs" && op != "exp" && op != "sqrt")
+      op != "contiguous" && op != "abs" && op != "exp" && op != "sqrt" && op != "sum")
     throw BadInput("unknown unary \"" + op + "\" (known: " + std::string(kKnown) + ")");
   const Request& chain = operand(request, "x");
+  std::optional<int64_t> dim;
+  if (const auto it = request.find("dim"); it != request.end() && !it->is_null()) {
+    if (op != "sum") throw BadInput("\"dim\" is sum's field; " + op + " takes none");
+    dim = as_int(*it, "sum.dim");
+  }
   try {
     const Tensor x = run_chain(chain, m);
     m.hold({x});
+    if (op == "sum") return tensor_json(bounded_sum(x, dim, m), m, op);
     if (op == "clone") return tensor_json(bounded_clone(x, m), m, op);
     if (op == "contiguous") return tensor_json(bounded_contiguous(x, m), m, op);
     if (op == "empty_like") return tensor_json(empty_like_preserve(x, m), m, op);

@@ -130,8 +130,8 @@ TEST_CASE("semantic errors point at the step or the argument") {
   CHECK(error_of("arange(6).arange(3)") == "11: arange makes a new tensor; it starts an "
                                            "expression");
   CHECK(error_of("zeros(2, dtype=float8)") ==
-        "16: zeros(): unknown dtype 'float8'; known: bool, int32, int64, float16, bfloat16, float32, "
-        "float64, complex64, complex128");
+        "16: zeros(): unknown dtype 'float8'; known: bool, uint8, int8, int16, int32, int64, "
+        "float16, bfloat16, float32, float64, complex64 or complex128");
   CHECK(error_of("arange(6)[::-1]").rfind("10: index(): step must be greater than zero", 0) == 0);
   CHECK(error_of("arange(6)[6]").find("out of bounds") != std::string::npos);
   CHECK(error_of("tensor([[1, 2], [3]])").rfind("17: tensor(): expected a sequence of length 2",
@@ -190,6 +190,31 @@ TEST_CASE("evaluation records views and copies") {
         "(3,2):(1,3)");
   CHECK(evaluate(parse("arange(24).view(2,3,4).movedim((0, 1), (2, 0))")).back().tensor.layout() ==
         "(3,4,2):(4,1,12)");
+}
+
+TEST_CASE("uint8, int8 and int16 in expressions: factories, view(dtype) and to") {
+  // torch: torch.arange(300, dtype=torch.uint8)[-2:] is [42, 43]; torch.tensor([1.0, -2.5])
+  // .view(torch.uint8) is [0, 0, 128, 63, 0, 0, 32, 192]; .to(torch.int8) of [300.7, -1.5] is
+  // [44, -1]; torch.short is torch.int16.
+  CHECK(evaluate(parse("arange(300, dtype=torch.uint8)[298:]")).back().tensor.to_vector() ==
+        std::vector<double>{42, 43});
+  const Tensor bytes = evaluate(parse("tensor([1.0, -2.5]).view(torch.uint8)")).back().tensor;
+  CHECK(bytes.dtype() == DType::UInt8);
+  CHECK(bytes.to_vector() == std::vector<double>{0, 0, 128, 63, 0, 0, 32, 192});
+  CHECK(evaluate(parse("tensor([300.7, -1.5]).to(torch.int8)")).back().tensor.to_vector() ==
+        std::vector<double>{44, -1});
+  CHECK(evaluate(parse("zeros(2, dtype=torch.short)")).back().tensor.dtype() == DType::Int16);
+  CHECK(evaluate(parse("ones(2, 2, dtype='int8').view(torch.int16)")).back().tensor.layout() ==
+        "(2,1):(1,1)");
+  CHECK(evaluate(parse("tensor([-1, 255], dtype=torch.uint8)")).back().tensor.to_vector() ==
+        std::vector<double>{255, 255});
+  CHECK(error_of("tensor([256], dtype=torch.uint8)").find("cannot be converted to type uint8") !=
+        std::string::npos);
+  CHECK(evaluate(parse("arange(4, dtype=torch.int8).view(torch.float32)")).back().tensor.numel() ==
+        1);
+  CHECK(error_of("arange(6, dtype=torch.int8).view(torch.float32)")
+            .find("view(): self.size(-1) must be divisible by 4 to view Char as Float (different "
+                  "element sizes), but got 6") != std::string::npos);
 }
 
 TEST_CASE("an op with several outputs is followed by the index of the one the chain keeps") {

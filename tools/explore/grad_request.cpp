@@ -36,7 +36,7 @@ bool is_without_grad(const std::string& name) {
   static const std::set<std::string> kNone = {
       "split",  "split_with_sizes", "chunk",      "unbind",     "tensor_split", "hsplit",
       "vsplit", "dsplit",           "view_dtype", "atleast_1d", "atleast_2d",   "atleast_3d",
-      "alias"};
+      "alias",  "to"};
   return kNone.count(name) != 0;
 }
 

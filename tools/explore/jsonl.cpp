@@ -99,6 +99,7 @@ const std::map<std::string, std::vector<FieldSpec>>& op_specs() {
       {"vsplit", {{"sections", T::Int, false}, {"indices", T::Ints, false}, {"index", T::Int, true}}},
       {"dsplit", {{"sections", T::Int, false}, {"indices", T::Ints, false}, {"index", T::Int, true}}},
       {"view_dtype", {{"dtype", T::Dtype, true}}},
+      {"to", {{"dtype", T::Dtype, true}}},
       {"swapaxes", {{"axis0", T::Int, true}, {"axis1", T::Int, true}}},
       {"swapdims", {{"dim0", T::Int, true}, {"dim1", T::Int, true}}},
       {"moveaxis", {{"source", T::IntOrInts, true}, {"destination", T::IntOrInts, true}}},
@@ -244,30 +245,70 @@ Json answer(const Request& request, Meter& m) {
 
 }  // namespace
 
+namespace {
+
+// A start's dtype field: float32 when absent or null.
+DType start_dtype(const Request* dtype_field, const std::string& dtype_name) {
+  if (!dtype_field || dtype_field->is_null()) return DType::Float32;
+  if (!dtype_field->is_string())
+    throw BadInput(dtype_name + " must be a string such as \"float32\"");
+  std::string text = dtype_field->get<std::string>();
+  if (text.rfind("torch.", 0) == 0) text = text.substr(6);
+  try {
+    return dtype_from_name(text);
+  } catch (const Error&) {
+    throw BadInput(dtype_name + ": unknown dtype \"" + dtype_field->get<std::string>() +
+                   "\" (known: " + dtype_names() + ")");
+  }
+}
+
+// start.values: the start tensor's elements, row-major, as torch.tensor(values, dtype=...)
+// takes them (an integer exactly, a number as a double, true and false, and "NaN", "Infinity"
+// and "-Infinity" as the answers spell them), reshaped to start.shape.
+Tensor start_from_values(const Request& start, const Request& values, Meter& m) {
+  const Shape sizes = as_ints(start.at("shape"), "start.shape");
+  const DType dtype = start_dtype(field(start, "dtype"), "start.dtype");
+  if (!values.is_array()) throw BadInput("start.values must be a list of numbers");
+  std::vector<Scalar> scalars;
+  scalars.reserve(values.size());
+  for (const Request& v : values) {
+    if (v.is_boolean()) {
+      scalars.emplace_back(v.get<bool>());
+    } else if (v.is_number_integer()) {
+      scalars.emplace_back(as_int(v, "start.values"));
+    } else if (const std::optional<double> d = value_number(v)) {
+      scalars.emplace_back(*d);  // a float, or one of the three strings
+    } else {
+      throw BadInput("start.values must hold numbers, true, false, \"NaN\", \"Infinity\" or "
+                     "\"-Infinity\"; got " + text(v));
+    }
+  }
+  Checked numel = 1;
+  bool negative = false;
+  for (int64_t d : sizes) {
+    numel *= d;
+    negative |= d < 0;
+  }
+  if (negative || numel.overflowed() || numel.value() != static_cast<int64_t>(scalars.size()))
+    throw BadInput("start.values holds " + std::to_string(scalars.size()) +
+                   " values for start.shape " + to_string(sizes));
+  return bounded_from_values(scalars, sizes, dtype, m);
+}
+
+}  // namespace
+
 Tensor chain_start(const Request& start, Meter& m) {
   if (!start.is_object()) throw BadInput("\"start\" must be an object");
   const Request* shape = field(start, "shape");
   if (!shape) throw BadInput("\"start\" needs \"shape\"");
+  if (const Request* values = field(start, "values")) return start_from_values(start, *values, m);
   return start_tensor(*shape, field(start, "dtype"), "start.shape", "start.dtype", m);
 }
 
 Tensor start_tensor(const Request& shape, const Request* dtype_field,
                     const std::string& shape_name, const std::string& dtype_name, Meter& m) {
   const Shape sizes = as_ints(shape, shape_name);
-  DType dtype = DType::Float32;
-  if (dtype_field && !dtype_field->is_null()) {
-    if (!dtype_field->is_string())
-      throw BadInput(dtype_name + " must be a string such as \"float32\"");
-    std::string text = dtype_field->get<std::string>();
-    if (text.rfind("torch.", 0) == 0) text = text.substr(6);
-    try {
-      dtype = dtype_from_name(text);
-    } catch (const Error&) {
-      throw BadInput(dtype_name + ": unknown dtype \"" + dtype_field->get<std::string>() +
-                     "\" (known: bool, int32, int64, float16, bfloat16, float32, float64, complex64, complex128)");
-    }
-  }
-  return arange_shaped(sizes, dtype, shape_name, m);
+  return arange_shaped(sizes, start_dtype(dtype_field, dtype_name), shape_name, m);
 }
 
 // view_dtype's "dtype": a name such as "int32" (or "torch.int32").
@@ -278,8 +319,8 @@ DType op_dtype(const Request& v, const std::string& where) {
   try {
     return dtype_from_name(text);
   } catch (const Error&) {
-    throw BadInput(where + ": unknown dtype \"" + v.get<std::string>() +
-                   "\" (known: bool, int32, int64, float16, bfloat16, float32, float64, complex64, complex128)");
+    throw BadInput(where + ": unknown dtype \"" + v.get<std::string>() + "\" (known: " +
+                   dtype_names() + ")");
   }
 }
 
@@ -352,6 +393,7 @@ Tensor apply_op(const Tensor& t, const Request& op, Meter& m) {
   if (name == "flip") return bounded_flip(t, get_ints(op, "dims"), m);
   if (is_multi_output(name)) return bounded_pick(t, multi_output_call(name, op), m);
   if (name == "view_dtype") return t.view(op_dtype(op.at("dtype"), "view_dtype.dtype"));
+  if (name == "to") return bounded_to(t, op_dtype(op.at("dtype"), "to.dtype"), m);
   if (name == "swapaxes") return t.swapaxes(get_int(op, "axis0"), get_int(op, "axis1"));
   if (name == "swapdims") return t.swapdims(get_int(op, "dim0"), get_int(op, "dim1"));
   if (name == "moveaxis") {

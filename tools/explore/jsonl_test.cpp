@@ -130,7 +130,7 @@ TEST_CASE("the views with several outputs take \"index\"; view_dtype and the oth
   CHECK(layout(R"({"op":"tensor_split","dim":0,"index":0})") ==
         "error: bad input: tensor_split needs one of \"sections\" and \"indices\"");
   CHECK(layout(R"({"op":"split","split_size":2})") == "error: bad input: split needs \"index\"");
-  CHECK(layout(R"({"op":"view_dtype","dtype":"int8"})").find("unknown dtype") != std::string::npos);
+  CHECK(layout(R"({"op":"view_dtype","dtype":"uint16"})").find("unknown dtype") != std::string::npos);
   // An empty dim split into 2^40 chunks is refused by the work budget before any is made.
   CHECK(layout(R"({"op":"slice","dim":0,"stop":0},{"op":"chunk","chunks":1099511627776,"index":0})")
             .find("budget") != std::string::npos);
@@ -190,6 +190,52 @@ TEST_CASE("broadcast_shapes") {
   CHECK(ask(R"({"broadcast_shapes":[[2,3],[3,2]]})")["error"] == true);
   CHECK(message_of(R"({"broadcast_shapes":[[2,-1],[2,3]]})").find("negative dimension") !=
         std::string::npos);
+}
+
+TEST_CASE("a start's values, and the op \"to\": torch.tensor(values, dtype=...).to(dtype)") {
+  // torch: torch.tensor([300.7, -1.5, float('nan')]).to(torch.int8) is [44, -1, 0];
+  // torch.tensor([-1, 7], dtype=torch.uint8) is [255, 7].
+  Json a = ask(R"({"start":{"shape":[3],"values":[300.7,-1.5,"NaN"]},"ops":[{"op":"to","dtype":"int8"}]})");
+  CHECK(a["results"][0]["values"].dump() == "[44,-1,0]");
+  CHECK(a["results"][0]["shares_storage"] == false);
+  a = ask(R"({"start":{"shape":[2,1],"dtype":"uint8","values":[-1,7]},"ops":[{"op":"t"}]})");
+  CHECK(a["results"][0]["values"].dump() == "[255,7]");
+  a = ask(R"({"start":{"shape":[2],"dtype":"int16","values":[1,2]},"ops":[{"op":"to","dtype":"int16"}]})");
+  CHECK(a["results"][0]["shares_prev"] == true);  // to() of the same dtype is the tensor itself
+  a = ask(R"({"start":{"shape":[1],"dtype":"uint8","values":[300]},"ops":[]})");
+  CHECK(a["error"] == true);
+  CHECK(a["message"].get<std::string>().find("cannot be converted to type uint8") !=
+        std::string::npos);
+  CHECK(message_of(R"({"start":{"shape":[2,2],"values":[1,2,3]},"ops":[]})") ==
+        "bad input: start.values holds 3 values for start.shape [2, 2]");
+  CHECK(message_of(R"({"start":{"shape":[1],"values":["one"]},"ops":[]})").find("start.values") !=
+        std::string::npos);
+  CHECK(message_of(R"({"start":{"shape":[1]},"ops":[{"op":"to"}]})") ==
+        "bad input: to needs \"dtype\"");
+  CHECK(message_of(R"({"grad":{"start":{"shape":[1]},"ops":[{"op":"to","dtype":"float64"}]}})")
+            .find("has no gradient here") != std::string::npos);
+}
+
+TEST_CASE("sum, and the narrow integers' promotion, in engine requests") {
+  // torch: x = torch.tensor([[200, 255, 1], [0, 7, 9]], dtype=torch.uint8); x.sum() is 472, x.sum(0)
+  // [200, 262, 10], both int64; x + torch.tensor([-1, 1, 2], dtype=torch.int8) is int16.
+  const std::string x = R"({"start":{"shape":[2,3],"dtype":"uint8","values":[200,255,1,0,7,9]}})";
+  Json a = ask(R"({"unary":"sum","x":)" + x + "}");
+  CHECK(a["dtype"] == "int64");
+  CHECK(a["shape"].dump() == "[]");
+  CHECK(a["values"].dump() == "[472]");
+  a = ask(R"({"unary":"sum","dim":0,"x":)" + x + "}");
+  CHECK(a["values"].dump() == "[200,262,10]");
+  CHECK(ask(R"({"unary":"sum","dim":2,"x":)" + x + "}")["error"] == true);
+  CHECK(message_of(R"({"unary":"neg","dim":0,"x":)" + x + "}") ==
+        "bad input: \"dim\" is sum's field; neg takes none");
+  a = ask(R"({"binary":"add","x":)" + x +
+          R"(,"y":{"start":{"shape":[3],"dtype":"int8","values":[-1,1,2]}}})");
+  CHECK(a["dtype"] == "int16");
+  CHECK(a["values"].dump() == "[199,256,3,-1,8,11]");
+  a = ask(R"({"unary":"add_scalar","x":)" + x + "}");
+  CHECK(a["dtype"] == "uint8");
+  CHECK(a["values"].dump() == "[201,0,2,1,8,10]");
 }
 
 TEST_CASE("the engine's requests answer with the result's layout") {

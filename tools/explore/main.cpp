@@ -37,6 +37,9 @@ Numbers: an integer is an int64, exactly, from -9223372036854775808 to 922337203
 double. Arguments bind as PyTorch's: by position or by keyword (view(size=(2, 3))), and dtype=
 (and seed=) only by keyword.
 
+Dtypes: bool, uint8, int8, int16, int32, int64, float16, bfloat16, float32, float64, complex64,
+complex128, and torch's aliases short, int, long, half, float, double, cfloat, cdouble.
+
 Factories (torch.arange and arange are the same; dtype=torch.float32 or dtype='float32'):
   arange(end) | arange(start, end[, step])      int64 unless dtype= says otherwise (not bool)
   zeros(*size) ones(*size) empty(*size)         float32; empty is zero-filled here
@@ -72,14 +75,16 @@ const char* const kHelpJsonl = R"(
 in order, flushing each:
   {"start":{"shape":[2,3,4],"dtype":"float32"},"ops":[{"op":"permute","dims":[2,0,1]}]}
       The start tensor is arange(numel) of the dtype (float32 when absent), reshaped,
-      contiguous. Ops and their fields (a null field counts as omitted):
+      contiguous; with "values":[...] it holds those instead, row-major, as
+      torch.tensor(values, dtype=...) takes them (numbers, true, false, "NaN", "Infinity",
+      "-Infinity"). Ops and their fields (a null field counts as omitted):
         permute{dims} transpose{dim0,dim1} slice{dim,start,stop,step} select{dim,index}
         diagonal{offset,dim1,dim2} expand{shape} broadcast_to{shape} unsqueeze{dim}
         squeeze{dim} (a dim or a list; no dim: all) view{shape} reshape{shape} flatten{start_dim,end_dim}
         contiguous{} t{} narrow{dim,start,length} as_strided{size,stride,storage_offset}
         (no offset: keep the current one) unfold{dimension,size,step}
         and also movedim{source,destination} unflatten{dim,sizes} mT{} clone{} flip{dims}
-        view_dtype{dtype} swapaxes{axis0,axis1} swapdims{dim0,dim1}
+        view_dtype{dtype} to{dtype} swapaxes{axis0,axis1} swapdims{dim0,dim1}
         moveaxis{source,destination} atleast_1d{} atleast_2d{} atleast_3d{} detach{} alias{}
         view_as_real{} view_as_complex{} real{} imag{} conj{} resolve_conj{}
         conj_physical{} H{} mH{} adjoint{} (a complex start: arange as the real parts, 0 as
@@ -95,16 +100,18 @@ in order, flushing each:
          infinities as the strings "NaN", "Infinity" and "-Infinity")}
       or {"error":true,"message":...}, after which the chain stops.
   {"broadcast_shapes":[[3,1],[1,4]]}  ->  {"result":[3,4]} or an error
-  {"unary":"neg","x":<chain>}       unary: neg, add_scalar (x + 1), clone, empty_like, contiguous
+  {"unary":"neg","x":<chain>}       unary: neg, abs, exp, sqrt, add_scalar (x + 1), clone,
+      empty_like, contiguous, and sum (all elements, or "dim":d), int64 for integers and bool
   {"binary":"mul","x":<chain>,"y":<chain>}   binary: add, sub, mul, div, with broadcasting
       where a chain is {"start":...,"ops":[...]}; the answer is the result's
-      {"shape","stride","storage_offset","values"}, its strides by PyTorch's output-layout rule
+      {"shape","stride","storage_offset","dtype","is_contiguous","numel","values"}, its strides
+      by PyTorch's output-layout rule and its dtype by PyTorch's type promotion
   {"matmul":{"a_shape":[3,4,1,2],"b_shape":[1,2,3],"dtype":"float32"}}
       operands are arange(numel) reshaped; batched dims broadcast as in torch.matmul
   {"grad":{"start":{"shape":[2,3],"dtype":"float64"},"ops":[{"op":"exp"}]}}
       A gradient: the leaf x is the start tensor with requires_grad, y is x after the ops, and
       backward runs from (y * w).sum() with w = arange(1, y.numel() + 1) shaped like y. The ops
-      are a chain's (but for those with several outputs, view_dtype, alias and atleast_*),
+      are a chain's (but for those with several outputs, view_dtype, to, alias and atleast_*),
       and sum{dim,keepdim} mean{dim,keepdim} (no dim: all) exp{} log{} pow{exponent}
       mul_self{} (y * y); at most 64 of them. Answer: x.grad as {"shape","stride","values"}
       (values as in a chain's answer), or {"error":true,"message":...} where PyTorch raises.

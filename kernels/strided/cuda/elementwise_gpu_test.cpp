@@ -142,7 +142,8 @@ TEST_CASE("out variants: into a transposed output, and in place") {
 }
 
 TEST_CASE("copy_ moves 1-, 2-, 4- and 8-byte elements bit for bit, strided and broadcast") {
-  for (const DType t : {DType::Bool, DType::Float16, DType::Int32, DType::Int64, DType::Float64}) {
+  for (const DType t : {DType::Bool, DType::Float16, DType::Int32, DType::Int64, DType::Float64,
+                        DType::UInt8, DType::Int8, DType::Int16}) {
     INFO(name(t));
     // A CPU source in a transposed layout with a broadcast dim.
     Tensor src_base = empty({6, 5}, {t});

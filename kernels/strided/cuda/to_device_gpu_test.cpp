@@ -12,8 +12,9 @@ using namespace strided::cuda;
 using namespace strided::cuda::testing;
 
 TEST_CASE("a round trip preserves values, shape, strides and dtype for every dtype") {
-  for (const DType t : {DType::Bool, DType::Int32, DType::Int64, DType::Float16, DType::BFloat16,
-                        DType::Float32, DType::Float64}) {
+  for (const DType t : {DType::Bool, DType::UInt8, DType::Int8, DType::Int16, DType::Int32,
+                        DType::Int64, DType::Float16, DType::BFloat16, DType::Float32,
+                        DType::Float64}) {
     INFO(name(t));
     Tensor a = empty({3, 4, 5}, {t});
     for (int64_t i = 0; i < 60; ++i)

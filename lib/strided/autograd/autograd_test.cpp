@@ -208,6 +208,13 @@ TEST_CASE("backward's own errors are PyTorch's") {
         "shape of torch.Size([3]).");
   CHECK(error_of([] { Variable(arange(3), true); }) ==
         "only Tensors of floating point and complex dtype can require gradients");
+  for (DType narrow : {DType::UInt8, DType::Int8, DType::Int16}) {  // torch: requires_grad_()
+    CAPTURE(name(narrow));
+    CHECK(error_of([&] { Variable(zeros({2}, {narrow}), true); }) ==
+          "only Tensors of floating point and complex dtype can require gradients");
+    CHECK(error_of([&] { Variable(zeros({2}, {narrow})).requires_grad_(); }) ==
+          "only Tensors of floating point and complex dtype can require gradients");
+  }
   Variable r = x * x;
   sum(r).backward(Tensor(), /*retain_graph=*/true);
   sum(r).backward();  // the graph was kept once

@@ -18,8 +18,18 @@ std::string legacy_type_name(DType dtype) {
     case DType::Float64: return "torch.DoubleTensor";
     case DType::Float16: return "torch.HalfTensor";
     case DType::BFloat16: return "torch.BFloat16Tensor";
-    default: return "torch." + std::string(name(dtype));
+    case DType::Complex64: return "torch.ComplexFloatTensor";
+    case DType::Complex128: return "torch.ComplexDoubleTensor";
+    // Never a variable's (only floating and complex tensors require gradients); named as
+    // PyTorch names them all the same.
+    case DType::Bool: return "torch.BoolTensor";
+    case DType::UInt8: return "torch.ByteTensor";
+    case DType::Int8: return "torch.CharTensor";
+    case DType::Int16: return "torch.ShortTensor";
+    case DType::Int32: return "torch.IntTensor";
+    case DType::Int64: return "torch.LongTensor";
   }
+  return "torch.Tensor";
 }
 }  // namespace
 

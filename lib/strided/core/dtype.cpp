@@ -3,6 +3,7 @@
 #include <bit>
 #include <cmath>
 #include <cstdio>
+#include <iterator>
 
 #include "strided/core/error.h"
 
@@ -17,6 +18,9 @@ int64_t itemsize(DType t) {
 std::string_view name(DType t) {
   switch (t) {
     case DType::Bool: return "bool";
+    case DType::UInt8: return "uint8";
+    case DType::Int8: return "int8";
+    case DType::Int16: return "int16";
     case DType::Int32: return "int32";
     case DType::Int64: return "int64";
     case DType::Float16: return "float16";
@@ -31,25 +35,37 @@ std::string_view name(DType t) {
 
 DType dtype_from_name(std::string_view n) {
   if (n.starts_with("torch.")) n.remove_prefix(6);
-  if (n == "bool") return DType::Bool;
-  if (n == "int32" || n == "int") return DType::Int32;
-  if (n == "int64" || n == "long") return DType::Int64;
-  if (n == "float16" || n == "half") return DType::Float16;
-  if (n == "bfloat16") return DType::BFloat16;
-  if (n == "float32" || n == "float") return DType::Float32;
-  if (n == "float64" || n == "double") return DType::Float64;
-  if (n == "complex64" || n == "cfloat") return DType::Complex64;
-  if (n == "complex128" || n == "cdouble") return DType::Complex128;
-  throw Error(detail::concat("dtype: unknown dtype '", n,
-                             "' (expected bool, int32, int64, float16, bfloat16, float32, "
-                             "float64, complex64 or complex128)"));
+  for (DType t : kAllDTypes)
+    if (n == name(t)) return t;
+  // torch's aliases, each an attribute of the module (torch.short is torch.int16); torch has no
+  // byte or char attribute, only ByteTensor and CharTensor.
+  if (n == "short") return DType::Int16;
+  if (n == "int") return DType::Int32;
+  if (n == "long") return DType::Int64;
+  if (n == "half") return DType::Float16;
+  if (n == "float") return DType::Float32;
+  if (n == "double") return DType::Float64;
+  if (n == "cfloat") return DType::Complex64;
+  if (n == "cdouble") return DType::Complex128;
+  throw Error(detail::concat("dtype: unknown dtype '", n, "' (expected ", dtype_names(), ")"));
+}
+
+std::string dtype_names() {
+  std::string out;
+  const size_t n = std::size(kAllDTypes);
+  for (size_t i = 0; i < n; ++i)
+    out += std::string(i == 0 ? "" : i + 1 == n ? " or " : ", ") + std::string(name(kAllDTypes[i]));
+  return out;
 }
 
 bool is_floating_point(DType t) {
   return t == DType::Float16 || t == DType::BFloat16 || t == DType::Float32 ||
          t == DType::Float64;
 }
-bool is_integral(DType t) { return t == DType::Int32 || t == DType::Int64; }
+bool is_integral(DType t) {
+  return t == DType::UInt8 || t == DType::Int8 || t == DType::Int16 || t == DType::Int32 ||
+         t == DType::Int64;
+}
 bool is_complex(DType t) { return t == DType::Complex64 || t == DType::Complex128; }
 
 DType real_value_type(DType t) {
@@ -113,6 +129,37 @@ BFloat16 float_to_bfloat16(float f) {
   if ((x & 0x7fffffffu) > 0x7f800000u) return {static_cast<uint16_t>((x >> 16) | 0x40u)};
   x += 0x7fffu + ((x >> 16) & 1u);  // round to nearest even
   return {static_cast<uint16_t>(x >> 16)};
+}
+
+bool fits_without_overflow(const Scalar& v, DType t) {
+  if (v.kind() == Scalar::Kind::Bool) return true;
+  return dispatch(real_value_type(t), [&v](auto tag) {
+    using T = decltype(tag);
+    if constexpr (std::is_same_v<T, bool>) {
+      return true;
+    } else if constexpr (std::is_integral_v<T>) {
+      using L = std::numeric_limits<T>;
+      if (v.kind() == Scalar::Kind::Float) {
+        // NaN compares false; int64's max converts to 2^63, so 2^63 passes (and becomes -2^63).
+        const double d = v.to_double();
+        return d >= static_cast<double>(L::lowest()) && d <= static_cast<double>(L::max());
+      }
+      const int64_t i = v.to_int();
+      if constexpr (std::is_unsigned_v<T>)
+        return i <= static_cast<int64_t>(L::max()) &&
+               (i >= 0 || -static_cast<uint64_t>(i) <= static_cast<uint64_t>(L::max()));
+      else
+        return i >= L::min() && i <= L::max();
+    } else {
+      const double max = std::is_same_v<T, Half>       ? 65504.0
+                         : std::is_same_v<T, BFloat16> ? 3.3895313892515355e38
+                                                       : static_cast<double>(
+                                                             std::numeric_limits<wide_t<T>>::max());
+      const double d = v.kind() == Scalar::Kind::Float ? v.to_double()
+                                                       : static_cast<double>(v.to_int());
+      return std::isinf(d) || std::isnan(d) || (d >= -max && d <= max);
+    }
+  });
 }
 
 Scalar load_scalar(const void* p, DType t) {

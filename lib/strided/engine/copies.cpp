@@ -11,6 +11,7 @@
 #include <limits>
 #include <type_traits>
 
+#include "strided/engine/convert.h"
 #include "strided/engine/cpu_kernels.h"
 #include "strided/engine/dispatch.h"
 #include "strided/engine/iterator.h"
@@ -59,22 +60,24 @@ Plan make_plan(IntList sizes, IntList dst_strides, IntList src_strides) {
 }
 
 // dst[i] = convert(src[i]) over every index i of plan.sizes (numel > 0); offsets in elements from
-// each base pointer. The layout algebra's odometer walks the outer dims; the last dim is the tight
-// inner loop.
-template <class D, class S>
-void copy_loop(D* dst, int64_t dst_off, const S* src, int64_t src_off, const Plan& p) {
+// each storage's start. The layout algebra's odometer walks the outer dims; the last dim is one
+// run of the engine's conversion loop (convert.h).
+void copy_loop(const Tensor& dst, const Tensor& src, int64_t src_off, const Plan& p) {
+  char* d = static_cast<char*>(dst.storage().data());
+  const char* s = static_cast<const char*>(src.storage().data());
+  const int64_t di = dst.element_size(), si = src.element_size();
   const size_t n = p.sizes.size();
   if (n == 0) {
-    dst[dst_off] = convert_element<D>(src[src_off]);
+    convert_run(d + dst.storage_offset() * di, dst.dtype(), di, s + src_off * si, src.dtype(), si,
+                1);
     return;
   }
   const int64_t inner = p.sizes[n - 1], ds = p.dst_strides[n - 1], ss = p.src_strides[n - 1];
   const Shape dst_outer(p.dst_strides.begin(), p.dst_strides.end() - 1);
   const Shape src_outer(p.src_strides.begin(), p.src_strides.end() - 1);
   for_each_index(IntList(p.sizes.data(), n - 1), {dst_outer, src_outer}, [&](const int64_t* off) {
-    D* d = dst + (dst_off + off[0]);
-    const S* s = src + (src_off + off[1]);
-    for (int64_t i = 0; i < inner; ++i) d[i * ds] = convert_element<D>(s[i * ss]);
+    convert_run(d + (dst.storage_offset() + off[0]) * di, dst.dtype(), ds * di,
+                s + (src_off + off[1]) * si, src.dtype(), ss * si, inner);
   });
 }
 
@@ -82,15 +85,7 @@ void copy_loop(D* dst, int64_t dst_off, const S* src, int64_t src_off, const Pla
 // converting dtypes. The caller has ruled out harmful overlap.
 void strided_copy(const Tensor& dst, const Tensor& src, IntList src_strides, int64_t src_offset) {
   if (dst.numel() == 0) return;
-  const Plan p = make_plan(dst.sizes(), dst.strides(), src_strides);
-  dispatch(dst.dtype(), [&](auto d) {
-    using D = decltype(d);
-    dispatch(src.dtype(), [&](auto s) {
-      using S = decltype(s);
-      copy_loop(static_cast<D*>(dst.storage().data()), dst.storage_offset(),
-                static_cast<const S*>(src.storage().data()), src_offset, p);
-    });
-  });
+  copy_loop(dst, src, src_offset, make_plan(dst.sizes(), dst.strides(), src_strides));
 }
 
 // ---- overlap: PyTorch's tests (MemoryOverlap.cpp) are memory.h's; this one is copy_'s own
@@ -110,38 +105,6 @@ bool may_overlap(const Tensor& a, const Tensor& b) {
 // MemoryFormat::Preserve): empty_like's, its errors named for op.
 Tensor empty_preserving(const Tensor& t, DType dtype, const char* op) {
   return empty_like(t, {dtype, t.device()}, MemoryFormat::Preserve, op);
-}
-
-// c10/util/TypeCast.h checked_convert, for fill_: a Scalar that does not fit the dtype is an error
-// (infinities and NaN fit the floating types; bool takes anything).
-template <class T>
-void check_fits(const Scalar& v, DType dtype) {
-  if constexpr (std::is_same_v<T, bool>) {
-    return;
-  } else {
-    using W = wide_t<T>;
-    const double lowest = std::is_same_v<T, Half> ? -65504.0
-                          : std::is_same_v<T, BFloat16>
-                              ? -3.3895313892515355e38
-                              : static_cast<double>(std::numeric_limits<W>::lowest());
-    const double max = -lowest;
-    bool fits = true;
-    if (v.kind() == Scalar::Kind::Float) {
-      const double d = v.to_double();
-      if constexpr (std::is_floating_point_v<W>)
-        fits = std::isinf(d) || std::isnan(d) || (d >= lowest && d <= max);
-      else
-        fits = d >= lowest && d <= static_cast<double>(std::numeric_limits<W>::max());
-    } else if (v.kind() == Scalar::Kind::Int) {
-      const int64_t i = v.to_int();
-      if constexpr (std::is_integral_v<W>)
-        fits = i >= std::numeric_limits<W>::min() && i <= std::numeric_limits<W>::max();
-      else
-        fits = static_cast<double>(i) >= lowest && static_cast<double>(i) <= max;
-    }
-    STRIDED_CHECK(fits, "fill_(): value ", v.to_string(), " cannot be converted to type ",
-                  name(dtype), " without overflow");
-  }
 }
 
 // A complex tensor's (real, imaginary) pairs, whatever its conjugate bit: the bytes as they are.
@@ -229,7 +192,9 @@ Tensor& Tensor::fill_(const Scalar& value) {
     parts(*this).select(-1, 1).fill_(Scalar(0.0));
     return *this;
   }
-  dispatch(dtype_, [&](auto tag) { check_fits<decltype(tag)>(value, dtype_); });
+  // c10/util/TypeCast.h checked_convert: fill_(300) of a uint8 tensor is refused.
+  STRIDED_CHECK(fits_without_overflow(value, dtype_), "fill_(): value ", value.to_string(),
+                " cannot be converted to type ", name(dtype_), " without overflow");
   if (numel() == 0) return *this;
   dispatch(dtype_, [&](auto tag) {
     using T = decltype(tag);

@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <limits>
+#include <utility>
 
 #include "strided/core/error_of.h"
 #include "strided/engine/ops.h"
@@ -114,6 +115,59 @@ TEST_CASE("dtype conversions are PyTorch's casts, without undefined behaviour") 
         Values{inf, -inf});
 }
 
+TEST_CASE("casts to uint8, int8 and int16 take the low bits of a truncation") {
+  // torch 1.13 on x86: a float is truncated toward zero into an int64 for uint8, an int32 for
+  // int8 and int16 (the lowest of either for NaN, the infinities and what lies outside it), whose
+  // low 8 or 16 bits are kept; an integer keeps its own low bits. The same values from a
+  // contiguous run of 1000 and from a strided one.
+  const double inf = std::numeric_limits<double>::infinity();
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const Values in{nan, inf, -inf, 1e20, 300.7, -300.7, 127.9, -128.5, 255.5, -1.5, 2.7, -2.7,
+                  40000.0, -40000.0, 3000000007.0, 65535.9, 32768.0, -0.99};
+  const int64_t n = static_cast<int64_t>(in.size());
+  const Values i8{0, 0, 0, 0, 44, -44, 127, -128, -1, -1, 2, -2, 64, -64, 0, -1, 0, 0};
+  // 3000000007.0 is 3e9 in float32, whose low byte is 0; in float64 its low byte is 7.
+  const Values u8_f32{0, 0, 0, 0, 44, 212, 127, 128, 255, 255, 2, 254, 64, 192, 0, 255, 0, 0};
+  Values u8_f64 = u8_f32;
+  u8_f64[14] = 7;
+  const Values i16{0, 0, 0, 0, 300, -300, 127, -128, 255, -1, 2, -2, -25536, 25536, 0, -1,
+                   -32768, 0};
+  for (DType from : {DType::Float32, DType::Float64}) {
+    const Tensor x = from_values(in, {n}, {from});
+    const Tensor run = x.repeat({1000 / n + 1});
+    const Tensor strided = x.unsqueeze(1).expand({n, 3}).contiguous().select(1, 1);
+    const Values& u8 = from == DType::Float32 ? u8_f32 : u8_f64;
+    for (const auto& [to, want] : {std::pair{DType::Int8, i8}, std::pair{DType::UInt8, u8},
+                                   std::pair{DType::Int16, i16}}) {
+      INFO(name(from), " to ", name(to));
+      CHECK(x.to(to).to_vector() == want);
+      CHECK(run.to(to).slice(0, 0, n).to_vector() == want);
+      CHECK(run.to(to).slice(0, 5 * n, 6 * n).to_vector() == want);
+      CHECK(strided.to(to).to_vector() == want);
+    }
+  }
+  // float16 and bfloat16 go through float: 300.7 is 300.75 in float16, 300 in bfloat16.
+  CHECK(from_values({300.7, -1.5}, {2}, {DType::Float16}).to(DType::Int8).to_vector() ==
+        Values{44, -1});
+  CHECK(from_values({300.7, nan}, {2}, {DType::BFloat16}).to(DType::UInt8).to_vector() ==
+        Values{44, 0});
+  // Integers wrap; bool is 0 or 1; the narrow types widen exactly, uint8 without a sign.
+  const Tensor big = from_values({300, -1, 65537, -129, 1099511627781.0}, {5}, {DType::Int64});
+  CHECK(big.to(DType::Int8).to_vector() == Values{44, -1, 1, 127, 5});
+  CHECK(big.to(DType::UInt8).to_vector() == Values{44, 255, 1, 127, 5});
+  CHECK(big.to(DType::Int16).to_vector() == Values{300, -1, 1, -129, 5});
+  CHECK(big.to(DType::Int8).to(DType::UInt8).to_vector() == Values{44, 255, 1, 127, 5});
+  CHECK(big.to(DType::UInt8).to(DType::Int8).to(DType::Float32).to_vector() ==
+        Values{44, -1, 1, 127, 5});
+  CHECK(big.to(DType::UInt8).to(DType::Int16).to_vector() == Values{44, 255, 1, 127, 5});
+  CHECK(from_values({1, 0}, {2}, {DType::Bool}).to(DType::Int8).to_vector() == Values{1, 0});
+  CHECK(from_values({0, 2, 255}, {3}, {DType::UInt8}).to(DType::Bool).to_vector() ==
+        Values{0, 1, 1});
+  // A uint8 byte of 2 seen as a bool is True, and converts to 1 (c10::load<bool>).
+  CHECK(from_values({0, 2}, {2}, {DType::UInt8}).view(DType::Bool).to(DType::Int32).to_vector() ==
+        Values{0, 1});
+}
+
 TEST_CASE("copy_ broadcasts its source, converts dtypes and writes in place") {
   Tensor dst = zeros({2, 3});
   Tensor& same = dst.copy_(arange_of({3}));
@@ -190,6 +244,20 @@ TEST_CASE("fill_ checks that the value fits, as c10's checked_convert") {
   CHECK_THROWS_AS(zeros({2}, {DType::Float16}).fill_(Scalar(int64_t{70000})), Error);
   CHECK_THROWS_AS(zeros({2}).fill_(Scalar(1e300)), Error);
   CHECK_THROWS_AS(zeros({2}, {DType::BFloat16}).fill_(Scalar(1e300)), Error);
+  // An unsigned type also takes the negatives down to -max, which wrap (c10's overflows: "a - b
+  // as a + 255 * b"); torch: zeros(2, dtype=uint8).fill_(-1) is [255, 255], fill_(-256) and
+  // fill_(-0.5) raise.
+  CHECK(zeros({2}, {DType::UInt8}).fill_(Scalar(int64_t{-1})).to_vector() == Values{255, 255});
+  CHECK(zeros({2}, {DType::UInt8}).fill_(Scalar(int64_t{-255})).to_vector() == Values{1, 1});
+  CHECK(error_of([] { zeros({2}, {DType::UInt8}).fill_(Scalar(int64_t{300})); }) ==
+        "fill_(): value 300 cannot be converted to type uint8 without overflow");
+  CHECK_THROWS_AS(zeros({2}, {DType::UInt8}).fill_(Scalar(int64_t{-256})), Error);
+  CHECK_THROWS_AS(zeros({2}, {DType::UInt8}).fill_(Scalar(-0.5)), Error);
+  CHECK(zeros({2}, {DType::Int8}).fill_(Scalar(-127.9)).to_vector() == Values{-127, -127});
+  CHECK_THROWS_AS(zeros({2}, {DType::Int8}).fill_(Scalar(int64_t{128})), Error);
+  CHECK_THROWS_AS(zeros({2}, {DType::Int8}).fill_(Scalar(int64_t{-129})), Error);
+  CHECK_THROWS_AS(zeros({2}, {DType::Int16}).fill_(Scalar(32768.0)), Error);
+  CHECK(zeros({2}, {DType::Int16}).fill_(Scalar(true)).to_vector() == Values{1, 1});
 }
 
 TEST_CASE("fill_ allocates nothing; zeros allocates one storage (regression)") {

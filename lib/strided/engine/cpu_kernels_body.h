@@ -28,6 +28,7 @@
 
 #include "strided/engine/cpu_kernels.h"
 #include "strided/core/dtype.h"
+#include "strided/engine/convert.h"
 #include "strided/core/error.h"
 #include "strided/engine/iterator.h"
 #include "strided/layout/layout.h"

@@ -83,12 +83,14 @@ Tensor random_typed(Shape shape, uint64_t seed, DType dtype = DType::Float32) {
   Generator gen(seed);
   Tensor t = sub(mul(rand(shape, gen, {DType::Float64}), Scalar(200.0)), Scalar(100.0));  // in [-100, 100)
   if (dtype == DType::Bool) return t.to(DType::Float32).to(DType::Int64).to(DType::Bool);
-  if (dtype == DType::Int32 || dtype == DType::Int64) return mul(t, Scalar(2e7)).to(DType::Int64).to(dtype);
+  // Integers over all of int32's range, the narrow ones wrapped into theirs.
+  if (is_integral(dtype)) return mul(t, Scalar(2e7)).to(DType::Int64).to(dtype);
   return t.to(dtype);
 }
 
-const DType kDtypes[] = {DType::Float32, DType::Float64, DType::Int32, DType::Int64,
-                         DType::Bool,    DType::Float16, DType::BFloat16};
+const DType kDtypes[] = {DType::Float32, DType::Float64,  DType::Int32, DType::Int64,
+                         DType::Bool,    DType::Float16,  DType::BFloat16, DType::UInt8,
+                         DType::Int8,    DType::Int16};
 
 }  // namespace
 
@@ -203,7 +205,9 @@ TEST_CASE("dispatch: copies, conversions and fills give the same bits under ever
 }
 
 TEST_CASE("dispatch: max, min and their indices give the same bits under every capability") {
-  for (DType dt : {DType::Float32, DType::Float64, DType::Int32, DType::Int64, DType::Float16}) {
+  // The narrow integers' loops are the baseline's under every capability (reduce_loops.h).
+  for (DType dt : {DType::Float32, DType::Float64, DType::Int32, DType::Int64, DType::Float16,
+                   DType::UInt8, DType::Int8, DType::Int16}) {
     for (int64_t n : kLengths) {
       INFO(name(dt), " n=", n);
       Tensor x = random_typed({5, n}, 30 + n, dt);
@@ -225,7 +229,8 @@ TEST_CASE("dispatch: max, min and their indices give the same bits under every c
 }
 
 TEST_CASE("dispatch: integer sums give the same bits, float sums agree within the tolerance") {
-  for (DType dt : {DType::Int32, DType::Int64, DType::Bool}) {
+  for (DType dt : {DType::Int32, DType::Int64, DType::Bool, DType::UInt8, DType::Int8,
+                   DType::Int16}) {
     for (int64_t n : kLengths) {
       const Tensor x = random_typed({6, n}, 40 + n, dt);
       check_alike("integer sums", [&] {

@@ -17,32 +17,23 @@ using vec::store;
 using vec::store1;
 using vec::Vec;
 
-// ---- conversion between dtypes ------------------------------------------------------------------
-
-// n elements from src (dtype sd, byte stride ss) to dst (dtype dd, byte stride ds), each with
-// convert_element (dtype.h), the one conversion the copies use too.
-void convert_run(char* dst, DType dd, int64_t ds, const char* src, DType sd, int64_t ss,
-                 int64_t n) {
-  dispatch(dd, [&](auto d) {
-    using D = decltype(d);
-    dispatch(sd, [&](auto s) {
-      using S = decltype(s);
-      for (int64_t i = 0; i < n; ++i)
-        store1<D>(dst + i * ds, convert_element<D>(load1<S>(src + i * ss)));
-    });
-  });
-}
-
 // ---- compute types
 // -------------------------------------------------------------------------------
 
 // The type a kernel computes in for a common dtype: integers wrap, so they compute unsigned
 // (vec.h); bool computes on its byte; float16 and bfloat16 compute in float32 (ATen's opmath).
+// uint8, int8 and int16 compute in int32, staged in and out as float16 is: PyTorch computes them
+// in their own type (at::opmath_type<int8_t> is int8_t), and the ops here (+, -, *, neg, abs;
+// division computes in float) wrap modulo 2^32 to the same low bits: abs(-128) is 128, whose low
+// byte is int8's -128, as torch's. So no loop is compiled for them at any vector width.
 template <class F>
 void dispatch_compute(DType t, F&& f) {
   switch (t) {
     case DType::Bool:
       return f(uint8_t{});
+    case DType::UInt8:
+    case DType::Int8:
+    case DType::Int16:
     case DType::Int32:
       return f(uint32_t{});
     case DType::Int64:
@@ -545,27 +536,40 @@ void copy_loops(const TensorIterator& it) {
   });
 }
 
-// fill_: one converted value written over the plan of the output alone.
-void fill_loops(const TensorIterator& it, const void* value, bool serial) {
-  dispatch(it.operand(0).dtype(), [&](auto tag) {
-    using T = decltype(tag);
-    T x{};
-    std::memcpy(&x, value, sizeof x);
-    auto loop = [&x](char** data, const int64_t* steps, int64_t n0, int64_t n1) {
-      for (int64_t j = 0; j < n1; ++j) {
-        char* row = data[0] + j * steps[1];
-        if (steps[0] == static_cast<int64_t>(sizeof(T))) {
-          std::fill_n(reinterpret_cast<T*>(row), n0, x);
-        } else {
-          for (int64_t i = 0; i < n0; ++i) std::memcpy(row + i * steps[0], &x, sizeof(T));
-        }
+// fill_: one converted value written over the plan of the output alone. Only the value's bytes
+// matter, so the loop is compiled per element width (1, 2, 4 or 8 bytes), not per dtype.
+template <class W>
+void fill_width(const TensorIterator& it, const void* value, bool serial) {
+  W x;
+  std::memcpy(&x, value, sizeof x);
+  auto loop = [&x](char** data, const int64_t* steps, int64_t n0, int64_t n1) {
+    for (int64_t j = 0; j < n1; ++j) {
+      char* row = data[0] + j * steps[1];
+      if (steps[0] == static_cast<int64_t>(sizeof(W))) {
+        std::fill_n(reinterpret_cast<W*>(row), n0, x);
+      } else {
+        for (int64_t i = 0; i < n0; ++i) std::memcpy(row + i * steps[0], &x, sizeof(W));
       }
-    };
-    if (serial)
-      it.serial_for_each(loop, 0, it.numel());
-    else
-      it.for_each(loop);
-  });
+    }
+  };
+  if (serial)
+    it.serial_for_each(loop, 0, it.numel());
+  else
+    it.for_each(loop);
+}
+
+void fill_loops(const TensorIterator& it, const void* value, bool serial) {
+  switch (it.operand(0).element_size()) {
+    case 1:
+      return fill_width<uint8_t>(it, value, serial);
+    case 2:
+      return fill_width<uint16_t>(it, value, serial);
+    case 4:
+      return fill_width<uint32_t>(it, value, serial);
+    case 8:
+      return fill_width<uint64_t>(it, value, serial);
+  }
+  STRIDED_INTERNAL_ASSERT(false);  // fill_ writes a complex tensor's real parts (copies.cpp)
 }
 
 }  // namespace

@@ -260,6 +260,25 @@ TEST_CASE("index_put_ with a repeated index: the last write wins, or accumulate 
   CHECK(e.to_vector() == Values{1, 1, 1});
 }
 
+TEST_CASE("indexing a uint8 tensor: a gathered copy, and accumulation that wraps") {
+  // torch: u = torch.tensor([100, 200, 255], dtype=torch.uint8); u[[0, 2]] is [100, 255];
+  // u.index_put_((torch.tensor([0, 0]),), torch.tensor([100, 100], dtype=torch.uint8), True)
+  // gives [44, 200, 255] (300 wraps).
+  Tensor u = from_values({100, 200, 255}, {3}, {DType::UInt8});
+  const Tensor picked = u.index({std::vector<int64_t>{0, 2}});
+  CHECK(picked.dtype() == DType::UInt8);
+  CHECK(picked.to_vector() == Values{100, 255});
+  CHECK(!picked.storage().is_same(u.storage()));
+  u.index_put_({{0, 0}}, from_values({100, 100}, {2}, {DType::UInt8}), true);
+  CHECK(u.to_vector() == Values{44, 200, 255});
+  Tensor i = from_values({-128, 5}, {2}, {DType::Int8});
+  i.index_put_({{0}}, from_values({-1}, {1}, {DType::Int8}), true);
+  CHECK(i.to_vector() == Values{127, 5});
+  CHECK(error_of([&] { i.index_put_({{0}}, from_values({1}, {1}, {DType::UInt8})); }) ==
+        "index_put_(): Index put requires the source and destination dtypes match, got Char for "
+        "the destination and Byte for the source.");
+}
+
 TEST_CASE("index_put_ errors, worded as PyTorch's") {
   Tensor x = arange_shaped({3, 2});
   CHECK(error_of([&] { x.index_put_({{0, 3}}, longs({1}, {})); }) ==

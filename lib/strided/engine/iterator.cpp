@@ -260,7 +260,15 @@ TensorIterator TensorIteratorConfig::build() const {
       // PyTorch converts with .to(common_dtype), which keeps a dense input's layout and lays a
       // broadcast or sparse one out densely; the output strides below see the converted tensor.
       if (o.wrapped_number) {
-        o.tensor = scalar_tensor(*o.wrapped_number, {common});
+        // A wrapped number's 0-d tensor (int64, float64 or bool) is converted so too, unchecked:
+        // uint8 + 300 adds 300's low byte, 44, and float16 + 1e10 adds inf. Scalar::to is that
+        // conversion; the one element is stored in place, with no plan of its own.
+        Tensor t = empty({}, {common});
+        if (is_complex(common))
+          t.fill_(*o.wrapped_number);  // its real part; fill_ writes complex tensors so
+        else
+          store_scalar(t.data_ptr(), common, *o.wrapped_number);
+        o.tensor = t;
       } else {
         STRIDED_CHECK(o.tensor.device().is_cpu(), op, ": converting a ", device.str(),
                       " input from ", name(o.dtype()), " to ", name(common),

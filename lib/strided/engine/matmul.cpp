@@ -39,6 +39,9 @@ void check_kernel_dtype(DType t, const char* kernel) {
 const char* type_meta_name(DType t) {
   switch (t) {
     case DType::Bool: return "bool";
+    case DType::UInt8: return "unsigned char";
+    case DType::Int8: return "signed char";
+    case DType::Int16: return "short int";
     case DType::Int32: return "int";
     case DType::Int64: return "long int";
     case DType::Float16: return "c10::Half";
@@ -241,7 +244,8 @@ void run_kernel(MatmulKernel kernel, const Tensor& a, const Tensor& b, Tensor& o
 // mm's body without its checks, written into out, a contiguous (n,m) tensor (a new one, or one
 // batch of bmm's result): float types through `kernel`, bfloat16 and float16 computed in float32
 // and rounded once per element (as PyTorch's CPU gemm, gemv and dot accumulate them in float:
-// cpublas's opmath type), integers through the naive kernel.
+// cpublas's opmath type), int32 and int64 through the naive kernel, and uint8, int8 and int16
+// through int32's.
 void mm_into(const Tensor& a, const Tensor& b, Tensor& out, MatmulKernel kernel) {
   const int64_t n = a.size(0), k = a.size(1), m = b.size(1);
   const DType dt = a.dtype();
@@ -262,7 +266,20 @@ void mm_into(const Tensor& a, const Tensor& b, Tensor& out, MatmulKernel kernel)
       copy_(out, wide);
       break;
     }
-    default: STRIDED_INTERNAL_ASSERT(false);
+    case DType::UInt8:
+    case DType::Int8:
+    case DType::Int16: {
+      // PyTorch's gemm sums in the type itself (BlasKernel.cpp, opmath_t of int8 is int8), so
+      // each sum wraps; int32's wrapping sums have the same low bits, and the narrowing copy
+      // keeps them. One kernel fewer to compile per narrow type.
+      Tensor wide = empty({n, m}, TensorOptions{DType::Int32});
+      mm_into(a.to(DType::Int32), b.to(DType::Int32), wide, kernel);
+      copy_(out, wide);
+      break;
+    }
+    case DType::Bool:
+    case DType::Complex64:
+    case DType::Complex128: STRIDED_INTERNAL_ASSERT(false);  // check_kernel_dtype refused them
   }
 }
 

@@ -7,6 +7,7 @@
 
 #include <cmath>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "strided/engine/ops.h"
@@ -159,6 +160,35 @@ TEST_CASE("integer matmul is exact and wraps as PyTorch's; float32 matches float
   CHECK(matmul(p, q).to_vector() == std::vector<double>{20, 23, 26, 29, 56, 68, 80, 92});
   const Tensor f = random_normal({20, 30}), g = random_normal({30, 10});
   check_close(matmul(f, g).to_vector(), reference_product(f, g), 1e-5);
+}
+
+TEST_CASE("uint8, int8 and int16 matmul: each sum of products wraps in the type") {
+  // torch: torch.full((2, 3), 100, dtype=torch.uint8) @ torch.full((3, 2), 100, dtype=torch.uint8)
+  // is 48 everywhere (30000 mod 256); in int8 48 too, in int16 30000.
+  for (const auto& [dtype, want] : {std::pair{DType::UInt8, 48.0}, std::pair{DType::Int8, 48.0},
+                                    std::pair{DType::Int16, 30000.0}}) {
+    const Tensor x = full({2, 3}, Scalar(int64_t{100}), {dtype});
+    const Tensor y = full({3, 2}, Scalar(int64_t{100}), {dtype});
+    const Tensor r = matmul(x, y);
+    CHECK(r.dtype() == dtype);
+    CHECK(r.to_vector() == std::vector<double>(4, want));
+  }
+  // Every path against the int64 product, narrowed: mm, mv, dot, and broadcast batches.
+  for (DType dtype : {DType::UInt8, DType::Int8, DType::Int16}) {
+    const Tensor a = small_ints({2, 3, 5}, DType::Int64), b = small_ints({5, 4}, DType::Int64);
+    CAPTURE(name(dtype));
+    CHECK(matmul(a.to(dtype), b.to(dtype)).to_vector() == matmul(a, b).to(dtype).to_vector());
+    CHECK(matmul(a.select(0, 1).to(dtype), b.select(1, 2).to(dtype)).to_vector() ==
+          matmul(a.select(0, 1), b.select(1, 2)).to(dtype).to_vector());
+    CHECK(matmul(b.select(1, 0).to(dtype), b.select(1, 3).to(dtype)).to_vector() ==
+          matmul(b.select(1, 0), b.select(1, 3)).to(dtype).to_vector());
+  }
+  // PyTorch 2.6's mm compares the dtypes first, in TypeMeta's C++ names (1.13: "expected scalar
+  // type Byte but found Char").
+  CHECK_THROWS_WITH_AS(matmul(ones({2, 2}, {DType::UInt8}), ones({2, 2}, {DType::Int8})),
+                       "matmul: expected m1 and m2 to have the same dtype, but got: unsigned char "
+                       "!= signed char",
+                       Error);
 }
 
 TEST_CASE("bfloat16 and float16 are computed in float32 and rounded once, as PyTorch 2.6") {

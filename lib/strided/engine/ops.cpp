@@ -14,12 +14,23 @@ namespace {
 // ---- checks PyTorch makes before building the plan (aten/src/ATen/native/BinaryOps.h)
 // ------------
 
-void alpha_check(const char* op, DType dtype, const Scalar& alpha) {
+void alpha_check(const char* op, DType dtype, const Scalar& alpha, bool negated) {
   STRIDED_CHECK(alpha.kind() != Scalar::Kind::Bool || dtype == DType::Bool, op,
                 ": Boolean alpha only supported for Boolean results.");
   STRIDED_CHECK(is_floating_point(dtype) || !alpha.is_floating_point(), op,
                 ": For integral input tensors, argument alpha must not be a floating point "
                 "number.");
+  // The kernel takes alpha as the dtype (BinaryOpsKernel.cpp, alpha_scalar.to<scalar_t>(), which
+  // is c10's checked_convert), sub as add with -alpha: torch.add(a, b, alpha=300) of uint8
+  // tensors raises, and so does torch.sub(a, b, alpha=-129) of int8 ones.
+  if (is_integral(dtype)) {
+    // Negated with wrap-around: -(-2^63) is -2^63, without signed overflow.
+    const Scalar a =
+        negated ? Scalar(static_cast<int64_t>(0 - static_cast<uint64_t>(alpha.to_int()))) : alpha;
+    STRIDED_CHECK(fits_without_overflow(a, dtype), op, ": value ", a.to_string(),
+                  " cannot be converted to type ", name(dtype), " without overflow (alpha ",
+                  alpha.to_string(), ")");
+  }
 }
 
 void sub_check(DType a, DType b) {
@@ -132,7 +143,8 @@ void run_binary(BinaryOp op, const TensorIterator& it, const Scalar& alpha) {
                 it.ninputs());
   const DType common = it.common_dtype();
   const char* name = to_string(op);
-  if (op == BinaryOp::Add || op == BinaryOp::Sub) alpha_check(name, common, alpha);
+  if (op == BinaryOp::Add || op == BinaryOp::Sub)
+    alpha_check(name, common, alpha, op == BinaryOp::Sub);
   if (op == BinaryOp::Sub) sub_check(it.input(0).dtype(), it.input(1).dtype());
   if (it.numel() == 0) return;
   cpu_kernels().binary(op, it, alpha);

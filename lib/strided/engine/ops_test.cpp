@@ -40,6 +40,60 @@ TEST_CASE("integer arithmetic wraps, as in PyTorch") {
   CHECK((-m).dtype() == DType::Int64);
 }
 
+TEST_CASE("uint8, int8 and int16 wrap as PyTorch's, and uint8 with int8 meets at int16") {
+  using V = std::vector<double>;
+  const Tensor u = values({200, 255, 1, 0}, DType::UInt8);
+  const Tensor i = values({100, -128, 127, -1}, DType::Int8);
+  CHECK((u + u).dtype() == DType::UInt8);
+  CHECK(doubles(u + u) == V{144, 254, 2, 0});
+  CHECK(doubles(u - values({201, 0, 2, 1}, DType::UInt8)) == V{255, 255, 255, 255});
+  CHECK(doubles(i * i) == V{16, 0, 1, 1});
+  CHECK(doubles(-u) == V{56, 1, 255, 0});
+  CHECK(doubles(-i) == V{-100, -128, -127, 1});
+  CHECK(doubles(abs(i)) == V{100, -128, 127, 1});  // abs(-128) wraps to -128
+  CHECK(doubles(abs(u)) == V{200, 255, 1, 0});
+  CHECK(doubles(add(i, i, Scalar(int64_t{3}))) == V{-112, 0, -4, -4});
+  // alpha is converted to the dtype, checked (sub negates it first): uint8 takes -1 as 255.
+  CHECK(doubles(add(u, u, Scalar(int64_t{-1}))) == V{0, 0, 0, 0});
+  CHECK(doubles(sub(i, i, Scalar(int64_t{128}))) == V{100, -128, -1, 127});
+  CHECK_THROWS_WITH_AS(add(u, u, Scalar(int64_t{300})),
+                       "add: value 300 cannot be converted to type uint8 without overflow "
+                       "(alpha 300)",
+                       Error);
+  CHECK_THROWS_WITH_AS(sub(i, i, Scalar(int64_t{-129})),
+                       "sub: value 129 cannot be converted to type int8 without overflow "
+                       "(alpha -129)",
+                       Error);
+  // A wrapped number does not promote: u + 300 is uint8, and 300 wraps to 44 first.
+  CHECK((u + 300).dtype() == DType::UInt8);
+  CHECK(doubles(u + 300) == V{244, 43, 45, 44});
+  CHECK(doubles(i * 1000) == V{-96, 0, 24, 24});
+  CHECK((u + 2.5).dtype() == DType::Float32);
+  CHECK((i / 2).dtype() == DType::Float32);
+  CHECK(doubles(i / 2) == V{50, -64, 63.5, -0.5});
+  const Tensor m = u + i;  // neither holds the other: int16
+  CHECK(m.dtype() == DType::Int16);
+  CHECK(doubles(m) == V{300, 127, 128, -1});
+  CHECK((values({1, 0, 1, 1}, DType::Bool) + u).dtype() == DType::UInt8);
+  CHECK((u + values({1, 2, 3, 4}, DType::Int16)).dtype() == DType::Int16);
+  CHECK((i + values({1, 2, 3, 4}, DType::Int32)).dtype() == DType::Int32);
+  CHECK((u + values({1, 2, 3, 4}, DType::Float16)).dtype() == DType::Float16);
+  const Tensor s = values({32767, -32768}, DType::Int16);
+  CHECK(doubles(s + 1) == V{-32768, -32767});
+  CHECK(doubles(s * 2) == V{-2, 0});
+  // In place, the result type must cast to the tensor's: int16 into uint8 is allowed and wraps,
+  // float is refused.
+  const Tensor w = u.clone();
+  add_(w, values({100, 1, 1, 1}, DType::Int16));
+  CHECK(doubles(w) == V{44, 0, 2, 1});
+  CHECK_THROWS_WITH_AS(add_(u.clone(), values({1, 1, 1, 1}, DType::Float32)),
+                       "add: result type Float can't be cast to the desired output type Byte",
+                       Error);
+  CHECK_THROWS_WITH_AS(mul_(i.clone(), 2.5),
+                       "mul: result type Float can't be cast to the desired output type Char",
+                       Error);
+}
+
 TEST_CASE("division is true division; integers give float32") {
   const Tensor q = values({7, -7, 0, 1}, DType::Int64) / values({2, 2, 0, 0}, DType::Int64);
   CHECK(q.dtype() == DType::Float32);
@@ -80,6 +134,11 @@ TEST_CASE("scalars and alpha") {
   CHECK(doubles(values({1, 0}, DType::Bool) * values({1, 1}, DType::Bool)) ==
         std::vector<double>{1, 0});
   CHECK((values({1, 0}, DType::Bool) + 3).dtype() == DType::Int64);
+  // The number's 0-d tensor is converted to the common dtype with .to(), unchecked: torch 1.13
+  // gives [1, 2] for int32 [1, 2] + 2**40, and inf for float16 + 1e10.
+  CHECK(doubles(values({1, 2}, DType::Int32) + (int64_t{1} << 40)) == std::vector<double>{1, 2});
+  CHECK(doubles(values({1}, DType::Float16) + 1e10) ==
+        std::vector<double>{std::numeric_limits<double>::infinity()});
   CHECK_THROWS_WITH_AS(add(i, i, Scalar(0.5)),
                        "add: For integral input tensors, argument alpha must not be a floating "
                        "point number.",

@@ -26,6 +26,47 @@ using vec::Vec;
 
 // ---- element types ------------------------------------------------------------------------------
 
+// Whether this capability compiles the loops for uint8, int8 and int16. They have no vector path
+// here (kVectorSum and kVectorCompare below leave them out), so each capability's loops for them
+// would be the same scalar code: the baseline's table has them, and the others hand such a
+// reduction to it. ATen's AT_DISPATCH_ALL_TYPES compiles them at every width; this library keeps
+// its build short (the README's cold build).
+#ifdef STRIDED_CPU_TARGET
+inline constexpr bool kNarrowLoops = false;
+#else
+inline constexpr bool kNarrowLoops = true;
+#endif
+bool is_narrow_integral(DType t) {
+  return t == DType::UInt8 || t == DType::Int8 || t == DType::Int16;
+}
+
+// dtype.h's dispatch for the reductions' loops: the narrow integers only where kNarrowLoops (the
+// callers hand them to the baseline's table first).
+template <class F>
+void dispatch_reduction(DType t, F&& f) {
+  switch (t) {
+    case DType::UInt8:
+      if constexpr (kNarrowLoops) return f(uint8_t{});
+      break;
+    case DType::Int8:
+      if constexpr (kNarrowLoops) return f(int8_t{});
+      break;
+    case DType::Int16:
+      if constexpr (kNarrowLoops) return f(int16_t{});
+      break;
+    case DType::Bool: return f(bool{});
+    case DType::Int32: return f(int32_t{});
+    case DType::Int64: return f(int64_t{});
+    case DType::Float16: return f(Half{});
+    case DType::BFloat16: return f(BFloat16{});
+    case DType::Float32: return f(float{});
+    case DType::Float64: return f(double{});
+    case DType::Complex64:
+    case DType::Complex128: refuse_complex("dispatch_reduction", t);  // refused by the op first
+  }
+  STRIDED_INTERNAL_ASSERT(false);  // a narrow integer here: the caller hands it to the baseline
+}
+
 // The type an element is compared or summed in: wide_t (dtype.h), float32 for 16-bit floats.
 template <class T>
 using Wide = wide_t<T>;
@@ -371,8 +412,10 @@ SumAcc<T> sum_block(const char* p, int64_t s0, int64_t s1, int64_t n0, int64_t n
 
 // sum's loops: R inputs per output, into out (NOTE: [Reduction paths]).
 void sum_kernel(const TensorIterator& plan, int64_t R, const Tensor& out) {
+  const DType dtype = plan.operand(plan.noutputs()).dtype();
+  if (!kNarrowLoops && is_narrow_integral(dtype)) return base::kernels.sum(plan, R, out);
   const int64_t outputs = out.numel();
-  dispatch(plan.operand(plan.noutputs()).dtype(), [&](auto tag) {
+  dispatch_reduction(dtype, [&](auto tag) {
     using T = decltype(tag);
     using A = SumAcc<T>;
     constexpr int64_t S = sizeof(T);
@@ -451,6 +494,9 @@ void sum_kernel(const TensorIterator& plan, int64_t R, const Tensor& out) {
 // index is the linear index of the plan, which walks memory in its own order.
 void extreme_kernel(const TensorIterator& plan, int64_t R, bool is_max, const Tensor* values,
                     const Tensor* indices) {
+  const DType dtype = plan.operand(plan.noutputs()).dtype();
+  if (!kNarrowLoops && is_narrow_integral(dtype))
+    return base::kernels.extreme(plan, R, is_max, values, indices);
   const int64_t outputs = (values ? values : indices)->numel();
   const int nt = plan.ntensors(), in = plan.noutputs();
   const int ki = values ? 1 : 0;  // the indices' operand, when asked for
@@ -516,7 +562,7 @@ void extreme_kernel(const TensorIterator& plan, int64_t R, bool is_max, const Te
                   }
                 });
   };
-  dispatch(plan.operand(plan.noutputs()).dtype(), [&](auto tag) {
+  dispatch_reduction(dtype, [&](auto tag) {
     if (is_max)
       run(tag, std::true_type{});
     else

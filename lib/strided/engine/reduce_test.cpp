@@ -134,6 +134,30 @@ TEST_CASE("dtypes: sum of integers and bool is int64, mean refuses them") {
   CHECK(max(arange_f({3}), 0).indices.dtype() == DType::Int64);
 }
 
+TEST_CASE("uint8, int8 and int16: sums are int64 and leave the type's range; extremes keep it") {
+  // torch: torch.full((1000,), 200, dtype=torch.uint8).sum() is 200000, an int64.
+  const Tensor u = full({1000}, Scalar(int64_t{200}), {DType::UInt8});
+  CHECK(sum(u).dtype() == DType::Int64);
+  CHECK(sum(u).item().to_int() == 200000);
+  const Tensor i = from_values({100, -128, 127, -1, 0, 5}, {2, 3}, {DType::Int8});
+  CHECK(vals(sum(i, 0)) == std::vector<double>{99, -128, 132});
+  CHECK(vals(sum(i, 1)) == std::vector<double>{99, 4});
+  CHECK(sum(i.t(), 1).dtype() == DType::Int64);
+  CHECK(vals(sum(i.t(), 1)) == std::vector<double>{99, -128, 132});
+  const Tensor s = full({3, 70000}, Scalar(int64_t{-32768}), {DType::Int16});
+  CHECK(vals(sum(s, 1)) == std::vector<double>(3, -32768.0 * 70000));
+  CHECK(vals(sum(s.slice(1, 0, std::nullopt, 7), 1)) == std::vector<double>(3, -32768.0 * 10000));
+  CHECK(max(i).dtype() == DType::Int8);
+  CHECK(max(i).item().to_int() == 127);
+  CHECK(min(i).item().to_int() == -128);
+  CHECK(argmax(i).item().to_int() == 2);
+  CHECK(vals(max(i, 0).values) == std::vector<double>{100, 0, 127});
+  CHECK(vals(min(i, 1).indices) == std::vector<double>{1, 0});
+  CHECK(vals(max(u.view({10, 100}).t(), 1).values) == std::vector<double>(100, 200));
+  CHECK_THROWS_WITH_AS(mean(u), doctest::Contains("Got: Byte"), Error);
+  CHECK_THROWS_WITH_AS(mean(i, 0), doctest::Contains("Got: Char"), Error);
+}
+
 TEST_CASE("values and shapes as torch prints them") {
   const Tensor a = arange_f({2, 3, 4});
   CHECK(vals(sum(a, 1)) == std::vector<double>{12, 15, 18, 21, 48, 51, 54, 57});

@@ -7,6 +7,7 @@
 #include <doctest/doctest.h>
 
 #include "strided/core/error_of.h"
+#include "strided/engine/ops.h"
 #include "strided/layout/layout.h"
 #include "strided/tensor/tensor.h"
 
@@ -63,6 +64,27 @@ TEST_CASE("is_contiguous(channels_last): dense in the order C, W, H, N, size-1 d
   // Any rank but 4 is never channels-last contiguous, and asking is no error.
   CHECK_FALSE(is_contiguous({3, 4}, {4, 1}, cl));
   CHECK_FALSE(is_contiguous({}, {}, cl));
+}
+
+TEST_CASE("an NHWC uint8 image permuted to NCHW is channels-last contiguous, and copies as such") {
+  // torch: img = torch.arange(120).to(torch.uint8).reshape(2, 4, 5, 3); x = img.permute(0, 3,
+  // 1, 2) is (2, 3, 4, 5) with strides (60, 1, 15, 3), not contiguous, channels-last contiguous;
+  // x.contiguous() has strides (60, 20, 5, 1) and starts 0, 3, 6; x.float() / 255 keeps
+  // channels last (preserve_format) in float32.
+  const Tensor img = arange(120).to(DType::UInt8).view({2, 4, 5, 3});
+  const Tensor x = img.permute({0, 3, 1, 2});
+  CHECK(x.strides() == Shape{60, 1, 15, 3});
+  CHECK_FALSE(x.is_contiguous());
+  CHECK(x.is_contiguous(MemoryFormat::ChannelsLast));
+  const Tensor c = x.contiguous();
+  CHECK(c.strides() == Shape{60, 20, 5, 1});
+  CHECK(c.dtype() == DType::UInt8);
+  CHECK(c.view({120}).slice(0, 0, 4).to_vector() == std::vector<double>{0, 3, 6, 9});
+  const Tensor f = x.to(DType::Float32) / 255;
+  CHECK(f.dtype() == DType::Float32);
+  CHECK(f.strides() == Shape{60, 1, 15, 3});
+  CHECK((x / 255).strides() == Shape{60, 1, 15, 3});
+  CHECK(f.at({1, 2, 3, 4}).to_double() == x.at({1, 2, 3, 4}).to_int() / 255.0f);
 }
 
 TEST_CASE("suggest_memory_format: the order of the strides, dense or not, ambiguity to NCHW") {

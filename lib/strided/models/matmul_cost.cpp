@@ -118,20 +118,32 @@ Tally product(const Layout& a, const Layout& b, DType dtype) {
       blas_copy(b, dtype, t);
       break;
     case DType::BFloat16:
-    case DType::Float16: {
-      // A float32 result, both operands converted to float32, then the result rounded into out.
-      t.blas = true;
+    case DType::Float16:
+    case DType::UInt8:
+    case DType::Int8:
+    case DType::Int16: {
+      // A result in the dtype the product computes in (float32 for bfloat16 and float16, int32
+      // for the narrow integers), both operands converted to it, then the result narrowed into out.
+      const bool floating = dtype == DType::BFloat16 || dtype == DType::Float16;
+      const DType computed = floating ? DType::Float32 : DType::Int32;
       const Checked wide = Checked(n) * m;
-      t.allocate(wide, DType::Float32);
-      t.allocate(Checked(n) * k, DType::Float32);
-      t.allocate(Checked(k) * m, DType::Float32);
+      t.allocate(wide, computed);
+      t.allocate(Checked(n) * k, computed);
+      t.allocate(Checked(k) * m, computed);
       t.transient += wide + Checked(n) * k + Checked(k) * m;
       t.written += Checked(n) * k + Checked(k) * m + wide;
-      blas_copy(converted(a), DType::Float32, t);
-      blas_copy(converted(b), DType::Float32, t);
+      if (floating) {
+        t.blas = true;
+        blas_copy(converted(a), DType::Float32, t);
+        blas_copy(converted(b), DType::Float32, t);
+      }
       break;
     }
-    default: break;  // integers: the naive kernel reads the operands in place
+    case DType::Int32:
+    case DType::Int64: break;  // the naive kernel reads the operands in place
+    case DType::Bool:
+    case DType::Complex64:
+    case DType::Complex128: break;  // no kernel: kernel_dtype refused them before any product
   }
   return t;
 }

@@ -161,6 +161,18 @@ TEST_CASE("every cell shows the element's value, its storage offset in the corne
   CHECK(count(bare, "each cell shows its storage offset") == 1);
 }
 
+TEST_CASE("a float's bytes as uint8: each cell shows a byte, the storage caption its dtype") {
+  // torch.tensor([1.0, -2.5]).view(torch.uint8): [0, 0, 128, 63, 0, 0, 32, 192].
+  const Tensor bytes = from_values({1.0, -2.5}, {2}).view(DType::UInt8).view({2, 4});
+  const std::string svg = tensor_svg(bytes, "x.view(torch.uint8)");
+  CHECK(texts_of(svg, "logical", "value") ==
+        std::vector<std::string>{"0", "0", "128", "63", "0", "0", "32", "192"});
+  CHECK(count(svg, "A storage of 8 uint8 elements") == 1);
+  const std::string signed_svg = tensor_svg(bytes.view(DType::Int8), "x.view(torch.int8)");
+  CHECK(texts_of(signed_svg, "logical", "value") ==
+        std::vector<std::string>{"0", "0", "-128", "63", "0", "0", "32", "-64"});
+}
+
 TEST_CASE("the page may recolour a figure: background, text and blank cells carry classes") {
   const std::string svg = tensor_svg(over(arange(12), {3}, {4}, 1), "x[:, 1]");
   CHECK(count(svg, "class=\"bg\"") == 1);

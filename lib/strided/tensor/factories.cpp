@@ -130,25 +130,17 @@ Tensor from_scalars(const std::vector<Scalar>& values, IntList sizes, TensorOpti
   STRIDED_CHECK(t.device().is_cpu(), op, ": only CPU tensors can be filled from values");
   char* p = static_cast<char*>(t.data_ptr());
   const int64_t item = t.element_size();
-  // As torch.tensor(values, dtype=...): an integer dtype refuses NaN and values past its range
-  // (c10's checked_convert, which compares a float with the type's max converted to double, so
-  // 2^63 is let through for int64 and becomes -2^63, and an integer with the type's own limits);
-  // the floating types round (an integer through double, as THPUtils_unpackDouble reads it) and
-  // overflow to inf.
+  // As torch.tensor(values, dtype=...) with Python 3.10 or later: an integer dtype takes each
+  // value through c10's checked_convert (torch/csrc/utils/python_scalars.h, unpackIntegral), so
+  // NaN and values past its range are refused (fits_without_overflow: 2^63 is let through for
+  // int64 and becomes -2^63, and uint8 takes -1 as 255); the floating types round (an integer
+  // through double, as THPUtils_unpackDouble reads it) and overflow to inf.
   const bool integral = is_integral(options.dtype);
-  const bool int32 = options.dtype == DType::Int32;
-  const int64_t lowest = int32 ? INT32_MIN : INT64_MIN;
-  const int64_t max = int32 ? INT32_MAX : INT64_MAX;
   for (int64_t i = 0; i < n; ++i) {
     const Scalar& v = values[static_cast<size_t>(i)];
-    const bool fits =
-        !integral ||
-        (v.kind() == Scalar::Kind::Float
-             ? v.to_double() >= static_cast<double>(lowest) &&
-                   v.to_double() <= static_cast<double>(max)
-             : v.to_int() >= lowest && v.to_int() <= max);
-    STRIDED_CHECK(fits, op, ": value ", v.to_string(), " cannot be converted to type ",
-                  name(options.dtype), " without overflow");
+    STRIDED_CHECK(!integral || fits_without_overflow(v, options.dtype), op, ": value ",
+                  v.to_string(), " cannot be converted to type ", name(options.dtype),
+                  " without overflow");
     store_scalar(p + i * item, options.dtype, v);
   }
   return t;

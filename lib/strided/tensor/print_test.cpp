@@ -252,6 +252,16 @@ TEST_CASE("to_string prints as PyTorch 1.13 does") {
   }
 }
 
+TEST_CASE("uint8, int8 and int16 print with their dtype, as torch 1.13 prints them") {
+  CHECK(to_string(from_values({1, 2, 255}, {3}, {DType::UInt8})) ==
+        "tensor([  1,   2, 255], dtype=torch.uint8)");
+  CHECK(to_string(from_values({-128, 5, 127, 0}, {2, 2}, {DType::Int8})) ==
+        "tensor([[-128,    5],\n        [ 127,    0]], dtype=torch.int8)");
+  CHECK(to_string(from_values({-32768}, {}, {DType::Int16})) ==
+        "tensor(-32768, dtype=torch.int16)");
+  CHECK(to_string(zeros({0}, {DType::UInt8})) == "tensor([], dtype=torch.uint8)");
+}
+
 TEST_CASE("int64 values beyond 2^53 print exactly") {
   Tensor t = zeros({2}, {DType::Int64});
   t.set({0}, Scalar(int64_t{4611686018427387905}));

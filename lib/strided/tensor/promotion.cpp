@@ -11,20 +11,25 @@ Category category(DType t) {
   if (is_complex(t)) return Category::Complex;
   return is_floating_point(t) ? Category::Floating : Category::Integral;
 }
-// Position on the promotion lattice; float16 and bfloat16 share a rung and meet at float32.
+// Position on the promotion lattice: the width of the type in its category, each category above
+// the one before. uint8 and int8 share a rung and meet at int16; float16 and bfloat16 share one
+// and meet at float32.
 int rung(DType t) {
   switch (t) {
     case DType::Bool: return 0;
-    case DType::Int32: return 1;
-    case DType::Int64: return 2;
+    case DType::UInt8:
+    case DType::Int8: return 1;
+    case DType::Int16: return 2;
+    case DType::Int32: return 3;
+    case DType::Int64: return 4;
     case DType::Float16:
-    case DType::BFloat16: return 3;
-    case DType::Float32: return 4;
-    case DType::Float64: return 5;
-    case DType::Complex64: return 6;
-    case DType::Complex128: return 7;
+    case DType::BFloat16: return 5;
+    case DType::Float32: return 6;
+    case DType::Float64: return 7;
+    case DType::Complex64: return 8;
+    case DType::Complex128: return 9;
   }
-  return 7;
+  return 9;
 }
 
 std::optional<DType> promote(std::optional<DType> a, DType b) {
@@ -58,10 +63,10 @@ DType promote_types(DType a, DType b) {
     const DType parts = promote_types(real_value_type(a), real_value_type(b));
     return parts == DType::Float64 ? DType::Complex128 : DType::Complex64;
   }
-  if ((a == DType::Float16 && b == DType::BFloat16) ||
-      (a == DType::BFloat16 && b == DType::Float16))
-    return DType::Float32;
-  return rung(a) >= rung(b) ? a : b;
+  // The two pairs that share a rung (c10's table: u1 with i1 is i2, f2 with bf is f4). uint8
+  // with a wider signed type is that type (u1 with i2 is i2): the rungs already say so.
+  if (rung(a) == rung(b)) return is_integral(a) ? DType::Int16 : DType::Float32;
+  return rung(a) > rung(b) ? a : b;
 }
 
 bool can_cast(DType from, DType to) {
@@ -117,6 +122,9 @@ DType result_type(const Tensor& a, const Scalar& b) {
 std::string_view scalar_type_name(DType t) {
   switch (t) {
     case DType::Bool: return "Bool";
+    case DType::UInt8: return "Byte";
+    case DType::Int8: return "Char";
+    case DType::Int16: return "Short";
     case DType::Int32: return "Int";
     case DType::Int64: return "Long";
     case DType::Float16: return "Half";

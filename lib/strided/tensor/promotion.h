@@ -20,8 +20,8 @@ namespace strided {
 class Tensor;
 
 // torch.promote_types: the smallest dtype both convert to without losing their category.
-// bool < int32 < int64 < float16, bfloat16 < float32 < float64, and float16 with bfloat16 gives
-// float32.
+// bool < uint8, int8 < int16 < int32 < int64 < float16, bfloat16 < float32 < float64; uint8 with
+// int8 gives int16 (neither holds the other's values), float16 with bfloat16 float32.
 DType promote_types(DType a, DType b);
 
 // torch.can_cast: false from floating point to integral or bool, and from anything but bool to
@@ -46,8 +46,8 @@ DType result_type(const ResultTypeState& state);
 DType result_type(const Tensor& a, const Tensor& b);
 DType result_type(const Tensor& a, const Scalar& b);
 
-// The name PyTorch's C++ messages use for a dtype: Bool, Int, Long, Half, BFloat16, Float, Double
-// ("result type Float can't be cast to the desired output type Long").
+// The name PyTorch's C++ messages use for a dtype: Bool, Byte, Char, Short, Int, Long, Half,
+// BFloat16, Float, Double ("result type Float can't be cast to the desired output type Byte").
 std::string_view scalar_type_name(DType t);
 
 }  // namespace strided

@@ -103,6 +103,76 @@ TEST_CASE("scalar_type_name gives the names in PyTorch's casting errors") {
   CHECK(scalar_dtype(Scalar(int64_t{3})) == DType::Int64);
 }
 
+TEST_CASE("uint8, int8 and int16 in the whole table, and against 0-d tensors and numbers") {
+  constexpr DType U8 = DType::UInt8, I8 = DType::Int8, I16 = DType::Int16, C = DType::Complex64,
+                  Z = DType::Complex128;
+  constexpr std::array<DType, 12> all = {B, U8, I8, I16, I, L, H, BF, F, D, C, Z};
+  // torch.promote_types and torch.can_cast over every pair, as torch 1.13 printed them: uint8
+  // with int8 meets at int16, and bool < uint8.
+  const std::array<std::array<DType, 12>, 12> promoted = {{
+      {B, U8, I8, I16, I, L, H, BF, F, D, C, Z},
+      {U8, U8, I16, I16, I, L, H, BF, F, D, C, Z},
+      {I8, I16, I8, I16, I, L, H, BF, F, D, C, Z},
+      {I16, I16, I16, I16, I, L, H, BF, F, D, C, Z},
+      {I, I, I, I, I, L, H, BF, F, D, C, Z},
+      {L, L, L, L, L, L, H, BF, F, D, C, Z},
+      {H, H, H, H, H, H, H, F, F, D, C, Z},
+      {BF, BF, BF, BF, BF, BF, F, BF, F, D, C, Z},
+      {F, F, F, F, F, F, F, F, F, D, C, Z},
+      {D, D, D, D, D, D, D, D, D, D, Z, Z},
+      {C, C, C, C, C, C, C, C, C, Z, C, Z},
+      {Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z}}};
+  const std::array<std::array<int, 12>, 12> castable = {{
+      {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1},
+      {0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1},
+      {0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1},
+      {0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1},
+      {0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1},
+      {0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1},
+      {0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1},
+      {0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1},
+      {0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1},
+      {0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1},
+      {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1},
+      {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1}}};
+  for (size_t a = 0; a < 12; ++a)
+    for (size_t b = 0; b < 12; ++b) {
+      CAPTURE(name(all[a]));
+      CAPTURE(name(all[b]));
+      CHECK(promote_types(all[a], all[b]) == promoted[a][b]);
+      CHECK(can_cast(all[a], all[b]) == (castable[a][b] == 1));
+    }
+  // torch.result_type of a dimensioned narrow tensor with a 0-d tensor of each dtype (only a
+  // higher category changes it), and of a narrow 0-d tensor with a dimensioned one.
+  const std::array<std::array<DType, 12>, 3> tensor_then_0d = {{
+      {U8, U8, U8, U8, U8, U8, H, BF, F, D, C, Z},
+      {I8, I8, I8, I8, I8, I8, H, BF, F, D, C, Z},
+      {I16, I16, I16, I16, I16, I16, H, BF, F, D, C, Z}}};
+  const std::array<std::array<DType, 12>, 3> zero_d_then_tensor = {{
+      {U8, U8, I8, I16, I, L, H, BF, F, D, C, Z},
+      {I8, U8, I8, I16, I, L, H, BF, F, D, C, Z},
+      {I16, U8, I8, I16, I, L, H, BF, F, D, C, Z}}};
+  const std::array<DType, 3> narrow = {U8, I8, I16};
+  const std::array<Scalar, 3> numbers = {Scalar(true), Scalar(int64_t{300}), Scalar(2.5)};
+  for (size_t a = 0; a < 3; ++a) {
+    CAPTURE(name(narrow[a]));
+    for (size_t b = 0; b < 12; ++b) {
+      CAPTURE(name(all[b]));
+      CHECK(result_type(dim_tensor(narrow[a]), ones({}, {all[b]})) == tensor_then_0d[a][b]);
+      CHECK(result_type(zero_dim(narrow[a]), ones({2}, {all[b]})) == zero_d_then_tensor[a][b]);
+    }
+    // A number: True and 300 keep the narrow dtype, 2.5 gives float32.
+    for (const Scalar& s : numbers) {
+      const DType want = s.is_floating_point() ? F : narrow[a];
+      CHECK(result_type(dim_tensor(narrow[a]), s) == want);
+      CHECK(result_type(zero_dim(narrow[a]), s) == want);
+    }
+  }
+  CHECK(scalar_type_name(U8) == "Byte");
+  CHECK(scalar_type_name(I8) == "Char");
+  CHECK(scalar_type_name(I16) == "Short");
+}
+
 TEST_CASE("complex64 and complex128 promote with every dtype as c10's promoteTypes table") {
   constexpr DType C = DType::Complex64, Z = DType::Complex128;
   const std::array<DType, 9> all = {B, I, L, H, BF, F, D, C, Z};

@@ -38,6 +38,34 @@ TEST_CASE("dtypes: item sizes and names as PyTorch prints them") {
   CHECK_THROWS_AS(dtype_from_name("complex32"), Error);
 }
 
+TEST_CASE("dtypes: uint8, int8 and int16 as PyTorch names them") {
+  // torch: torch.uint8.is_signed False, torch.int8 and torch.int16 True; element_size() 1, 1, 2;
+  // torch.short is torch.int16; torch has no torch.byte nor torch.char.
+  CHECK(itemsize(DType::UInt8) == 1);
+  CHECK(itemsize(DType::Int8) == 1);
+  CHECK(itemsize(DType::Int16) == 2);
+  CHECK(name(DType::UInt8) == "uint8");
+  CHECK(name(DType::Int8) == "int8");
+  CHECK(name(DType::Int16) == "int16");
+  CHECK(dtype_from_name("torch.uint8") == DType::UInt8);
+  CHECK(dtype_from_name("int8") == DType::Int8);
+  CHECK(dtype_from_name("short") == DType::Int16);
+  CHECK(dtype_from_name("torch.short") == DType::Int16);
+  CHECK(error_of([] { dtype_from_name("byte"); }) ==
+        "dtype: unknown dtype 'byte' (expected bool, uint8, int8, int16, int32, int64, float16, "
+        "bfloat16, float32, float64, complex64 or complex128)");
+  CHECK_THROWS_AS(dtype_from_name("char"), Error);
+  CHECK_THROWS_AS(dtype_from_name("uint16"), Error);  // not in torch 1.13
+  for (DType t : {DType::UInt8, DType::Int8, DType::Int16}) {
+    CHECK(is_integral(t));
+    CHECK(!is_floating_point(t));
+    CHECK(!is_complex(t));
+  }
+  CHECK(!is_integral(DType::Bool));
+  // Every dtype's name reads back as itself.
+  for (DType t : kAllDTypes) CHECK(dtype_from_name(name(t)) == t);
+}
+
 TEST_CASE("float16 rounds to nearest even, with subnormals, as torch's .half()") {
   struct Case {
     float value;
@@ -275,4 +303,38 @@ TEST_CASE("from_values refuses what an integer dtype cannot hold; casts never ov
   CHECK(Scalar(1e30).to_int() == std::numeric_limits<int64_t>::min());
   CHECK(Scalar(std::nan("")).to<int32_t>() == std::numeric_limits<int32_t>::min());
   CHECK(Scalar(-7.9).to<int32_t>() == -7);
+  // The narrow integers take a float's int32 truncation's low bits, an integer's own low bits.
+  CHECK(Scalar(300.7).to<int8_t>() == 44);
+  CHECK(Scalar(-1.5).to<uint8_t>() == 255);
+  CHECK(Scalar(std::nan("")).to<int16_t>() == 0);
+  CHECK(Scalar(int64_t{65537}).to<int16_t>() == 1);
+  CHECK(Scalar(int64_t{-1}).to<uint8_t>() == 255);
+}
+
+TEST_CASE("torch.tensor(values, dtype=) for the narrow integers: c10's checked_convert") {
+  // torch 1.13 (Python 3.11): torch.tensor([-1], dtype=torch.uint8) is 255, [-256] and [300]
+  // raise "value cannot be converted to type uint8_t without overflow", and so do [-0.5] and
+  // [255.5]; [2.7] is 2.
+  CHECK(from_scalars({Scalar(int64_t{-1}), Scalar(int64_t{-255}), Scalar(int64_t{255})}, {3},
+                     {DType::UInt8})
+            .to_vector() == Values{255, 1, 255});
+  // A float is judged as a float: -1.0 lies below uint8's range (torch.tensor([-1.0],
+  // dtype=torch.uint8) raises).
+  CHECK_THROWS_AS(from_values({-1.0}, {1}, {DType::UInt8}), Error);
+  CHECK(error_of([] { from_values({300}, {1}, {DType::UInt8}); }) ==
+        "from_values: value 300 cannot be converted to type uint8 without overflow");
+  CHECK_THROWS_AS(from_values({-256}, {1}, {DType::UInt8}), Error);
+  CHECK_THROWS_AS(from_values({-0.5}, {1}, {DType::UInt8}), Error);
+  CHECK_THROWS_AS(from_values({255.5}, {1}, {DType::UInt8}), Error);
+  CHECK(from_values({2.7, -128, 127}, {3}, {DType::Int8}).to_vector() == Values{2, -128, 127});
+  CHECK_THROWS_AS(from_values({128}, {1}, {DType::Int8}), Error);
+  CHECK_THROWS_AS(from_values({-129}, {1}, {DType::Int8}), Error);
+  CHECK_THROWS_AS(from_values({std::nan("")}, {1}, {DType::Int16}), Error);
+  CHECK(from_values({-32768, 32767}, {2}, {DType::Int16}).to_vector() == Values{-32768, 32767});
+  CHECK_THROWS_AS(from_values({32768}, {1}, {DType::Int16}), Error);
+  // torch.arange(300, dtype=torch.uint8) wraps, as each value's cast does.
+  const Tensor a = arange(0, 300, 1, {DType::UInt8});
+  CHECK(a.at({255}).to_int() == 255);
+  CHECK(a.at({256}).to_int() == 0);
+  CHECK(a.at({299}).to_int() == 43);
 }

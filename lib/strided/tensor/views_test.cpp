@@ -829,3 +829,50 @@ TEST_CASE("at() refuses a complex element, which no Scalar holds") {
   CHECK(error_of([&] { z.to_vector(); }) ==
         "to_vector: complex64 is not supported by this library's kernels");
 }
+
+TEST_CASE("view(dtype) with uint8, int8 and int16: a float's bytes, and back") {
+  using Values = std::vector<double>;
+  auto geometry = [](const Tensor& t) {
+    return t.layout() + "+" + std::to_string(t.storage_offset()) + " " + std::string(name(t.dtype()));
+  };
+  // torch: torch.tensor([1.0, -2.5]).view(torch.uint8) is [0, 0, 128, 63, 0, 0, 32, 192]
+  // (little-endian bytes of 0x3f800000 and 0xc0200000), a view of the same storage.
+  const Tensor f = from_values({1.0, -2.5}, {2});
+  const Tensor bytes = f.view(DType::UInt8);
+  CHECK(bytes.to_vector() == Values{0, 0, 128, 63, 0, 0, 32, 192});
+  CHECK(bytes.storage().is_same(f.storage()));
+  CHECK(bytes.view(DType::Float32).to_vector() == Values{1.0, -2.5});
+  CHECK(bytes.view(DType::Int8).to_vector() == Values{0, 0, -128, 63, 0, 0, 32, -64});
+  // A smaller element multiplies the last size, the other strides and the offset; a larger one
+  // divides them, each of which must divide.
+  const Tensor m = arange(8, {DType::Float32}).view({2, 4});
+  CHECK(geometry(m.view(DType::UInt8)) == "(2,16):(16,1)+0 uint8");
+  CHECK(geometry(m.slice(1, 1).view(DType::Int16)) == "(2,6):(8,1)+2 int16");
+  CHECK(error_of([&] { m.t().view(DType::UInt8); }) ==
+        "view(): self.stride(-1) must be 1 to view Float as Byte (different element sizes), but "
+        "got 4");
+  CHECK(error_of([&] { scalar_tensor(1.0).view(DType::Int8); }) ==
+        "view(): self.dim() cannot be 0 to view Float as Char (different element sizes)");
+  const Tensor u = arange(0, 24, 1, {DType::UInt8}).view({3, 8});
+  CHECK(geometry(u.view(DType::Float32)) == "(3,2):(2,1)+0 float32");
+  CHECK(geometry(u.view(DType::Int16)) == "(3,4):(4,1)+0 int16");
+  CHECK(geometry(u.slice(1, 4).view(DType::Int32)) == "(3,1):(2,1)+1 int32");
+  CHECK(geometry(u.view(DType::Int8)) == "(3,8):(8,1)+0 int8");
+  CHECK(error_of([&] { u.slice(1, 1).view(DType::Float32); }) ==
+        "view(): self.size(-1) must be divisible by 4 to view Byte as Float (different element "
+        "sizes), but got 7");
+  CHECK(error_of([&] { u.slice(1, 2, 6).view(DType::Float32); }) ==
+        "view(): self.storage_offset() must be divisible by 4 to view Byte as Float (different "
+        "element sizes), but got 2");
+  CHECK(error_of([&] { u.slice(1, 0, std::nullopt, 2).view(DType::Int16); }) ==
+        "view(): self.stride(-1) must be 1 to view Byte as Short (different element sizes), but "
+        "got 2");
+  CHECK(error_of([&] { u.as_strided({2, 4}, {3, 1}).view(DType::Int16); }) ==
+        "view(): self.stride(0) must be divisible by 2 to view Byte as Short (different element "
+        "sizes), but got 3");
+  // Two's complement through the bytes: int16 256 is bytes 0, 1; -1 is 255, 255.
+  CHECK(from_values({256, -1, 258}, {3}, {DType::Int16}).view(DType::Int8).to_vector() ==
+        Values{0, 1, -1, -1, 2, 1});
+  CHECK(from_values({-1, -128, 5}, {3}, {DType::Int8}).view(DType::UInt8).to_vector() ==
+        Values{255, 128, 5});
+}
