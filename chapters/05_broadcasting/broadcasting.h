@@ -6,12 +6,13 @@
 
 namespace broadcasting {
 
-// PyTorch 1.13's answers for this chapter's expressions (chapters/05_broadcasting.py, recorded by
+// PyTorch's recorded answers for this chapter's expressions (chapters/05_broadcasting.py, recorded by
 // tools/book record-pytorch): the checks compare the library's tensors and refusals with them.
 inline const book::PytorchRecord& pytorch() {
   return book::PytorchRecord::of_chapter("05_broadcasting");
 }
 
-void gpu(book::Chapter& ch);  // Memory order and the GPU: BC-08, BC-09, ER-13
+void writes(book::Chapter& ch);  // Stride 0, writing: BC-02.to, BC-02.overlap, BC-02.partial
+void gpu(book::Chapter& ch);     // Memory order and the GPU: BC-08, BC-09, ER-13
 
 }  // namespace broadcasting
