@@ -6,7 +6,8 @@ Run by a maintainer, never by the build:
     /usr/bin/python3 tools/conformance/dtype_cases.py > tests/conformance/dtype_cases.jsonl
 
 Deterministic: every case is enumerated, none is drawn, so the same torch gives byte-identical
-output. The cases are --jsonl requests in the form of generate.py's ({"id", "request",
+output. The committed file is PyTorch 2.6's answer (run in the root of tools/book pytorch2-root,
+as tools/pytorch/record.py runs the companions), and 1.13's is byte for byte the same. The cases are --jsonl requests in the form of generate.py's ({"id", "request",
 "expected"}), run by tests/conformance/check.cpp (the test conformance.dtypes):
 
 - promotion: add, sub, mul and div for every ordered pair of dtypes with a narrow integer among
@@ -18,7 +19,7 @@ output. The cases are --jsonl requests in the form of generate.py's ({"id", "req
   that pass and that meet each of PyTorch's refusals, and a float's bytes read as uint8;
 - casts (the chain op "to"): float32, float64, float16 and bfloat16 to each narrow type through
   NaN, the infinities, out-of-range values and fractions (truncation toward zero, then the low
-  bits of an int64 for uint8 and of an int32 for int8 and int16, as torch 1.13 on x86), integers
+  bits of an int64 for uint8 and of an int32 for int8 and int16, as torch 1.13 and 2.6 on x86), integers
   that wrap, bool, and back; on a short run, on a long one (which PyTorch's copy converts in
   vectors) and on a strided one;
 - torch.tensor(values, dtype=...) with values a narrow type takes (uint8 takes -1 as 255) and
@@ -91,7 +92,10 @@ def values_json(t):
 
 
 def storage_id(t):
-    return t.storage()._cdata
+    # untyped_storage() where it exists (PyTorch 2, which deprecates storage()), storage() in 1.13;
+    # _cdata tells two storages apart even when both are empty (data_ptr would be 0 for both).
+    storage = t.untyped_storage() if hasattr(t, "untyped_storage") else t.storage()
+    return storage._cdata
 
 
 def step_answer(t, start, prev):

@@ -157,7 +157,8 @@ def expand_target(shape, valid):
 
 
 def storage_numel(x):
-    return x.storage().size()
+    storage = x.untyped_storage() if hasattr(x, "untyped_storage") else x.storage()
+    return storage.nbytes() // x.element_size()
 
 
 def as_strided_args(x, valid):
@@ -291,7 +292,10 @@ def values_of(t):
 
 
 def storage_id(t):
-    return t.storage()._cdata
+    # untyped_storage() where it exists (PyTorch 2, which deprecates storage()), storage() in 1.13;
+    # _cdata tells two storages apart even when both are empty (data_ptr would be 0 for both).
+    storage = t.untyped_storage() if hasattr(t, "untyped_storage") else t.storage()
+    return storage._cdata
 
 
 def answer_step(t, start, prev):

@@ -54,7 +54,10 @@ def chance(p):
 
 
 def storage_id(t):
-    return t.storage()._cdata
+    # untyped_storage() where it exists (PyTorch 2, which deprecates storage()), storage() in 1.13;
+    # _cdata tells two storages apart even when both are empty (data_ptr would be 0 for both).
+    storage = t.untyped_storage() if hasattr(t, "untyped_storage") else t.storage()
+    return storage._cdata
 
 
 def answer_step(t, start, prev):
