@@ -334,6 +334,16 @@ answers.of("w.view(torch.int32)", base="w")
 bits[1] = 0x40000000  # the bits of 2.0
 answers.of("f")
 
+answers.group("float_bytes")
+# [float_bytes]
+f = torch.tensor([1.0, -2.0])  # two float32: 8 bytes
+b = f.view(torch.uint8)        # the same 8 bytes, one uint8 each
+# [float_bytes]
+answers.of("b", base="f")
+answers.of("f.view(torch.int16)", base="f")
+answers.of("b.view(torch.int8)", base="f")
+answers.of("b[4:].view(torch.float32)", base="f")
+
 answers.group("view_dtype_rules")
 # [view_dtype_rules]
 w = torch.arange(6, dtype=torch.int32)  # six int32: three int64 once paired

@@ -306,6 +306,19 @@ answers.of("kept is gray")
 answers.of("pixels.contiguous(memory_format=torch.channels_last) is pixels")
 answers.of("matrix.contiguous(memory_format=torch.channels_last)")
 
+answers.group("image")
+# [image]
+# An image as files and cameras store it: rows of pixels, each pixel's
+# red, green and blue bytes side by side (N, H, W, C).
+nhwc = torch.arange(24, dtype=torch.uint8).view(1, 2, 4, 3)
+nchw = nhwc.permute(0, 3, 1, 2)  # N, C, H, W, as convolutions index it
+# [image]
+answers.of("nchw", base="nhwc")
+answers.of("nchw.is_contiguous()")
+answers.of("nchw.is_contiguous(memory_format=torch.channels_last)")
+answers.of("nchw.contiguous()", base="nhwc")
+answers.of("nchw.float().mean(dim=(2, 3))")
+
 answers.group("channels_3d")
 answers.of("torch.zeros(2, 3, 4, 5, 6).contiguous(memory_format=torch.channels_last_3d).stride()")
 answers.of("torch.zeros(2, 3, 4, 5, 6).contiguous(memory_format=torch.channels_last)")

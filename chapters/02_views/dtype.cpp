@@ -130,6 +130,28 @@ void views::dtype(book::Chapter& ch) {
              pytorch().compare(c, "reinterpret", "f", f);
            });
 
+  ch.claim("DT-06.bytes",
+           "view(torch.uint8) shows a tensor's bytes: f = [1.0, −2.0] in float32 reads as the 8 "
+           "bytes 0, 0, 128, 63, 0, 0, 0, 192, low byte first, a view of f; as int8 the bytes "
+           "over 127 read negative, and bytes 4 to 8 read back as float32 are −2.0.",
+           [](book::Check& c) {
+             //! [float_bytes]
+             Tensor f = from_values({1.0, -2.0}, {2});  // two float32: 8 bytes
+             Tensor b = f.view(DType::UInt8);           // the same 8 bytes, one uint8 each
+             //! [float_bytes]
+             c.equal("f.view(uint8)", b.to_vector(), std::vector<double>{0, 0, 128, 63, 0, 0, 0, 192},
+                     "float_bytes");
+             c.equal("it shares f's storage", b.storage().is_same(f.storage()), true);
+             const Tensor halves = f.view(DType::Int16), signed_bytes = b.view(DType::Int8);
+             const Tensor second = b.slice(0, 4, 8).view(DType::Float32);
+             c.value("float_int16", halves.to_vector());
+             c.value("float_int8", signed_bytes.to_vector());
+             pytorch().compare(c, "float_bytes", "b", b, {&f});
+             pytorch().compare(c, "float_bytes", "f.view(torch.int16)", halves, {&f});
+             pytorch().compare(c, "float_bytes", "b.view(torch.int8)", signed_bytes, {&f});
+             pytorch().compare(c, "float_bytes", "b[4:].view(torch.float32)", second, {&f});
+           });
+
   ch.claim("DT-09",
            "view(dtype) between element sizes of ratio r: to the larger size the last dim must have "
            "stride 1, and its size, the storage offset and every other stride must divide by r; to "

@@ -8,6 +8,7 @@
 
 #include "03_contiguity/contiguity.h"
 #include "book/book.h"
+#include "strided/engine/reduce.h"
 #include "strided/pictures/picture.h"
 #include "strided/strided.h"
 
@@ -131,6 +132,34 @@ void contiguity::channels_last(book::Chapter& ch) {
              const std::string refused = "matrix.contiguous(memory_format=torch.channels_last)";
              c.text("channels_rank",
                     refused + "\n" + pytorch().error_message("channels_both", refused));
+           });
+
+  ch.claim("CT-02.image",
+           "An image as files store it, uint8 in (N, H, W, C) = (1, 2, 4, 3), permuted to "
+           "(N, C, H, W) is a view with strides (24, 1, 12, 3): not contiguous, but channels-last "
+           "contiguous; contiguous() copies it to strides (24, 8, 4, 1); its channels' means "
+           "are 10.5, 11.5 and 12.5.",
+           [](book::Check& c) {
+             //! [image]
+             // An image as files and cameras store it: rows of pixels, each pixel's
+             // red, green and blue bytes side by side (N, H, W, C).
+             Tensor nhwc = arange(24, {DType::UInt8}).view({1, 2, 4, 3});
+             Tensor nchw = nhwc.permute({0, 3, 1, 2});  // N, C, H, W, as convolutions index it
+             //! [image]
+             c.equal("nchw strides", nchw.strides(), Shape{24, 1, 12, 3}, "image_strides");
+             c.equal("nchw is channels-last contiguous",
+                     nchw.is_contiguous(MemoryFormat::ChannelsLast), true);
+             const Tensor dense = nchw.contiguous();
+             const Tensor means = mean(mean(nchw.to(DType::Float32), 3), 2);
+             c.value("image_dense_strides", dense.strides());
+             c.value("image_means", means.to_vector());
+             pytorch().compare(c, "image", "nchw", nchw, {&nhwc});
+             pytorch().compare_value(c, "image", "nchw.is_contiguous()", nchw.is_contiguous());
+             pytorch().compare_value(c, "image",
+                                     "nchw.is_contiguous(memory_format=torch.channels_last)",
+                                     nchw.is_contiguous(MemoryFormat::ChannelsLast));
+             pytorch().compare(c, "image", "nchw.contiguous()", dense, {&nhwc});
+             pytorch().compare(c, "image", "nchw.float().mean(dim=(2, 3))", means);
            });
 
   ch.claim("CT-02.channels3d",
