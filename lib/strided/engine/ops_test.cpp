@@ -315,3 +315,17 @@ TEST_CASE("to_dtype keeps a dense layout and densifies others in the input's ord
   const Tensor x = random_operand({2});
   CHECK(to_dtype(x, DType::Float32).storage().is_same(x.storage()));
 }
+
+TEST_CASE("a 0-d -0.0 broadcast over a vector keeps its sign in every lane") {
+  // -0.0 * y is -0.0 for y >= 0 (IEEE 754); a broadcast made as 0.0 + x would give +0.0 in the
+  // vector loop and -0.0 in its tail (the WebAssembly build did, for float64).
+  const Tensor x = from_values({-0.0}, {}, {DType::Float64});
+  for (const DType dtype : {DType::Float64, DType::Float32}) {
+    const Tensor y = arange(19, {dtype});
+    const Tensor r = mul(x.to(dtype), y);
+    const std::vector<double> v = r.to_vector();
+    int64_t negative = 0;
+    for (double e : v) negative += std::signbit(e) ? 1 : 0;
+    CHECK(negative == static_cast<int64_t>(v.size()));
+  }
+}

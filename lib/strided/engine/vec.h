@@ -106,9 +106,14 @@ inline void prefetch_ahead(const char* p, int64_t n) {
     __builtin_prefetch(reinterpret_cast<const void*>(from + static_cast<uintptr_t>(k)), 0, 2);
 }
 
+// Every lane x. Written lane by lane (compilers make it one broadcast), not as Vec<T>{} + x: that
+// sum makes a -0.0 into +0.0 (0.0 + -0.0 is +0.0 in IEEE 754), which the WebAssembly build did
+// for -0.0 * y with a 0-d -0.0 broadcast over y.
 template <class T>
 inline Vec<T> splat(T x) {
-  return Vec<T>{} + x;
+  Vec<T> v;
+  for (int64_t l = 0; l < kLanes<T>; ++l) v[l] = x;
+  return v;
 }
 
 // std::bit_cast for vectors: defined here, after the kernel source's target pragma, so that a wide
