@@ -137,8 +137,12 @@ TEST_CASE("casts to uint8, int8 and int16 take the low bits of a truncation") {
     const Tensor run = x.repeat({1000 / n + 1});
     const Tensor strided = x.unsqueeze(1).expand({n, 3}).contiguous().select(1, 1);
     const Values& u8 = from == DType::Float32 ? u8_f32 : u8_f64;
-    for (const auto& [to, want] : {std::pair{DType::Int8, i8}, std::pair{DType::UInt8, u8},
-                                   std::pair{DType::Int16, i16}}) {
+    for (const auto& pair : {std::pair{DType::Int8, i8}, std::pair{DType::UInt8, u8},
+                             std::pair{DType::Int16, i16}}) {
+      // Plain names, not a structured binding: INFO captures them in a lambda, which C++20
+      // allows for bindings and clang 14 (the sanitizer build's) does not.
+      const DType to = pair.first;
+      const Values& want = pair.second;
       INFO(name(from), " to ", name(to));
       CHECK(x.to(to).to_vector() == want);
       CHECK(run.to(to).slice(0, 0, n).to_vector() == want);
