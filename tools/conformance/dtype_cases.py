@@ -91,17 +91,10 @@ def values_json(t):
     return [value_json(v, t.dtype.is_floating_point) for v in flat]
 
 
-def storage_id(t):
-    # untyped_storage() where it exists (PyTorch 2, which deprecates storage()), storage() in 1.13;
-    # _cdata tells two storages apart even when both are empty (data_ptr would be 0 for both).
-    storage = t.untyped_storage() if hasattr(t, "untyped_storage") else t.storage()
-    return storage._cdata
-
-
 def step_answer(t, start, prev):
     r = {"shape": list(t.shape), "stride": list(t.stride()), "storage_offset": t.storage_offset(),
-         "is_contiguous": t.is_contiguous(), "shares_storage": storage_id(t) == storage_id(start),
-         "shares_prev": storage_id(t) == storage_id(prev), "numel": t.numel()}
+         "is_contiguous": t.is_contiguous(), "shares_storage": g.storage_id(t) == g.storage_id(start),
+         "shares_prev": g.storage_id(t) == g.storage_id(prev), "numel": t.numel()}
     if t.numel() <= g.MAX_VALUES:
         r["values"] = values_json(t)
     return r

@@ -53,17 +53,10 @@ def chance(p):
     return rng.random() < p
 
 
-def storage_id(t):
-    # untyped_storage() where it exists (PyTorch 2, which deprecates storage()), storage() in 1.13;
-    # _cdata tells two storages apart even when both are empty (data_ptr would be 0 for both).
-    storage = t.untyped_storage() if hasattr(t, "untyped_storage") else t.storage()
-    return storage._cdata
-
-
 def answer_step(t, start, prev):
     r = {"shape": list(t.shape), "stride": list(t.stride()), "storage_offset": t.storage_offset(),
-         "is_contiguous": t.is_contiguous(), "shares_storage": storage_id(t) == storage_id(start),
-         "shares_prev": storage_id(t) == storage_id(prev), "numel": t.numel()}
+         "is_contiguous": t.is_contiguous(), "shares_storage": g.storage_id(t) == g.storage_id(start),
+         "shares_prev": g.storage_id(t) == g.storage_id(prev), "numel": t.numel()}
     if t.numel() <= g.MAX_VALUES:
         if t.is_complex():  # [re, im] pairs of the values the tensor reads (its bit resolved)
             parts = g.json_values(torch.view_as_real(t.resolve_conj()))
