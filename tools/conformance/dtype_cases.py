@@ -93,7 +93,8 @@ def values_json(t):
 
 def step_answer(t, start, prev):
     r = {"shape": list(t.shape), "stride": list(t.stride()), "storage_offset": t.storage_offset(),
-         "is_contiguous": t.is_contiguous(), "shares_storage": g.storage_id(t) == g.storage_id(start),
+         "is_contiguous": t.is_contiguous(),
+         "shares_storage": g.storage_id(t) == g.storage_id(start),
          "shares_prev": g.storage_id(t) == g.storage_id(prev), "numel": t.numel()}
     if t.numel() <= g.MAX_VALUES:
         r["values"] = values_json(t)

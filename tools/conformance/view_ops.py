@@ -55,7 +55,8 @@ def chance(p):
 
 def answer_step(t, start, prev):
     r = {"shape": list(t.shape), "stride": list(t.stride()), "storage_offset": t.storage_offset(),
-         "is_contiguous": t.is_contiguous(), "shares_storage": g.storage_id(t) == g.storage_id(start),
+         "is_contiguous": t.is_contiguous(),
+         "shares_storage": g.storage_id(t) == g.storage_id(start),
          "shares_prev": g.storage_id(t) == g.storage_id(prev), "numel": t.numel()}
     if t.numel() <= g.MAX_VALUES:
         if t.is_complex():  # [re, im] pairs of the values the tensor reads (its bit resolved)
