@@ -20,6 +20,7 @@ A record names the torch it was made with; the chapters read the records
 """
 
 import argparse
+import concurrent.futures
 import glob
 import json
 import os
@@ -251,15 +252,28 @@ def main(argv=None):
             print(f"record-pytorch: skipped: {reason}", file=sys.stderr)
         return SKIPPED
     problems = []
+    # Every companion of every PyTorch at once, a core each: most of a companion's time is torch's
+    # import, which waits on nothing the others do. The results are read back in order.
+    for torch in found:
+        stage(torch, args.root)
+    jobs = [(torch, path) for torch in found for path in companions(args.root)]
+
+    def run(job):
+        try:
+            return record_of(job[0], job[1], args.root), None
+        except (RuntimeError, ValueError) as e:
+            return None, str(e)
+
+    with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
+        results = list(pool.map(run, jobs))
     for torch in found:
         print(f"record-pytorch: torch {torch.version} ({torch.where})")
-        stage(torch, args.root)
-        for path in companions(args.root):
+        for (job_torch, path), (fresh, error) in zip(jobs, results):
+            if job_torch is not torch:
+                continue
             chapter = os.path.splitext(os.path.basename(path))[0]
-            try:
-                fresh = record_of(torch, path, args.root)
-            except (RuntimeError, ValueError) as e:
-                problems.append(str(e))
+            if error:
+                problems.append(error)
                 continue
             target = record_path(args.root, torch.series, chapter)
             if args.write:
