@@ -206,14 +206,17 @@ TEST_CASE("backward's own errors are PyTorch's") {
   CHECK(error_of([&] { (x * x).backward(ones({2})); }) ==
         "Mismatch in shape: grad_output[0] has a shape of torch.Size([2]) and output[0] has a "
         "shape of torch.Size([3]).");
+  // Made with requires_grad=True and asked by requires_grad_(), PyTorch words it two ways.
   CHECK(error_of([] { Variable(arange(3), true); }) ==
-        "only Tensors of floating point and complex dtype can require gradients");
+        "Only Tensors of floating point and complex dtype can require gradients");
+  CHECK(error_of([] { Variable(arange(3)).requires_grad_(); }) ==
+        "only Tensors of floating point dtype can require gradients");
   for (DType narrow : {DType::UInt8, DType::Int8, DType::Int16}) {  // torch: requires_grad_()
     CAPTURE(name(narrow));
     CHECK(error_of([&] { Variable(zeros({2}, {narrow}), true); }) ==
-          "only Tensors of floating point and complex dtype can require gradients");
+          "Only Tensors of floating point and complex dtype can require gradients");
     CHECK(error_of([&] { Variable(zeros({2}, {narrow})).requires_grad_(); }) ==
-          "only Tensors of floating point and complex dtype can require gradients");
+          "only Tensors of floating point dtype can require gradients");
   }
   Variable r = x * x;
   sum(r).backward(Tensor(), /*retain_graph=*/true);

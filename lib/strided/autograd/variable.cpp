@@ -9,18 +9,24 @@ namespace strided::autograd {
 namespace {
 thread_local bool g_grad_enabled = true;
 
-void check_can_require_grad(const Tensor& t) {
-  // torch/csrc/autograd/variable.cpp, set_requires_grad.
-  STRIDED_CHECK(is_floating_point(t.dtype()),
-                "only Tensors of floating point and complex dtype can require gradients");
+// PyTorch words the refusal by where it is asked (both 1.13 and 2.6): a tensor made with
+// requires_grad=True (the factories' and torch.tensor's check) says "Only Tensors of floating point
+// and complex dtype ...", x.requires_grad_() (set_requires_grad, torch/csrc/autograd/variable.cpp)
+// "only Tensors of floating point dtype ...".
+void check_can_require_grad(const Tensor& t, const char* words) {
+  STRIDED_CHECK(is_floating_point(t.dtype()), words);
 }
+constexpr const char* kMadeWithGrad =
+    "Only Tensors of floating point and complex dtype can require gradients";
+constexpr const char* kRequiresGradUnderscore =
+    "only Tensors of floating point dtype can require gradients";
 }  // namespace
 
 bool GradMode::is_enabled() { return g_grad_enabled; }
 void GradMode::set_enabled(bool enabled) { g_grad_enabled = enabled; }
 
 Variable::Variable(Tensor data, bool requires_grad) : data_(std::move(data)) {
-  if (requires_grad) check_can_require_grad(data_);
+  if (requires_grad) check_can_require_grad(data_, kMadeWithGrad);
   meta_->requires_grad = requires_grad;
 }
 
@@ -31,7 +37,7 @@ const Variable& Variable::requires_grad_(bool requires_grad) const {
                 "you can only change requires_grad flags of leaf variables. If you want to use a "
                 "computed variable in a subgraph that doesn't require differentiation use "
                 "var_no_grad = var.detach().");
-  if (requires_grad) check_can_require_grad(data_);
+  if (requires_grad) check_can_require_grad(data_, kRequiresGradUnderscore);
   meta_->requires_grad = requires_grad;
   return *this;
 }
