@@ -191,12 +191,14 @@ Result slice(const Reference& r, int64_t dim, std::optional<int64_t> start,
 }
 
 Result narrow(const Reference& r, int64_t dim, int64_t start, int64_t length) {
-  // TensorShape.cpp, narrow: start wraps against the size (as a dim would, so a size of 0 takes
-  // 0 and -1) unless it equals the size; then [start, start + length) must lie in the dim.
+  // TensorShape.cpp, narrow, as PyTorch 2.6: a negative length is refused, start must lie in
+  // [-size, size] and a negative one counts from the end; then [start, start + length) must lie in
+  // the dim. (1.13 wrapped start as a dim, so a size of 0 took -1 too; 2.6 refuses it.)
   if (ndim(r) == 0 || !wrap(dim, ndim(r))) return std::nullopt;
   const int64_t size = r.sizes[dim];
-  if (start != size && !wrap(start, size)) return std::nullopt;
-  if (length < 0 || start > size - length) return std::nullopt;
+  if (length < 0 || start < -size || start > size) return std::nullopt;
+  if (start < 0) start += size;
+  if (start > size - length) return std::nullopt;
   Ints sizes = r.sizes;
   sizes[dim] = length;
   return gather(r, sizes, [&](Ints i) {
