@@ -30,6 +30,9 @@ Directives in docs/*.md (nothing else is touched):
   \\chNN_name           a value of chapter NN (a Doxygen alias, checked here first)
   \\tryit ARGS          (a line of its own) runs `strided-explore ARGS` now and shows the command
                        with its real output (text, or an SVG drawing); a failing command fails
+  \\explore{EXPR}      a link that opens EXPR in the Explorer page (explorer.html#EXPR), shown as
+                       code; EXPR must run in strided-explore, or be refused by an op (a refusal
+                       is worth showing), never fail to parse
   \\terms FORM, ...    (a line of its own, under a heading with an {#anchor}) makes that heading a
                        glossary entry: the first use of any FORM on a chapter page links to it
 
@@ -58,6 +61,7 @@ import shlex
 import shutil
 import subprocess
 import sys
+import urllib.parse
 import xml.etree.ElementTree as ET
 from decimal import Decimal
 
@@ -80,6 +84,10 @@ BOOK_RE = re.compile(r"\\book\{([^}]*)\}")
 SNIPPET_RE = re.compile(r"\\snippet(?:\{[^}]*\})?\s+(\S+)\s+(\S+)")
 MARKER_RE = re.compile(r"^\s*//!\s*\[([^\]]+)\]\s*$")
 PY_MARKER_RE = re.compile(r"^\s*#\s*\[([^\]]+)\]\s*$")  # a companion's listing: # [name]
+EXPLORE_RE = re.compile(r"\\explore\{([^{}]+)\}")
+# What strided-explore says of an expression it cannot read, as against an op's refusal.
+EXPLORE_UNREAD_RE = re.compile(r"unknown method|unknown function|unexpected|did you mean|"
+                               r"expected an?|bad input")
 TRYIT_RE = re.compile(r"^\\tryit\s+(.+?)\s*$")
 REF_TEXT_OPEN_RE = re.compile(r'\\ref\s+\S+\s+"[^"]*$')
 VALUE_RE = re.compile(r"\\(ch[0-9]{2}_[a-z0-9_]+)")
@@ -692,6 +700,23 @@ def tryit(command, at, page, line_no, args, problems, tryits, record=None):
     return f"\\htmlinclude[block] {key}.html"
 
 
+def explore_link(expr, at, args, problems):
+    """\\explore{EXPR}: a link to the Explorer with EXPR in its address, once EXPR is known to
+    run there (or to be refused by an op, which a link to an error may want to show)."""
+    if args.explore:
+        try:
+            run = subprocess.run([args.explore, expr], stdout=subprocess.PIPE,
+                                 stderr=subprocess.PIPE, text=True, timeout=60)
+            if run.returncode != 0 and (run.returncode != 2 or EXPLORE_UNREAD_RE.search(run.stderr)):
+                problems.add(at, f"\\explore{{{expr}}}: strided-explore cannot read it: "
+                                 f"{run.stderr.strip()[:300]}")
+        except (OSError, subprocess.TimeoutExpired) as e:
+            problems.add(at, f"\\explore{{{expr}}}: {e}")
+    href = "explorer.html#" + urllib.parse.quote(expr, safe="()[],:.=_-'*/ ").replace(" ", "%20")
+    return (f'\\htmlonly<a class="book-explore" href="{esc(href)}" title="Open in the Explorer">'
+            f"<code>{esc(expr)}</code></a>\\endhtmlonly")
+
+
 def process_page(path, chapters_by_name, claims, values, fragments, problems, args, book_blocks,
                  snippets, tryits, companions=None, records=None):
     where = rel(path, args.root)
@@ -814,6 +839,7 @@ def process_page(path, chapters_by_name, claims, values, fragments, problems, ar
         line = OUTPUT_RE.sub(output_sub, line)
         VALUE_RE.sub(value_sub, line)
         line = BOOK_RE.sub(book_sub, line)
+        line = EXPLORE_RE.sub(lambda m: explore_link(m.group(1).strip(), at, args, problems), line)
         out_lines.append(line)
     return "\n".join(out_lines)
 

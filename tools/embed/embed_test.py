@@ -472,6 +472,27 @@ class EmbedTest(unittest.TestCase):
         self.assertIn("99_demo.md", err)
         self.assertIn("exited 2: bad expression", err)
 
+    def test_an_explore_link_opens_the_expression_in_the_explorer(self):
+        explore = self.fake_explore('exit 0\n')
+        self.write(os.path.join(self.docs, "99_demo.md"),
+                   PAGE + "\nSee \\explore{arange(12).view(3, 4).t()} there.\n\nDone.\n")
+        rc, err = self.run_embed("--explore", explore)
+        self.assertEqual(rc, 0, err)
+        page = self.read("99_demo.md")
+        self.assertIn('href="explorer.html#arange(12).view(3,%204).t()"', page)
+        self.assertIn("<code>arange(12).view(3, 4).t()</code>", page)
+
+    def test_an_explore_link_the_explorer_cannot_read_fails_but_a_refusal_may_be_shown(self):
+        self.write(os.path.join(self.docs, "99_demo.md"),
+                   PAGE + "\nSee \\explore{arange(6).vew(4)}.\n\nDone.\n")
+        unread = self.fake_explore("echo \"error at column 10: unknown method 'vew'\" >&2\nexit 2\n")
+        rc, err = self.run_embed("--explore", unread)
+        self.assertEqual(rc, 1)
+        self.assertIn("cannot read it", err)
+        refused = self.fake_explore('echo "error at column 10: view(): shape is invalid" >&2\nexit 2\n')
+        rc, err = self.run_embed("--explore", refused)
+        self.assertEqual(rc, 0, err)
+
     # ---- PyTorch beside the C++ ------------------------------------------------------------------
 
     COMPANION = ("import torch\nfor n in [1]:\n    # [shown]\n    x = torch.ones(n)\n      # deeper\n"
