@@ -208,7 +208,18 @@
     button.setAttribute('aria-controls', 'book-live-' + n);
     button.title = 'Change the expression and see the answer here, computed in this page';
     block.classList.add('book-tryit-live');
-    block.insertBefore(button, block.firstChild);
+    // A compact Try it (a table of steps, the transcript behind a toggle) carries its Edit button
+    // on its title line, and opens its editor below the table, where the reader is.
+    var full = block.closest('details.book-tryit-full');
+    var table = full ? full.previousElementSibling : null;
+    var title = table ? table.previousElementSibling : null;
+    var after = block;
+    if (title && title.classList.contains('book-tryit-title')) {
+      title.appendChild(button);
+      after = table;
+    } else {
+      block.insertBefore(button, block.firstChild);
+    }
     var editor = null;
     button.addEventListener('click', function () {
       if (!editor) {
@@ -240,7 +251,7 @@
         editor.appendChild(row);
         editor.appendChild(out);
         editor.appendChild(link);
-        block.parentNode.insertBefore(editor, block.nextSibling);
+        after.parentNode.insertBefore(editor, after.nextSibling);
         live(field, out, null, function (e) { link.href = base + 'explorer.html' + hashOf(e); })();
         field.focus();
         field.setSelectionRange(field.value.length, field.value.length);

@@ -163,7 +163,7 @@ def tryit_problems(browser):
     problems = []
     counts = json.loads(browser.evaluate(
         "JSON.stringify([document.querySelectorAll('.book-tryit').length,"
-        " document.querySelectorAll('.book-tryit button.book-tryit-edit').length])"))
+        " document.querySelectorAll('button.book-tryit-edit').length])"))
     if counts[0] != counts[1]:
         problems.append(f"{counts[0]} Try it blocks, {counts[1]} Edit buttons")
     covered = browser.evaluate(COVERED_COMMANDS)

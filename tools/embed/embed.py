@@ -644,6 +644,56 @@ def tryit_pair_html(ours, theirs, torch_version, before=None, before_version="")
             f"<tbody>{rows}</tbody></table></div>")
 
 
+def explorer_steps(out):
+    """Each step of strided-explore's text report: {text, shape, strides, storage_offset,
+    is_contiguous, memory}, memory one word (new, view, copy, same) as the report's first word."""
+    steps = []
+    parts = re.split(r"^step [0-9]+: (.*)$", out, flags=re.M)
+    for text, body in zip(parts[1::2], parts[2::2]):
+        step = {"text": text.strip()}
+        for key, pattern in (("shape", r"^  shape +(\(.*?\))"), ("strides", r"^  strides +(\(.*?\))"),
+                             ("storage_offset", r"^  storage offset +(-?[0-9]+)"),
+                             ("is_contiguous", r"^  contiguous +(yes|no)"),
+                             ("memory", r"^  memory +(new tensor|view|copy|the same tensor)")):
+            m = re.search(pattern, body, re.M)
+            step[key] = m.group(1) if m else ""
+        step["memory"] = {"new tensor": "new", "the same tensor": "self"}.get(step["memory"],
+                                                                              step["memory"])
+        steps.append(step)
+    return steps
+
+
+def tryit_steps_html(shown, steps, theirs=None, torch_version="", before=None, before_version=""):
+    """A Try it block at a glance: one row a step (what the step added to the expression, its
+    shape, strides, storage offset, contiguity, and whether it made a view, a copy or the tensor
+    itself), then PyTorch's recorded answer for the last step, which the build has compared."""
+    rows = []
+    previous = ""
+    for st in steps:
+        text = st["text"]
+        added = text[len(previous):] if previous and text.startswith(previous) else text
+        previous = text
+        rows.append(f'<tr><td><code>{esc(added)}</code></td><td><code>{esc(st["shape"])}</code></td>'
+                    f'<td><code>{esc(st["strides"])}</code></td><td>{esc(st["storage_offset"])}</td>'
+                    f'<td>{esc(st["is_contiguous"])}</td><td>{esc(st["memory"])}</td></tr>')
+    for answer, version in ((before, before_version), (theirs, torch_version)):
+        if answer:
+            rows.append(f'<tr class="book-tryit-pytorch"><td>PyTorch {esc(version)} (recorded)</td>'
+                        f'<td><code>{esc(answer["shape"])}</code></td>'
+                        f'<td><code>{esc(answer["strides"])}</code></td>'
+                        f'<td>{esc(answer["storage_offset"])}</td>'
+                        f'<td>{"yes" if answer["is_contiguous"] == "True" else "no"}</td><td></td></tr>')
+    expr = theirs["pytorch"] if theirs else shown
+    href = "explorer.html#" + urllib.parse.quote(shown, safe="()[],:.=_-'*/ ").replace(" ", "%20")
+    return (f'<p class="book-tryit-title"><strong>Try it:</strong> <code>{esc(expr)}</code> '
+            f'<a class="book-explore-open" href="{esc(href)}">open in the Explorer</a></p>'
+            '<div class="book-table-wrap book-tryit-steps"><table class="book-table">'
+            '<thead><tr><th scope="col">step</th><th scope="col">shape</th>'
+            '<th scope="col">stride()</th><th scope="col">offset</th>'
+            '<th scope="col">contiguous</th><th scope="col">memory</th></tr></thead>'
+            f'<tbody>{"".join(rows)}</tbody></table></div>')
+
+
 def tryit(command, at, page, line_no, args, problems, tryits, record=None):
     """Runs one explorer command for a "Try it" block; returns the line that includes its output.
     RECORD, the page's chapter's PyTorch record when it has one, puts PyTorch's answer beside."""
@@ -692,9 +742,13 @@ def tryit(command, at, page, line_no, args, problems, tryits, record=None):
                                  f"{record.get('torch')}'s recorded answer")
         earlier = record.get("_earlier")
         before = pytorch_side(earlier, expression) if earlier else None
-        body = tryit_pair_html(ours, theirs, record.get("torch", ""),
-                               before if before != theirs else None,
+        before = before if before != theirs else None
+        steps = tryit_steps_html(expression, explorer_steps(out), theirs, record.get("torch", ""),
+                                 before, (earlier or {}).get("torch", ""))
+        full = tryit_pair_html(ours, theirs, record.get("torch", ""), before,
                                (earlier or {}).get("torch", "")) + body
+        body = (steps + '<details class="book-tryit-full"><summary>Every step in full, and the '
+                "values beside PyTorch's</summary>\n" + full + "</details>\n")
     key = f"tryit.{page}.{line_no}"
     tryits[key] = body
     return f"\\htmlinclude[block] {key}.html"

@@ -561,6 +561,27 @@ class EmbedTest(unittest.TestCase):
         self.assertIn("<th scope=\"row\">stride()</th><td><code>(2, 1)</code></td><td><code>(2, 1)</code>", block)
         self.assertLess(block.index("book-tryit-pair"), block.index("$ strided-explore"))
 
+    def test_a_tryit_block_shows_one_row_a_step_and_keeps_the_rest_behind_a_toggle(self):
+        self.with_companion(self.tryit_record())
+        explored = self.EXPLORED.replace("  storage offset  0\n  dtype",
+                                         "  storage offset  0\n  memory          view: shares\n  dtype")
+        explore = self.fake_explore("cat <<'EOF'\n" + explored + "EOF\n")
+        self.write(os.path.join(self.docs, "99_demo.md"), PAGE + "\n\\tryit 'arange(4).view(2, 2)'\n\nDone.\n")
+        rc, err = self.run_embed("--explore", explore)
+        self.assertEqual(rc, 0, err)
+        name = [f for f in os.listdir(os.path.join(self.pages, "fragments")) if f.startswith("tryit.")][0]
+        block = self.read("fragments", name)
+        steps = block[block.index("book-tryit-steps"):block.index("</table>")]
+        # step 1 as written, step 2 as what it added; then PyTorch's last step
+        self.assertIn("<td><code>arange(4)</code></td><td><code>(4,)</code></td>", steps)
+        self.assertIn("<td><code>.view(2, 2)</code></td><td><code>(2, 2)</code></td>"
+                      "<td><code>(2, 1)</code></td><td>0</td><td>yes</td><td>view</td>", steps)
+        self.assertIn('<tr class="book-tryit-pytorch"><td>PyTorch 2.6.0 (recorded)</td>', steps)
+        self.assertIn('href="explorer.html#arange(4).view(2,%202)"', block)
+        toggle = block.index('<details class="book-tryit-full">')
+        self.assertLess(toggle, block.index("book-tryit-pair"))
+        self.assertLess(toggle, block.index("$ strided-explore"))
+
     def test_a_changed_recorded_answer_fails_naming_chapter_and_expression(self):
         self.with_companion(self.tryit_record(strides=[1, 2]))
         explore = self.fake_explore("cat <<'EOF'\n" + self.EXPLORED + "EOF\n")

@@ -52,8 +52,8 @@ def relink(body, names):
     """Links to a page of the edition point into the edition: page.html#a -> #a, page.html -> #print-page."""
     def sub(m):
         page, anchor = m.group(1), m.group(2)
-        if page + ".html" not in names:
-            return m.group(0)
+        if page + ".html" not in names or (page == "explorer" and anchor):
+            return m.group(0)  # the Explorer reads its # as an expression: it stays a link to it
         return f'href="{anchor}"' if anchor else f'href="#print-{page}"'
     return HREF_RE.sub(sub, body)
 
