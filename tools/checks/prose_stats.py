@@ -8,9 +8,11 @@ a space or the end of the block; a word is a run of letters or digits (a number 
 
   prose_stats.py SITE                  print the counts, page by page and in all
   prose_stats.py SITE --show-long     also print each sentence over 40 words, with its page
-  prose_stats.py SITE --max-average W --max-long N
+  prose_stats.py SITE --max-average W --max-long N [--max-page-average P] [--max-sources S]
                                        also fail (exit 1) when the sentences of all chapter pages
-                                       average more than W words, or more than N run over 40
+                                       average more than W words, or more than N run over 40, or
+                                       when one page averages more than P words, or names a
+                                       source more than S times in its running prose
 
 Standard library only (html.parser).
 """
@@ -101,6 +103,10 @@ def main(argv=None):
     ap.add_argument("site", help="the built site (build/<preset>/book/html)")
     ap.add_argument("--max-average", type=float, help="fail above this many words a sentence")
     ap.add_argument("--max-long", type=int, help=f"fail above this many sentences over {LONG} words")
+    ap.add_argument("--max-page-average", type=float,
+                    help="fail when a chapter page averages above this many words a sentence")
+    ap.add_argument("--max-sources", type=int,
+                    help="fail when a chapter page names a source more often than this")
     ap.add_argument("--show-long", action="store_true", help=f"print each sentence over {LONG} words")
     args = ap.parse_args(argv)
     pages = sorted(glob.glob(os.path.join(args.site, "ch[0-9][0-9].html")))
@@ -108,8 +114,17 @@ def main(argv=None):
         print(f"prose_stats: no chapter pages in {args.site}", file=sys.stderr)
         return 1
     total = {"sentences": 0, "words": 0, "long": 0, "longest": 0, "sources": 0}
+    failed = []
     for path in pages:
         s = page_stats(path)
+        name = os.path.basename(path)
+        page_average = s["words"] / max(s["sentences"], 1)
+        if args.max_page_average is not None and page_average > args.max_page_average:
+            failed.append(f"{name}: {page_average:.1f} words a sentence, more than "
+                          f"{args.max_page_average}")
+        if args.max_sources is not None and s["sources"] > args.max_sources:
+            failed.append(f"{name}: sources named {s['sources']} times, more than "
+                          f"{args.max_sources} (a correction of a source goes in a collapsed note)")
         print(f"prose_stats: {os.path.basename(path)}: {s['sentences']} sentences, "
               f"{s['words'] / max(s['sentences'], 1):.1f} words each, {s['long']} over {LONG} "
               f"(longest {s['longest']}), sources named {s['sources']} times")
@@ -123,7 +138,6 @@ def main(argv=None):
     print(f"prose_stats: the chapters: {total['sentences']} sentences, {average:.1f} words each, "
           f"{total['long']} over {LONG} (longest {total['longest']}), sources named "
           f"{total['sources']} times")
-    failed = []
     if args.max_average is not None and average > args.max_average:
         failed.append(f"{average:.1f} words a sentence, more than {args.max_average}")
     if args.max_long is not None and total["long"] > args.max_long:

@@ -48,6 +48,15 @@ class ProseStatsTest(unittest.TestCase):
             self.assertEqual(prose_stats.main([self.dir, "--max-long", "0"]), 1)
         self.assertIn("13.2 words each, 1 over 40", out.getvalue())
 
+    def test_each_page_has_its_own_budget_of_words_and_of_sources(self):
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
+            self.assertEqual(prose_stats.main([self.dir, "--max-page-average", "13"]), 1)
+            self.assertEqual(prose_stats.main([self.dir, "--max-page-average", "14"]), 0)
+            self.assertEqual(prose_stats.main([self.dir, "--max-sources", "0"]), 1)
+            self.assertEqual(prose_stats.main([self.dir, "--max-sources", "1"]), 0)
+        self.assertIn("ch01.html: sources named 1 times, more than 0", out.getvalue())
+
 
 if __name__ == "__main__":
     unittest.main()
