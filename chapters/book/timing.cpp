@@ -110,11 +110,17 @@ RatioResult time_ratio(Check& check, const std::string& what, const std::functio
     r.status = Status::NotRun;
     return r;
   }
+  // A claim fails only when every attempt misses its band with quiet repeats: an attempt that was
+  // inconclusive (a busy machine) leaves the verdict open, whatever a later attempt says.
+  int undecided = 0;
   for (int attempt = 1; attempt <= std::max(1, band.attempts); ++attempt) {
     r = measure_once(a, b, band, now);
     r.attempts = attempt;
     if (r.status == Status::Passed) break;
+    if (r.status == Status::Inconclusive) ++undecided;
   }
+  const bool attempts_disagree = r.status == Status::Failed && undecided > 0;
+  if (attempts_disagree) r.status = Status::Inconclusive;
   check.record(what + ": median time A (s)", r.median_a_s);
   check.record(what + ": median time B (s)", r.median_b_s);
   check.record(what + ": noise A vs A", r.noise);
@@ -126,7 +132,11 @@ RatioResult time_ratio(Check& check, const std::string& what, const std::functio
   if (r.status == Status::Inconclusive) {
     check.record(what + ": ratio B/A (not judged)", r.ratio);
     std::ostringstream reason;
-    if (r.noise > band.noise_tolerance)
+    if (attempts_disagree)
+      reason << "the last of " << r.attempts << " attempts gave " << show(r.ratio)
+             << ", outside the band " << band_text(band) << ", but " << undecided
+             << " earlier attempt(s) could not decide (a busy machine)";
+    else if (r.noise > band.noise_tolerance)
       reason << "noise " << show(r.noise) << " exceeds the tolerance " << show(band.noise_tolerance);
     else
       reason << "the median ratio " << show(r.ratio) << " misses the band " << band_text(band)

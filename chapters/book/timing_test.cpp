@@ -41,6 +41,24 @@ TEST_CASE("a ratio outside its band fails after every attempt") {
   CHECK(c.status() == book::Status::Failed);
 }
 
+TEST_CASE("a ratio that misses its band after an undecided attempt is inconclusive, not failed") {
+  // The first attempt is noisy (A against itself differs 2x), the second quiet and out of band:
+  // the machine was busy during the claim, so its verdict stays open.
+  FakeClock clock;
+  int calls = 0;
+  book::Check c("PF-07");
+  book::RatioBand band;
+  band.at_least = 3.0;
+  band.attempts = 2;
+  const int noisy_calls = band.warmups + band.repeats * 2;  // A's calls in attempt 1
+  auto r = book::time_ratio(
+      c, "x", [&] { clock.now += (calls++ < noisy_calls && calls % 2) ? 2.0 : 1.0; },
+      [&] { clock.now += 2.0; }, band, [&] { return clock.now; });
+  CHECK(r.attempts == 2);
+  CHECK(c.status() == book::Status::Inconclusive);
+  CHECK(c.reason().find("could not decide") != std::string::npos);
+}
+
 TEST_CASE("noise above the tolerance makes the claim inconclusive, never passed") {
   FakeClock clock;
   int calls = 0;
