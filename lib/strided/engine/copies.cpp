@@ -358,6 +358,25 @@ Tensor Tensor::flip(IntList dims) const {
   }
   Tensor out = empty_preserving(*this, dtype_, "flip()");
   if (numel() == 0) return out;
+  if (is_complex(dtype_)) {
+    // Two reals an element: the raw parts, read through the same reversed geometry (their last
+    // dim, real then imaginary, is not flipped). A conjugate bit is resolved, as PyTorch's
+    // conjugate fallback resolves it before flip: the result is plain, its imaginary parts negated.
+    const Tensor from = parts(*this), to = parts(out);
+    Shape part_strides = from.strides();
+    int64_t part_offset = from.storage_offset();
+    for (int64_t d = 0; d < dim(); ++d) {
+      if (!flipped[d]) continue;
+      part_offset += (sizes_[d] - 1) * part_strides[d];
+      part_strides[d] = -part_strides[d];
+    }
+    strided_copy(to, from, part_strides, part_offset);
+    if (is_conj()) {
+      Tensor im = to.select(-1, 1);
+      run_copy(copy_plan(im, neg(im)));
+    }
+    return out;
+  }
   Shape strides = strides_;
   int64_t offset = offset_;
   for (int64_t d = 0; d < dim(); ++d) {

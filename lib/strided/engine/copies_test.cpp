@@ -327,6 +327,21 @@ TEST_CASE("flip is a copy (MT-07) laid out as its source") {
   CHECK_THROWS_AS(a.flip({2}), Error);
 }
 
+TEST_CASE("flip of a complex tensor moves whole elements and resolves a conjugate bit") {
+  // torch 1.13 and 2.6: view_as_complex(tensor([[1.,2.],[3.,4.],[5.,6.]])).conj().flip(0) is
+  // tensor([5.-6.j, 3.-4.j, 1.-2.j]), is_conj() False; and view_as_complex(arange(12.).view(2,3,2))
+  // .t().flip(1) keeps the transpose's layout, strides (1, 3).
+  const Tensor z = view_as_complex(add(arange(6, {DType::Float32}).view({3, 2}), Scalar(1.0)));
+  const Tensor f = z.conj().flip({0});
+  CHECK_FALSE(f.is_conj());
+  CHECK(to_string(f) == "tensor([5.-6.j, 3.-4.j, 1.-2.j])");
+  CHECK(to_string(z.flip({0})) == "tensor([5.+6.j, 3.+4.j, 1.+2.j])");
+  const Tensor w = view_as_complex(arange(12, {DType::Float32}).view({2, 3, 2})).t().flip({1});
+  CHECK(w.strides() == Shape{1, 3});
+  CHECK(to_string(w) ==
+        "tensor([[ 6.+7.j,  0.+1.j],\n        [ 8.+9.j,  2.+3.j],\n        [10.+11.j,  4.+5.j]])");
+}
+
 TEST_CASE("copies refuse tensors that are not on the CPU, by name") {
   CHECK_THROWS_AS(Tensor().clone(), Error);
   CHECK_THROWS_AS(Tensor().flip({}), Error);

@@ -126,6 +126,13 @@ Tensor from_scalars(const std::vector<Scalar>& values, IntList sizes, TensorOpti
   const int64_t n = checked_numel(sizes, op);
   STRIDED_CHECK(static_cast<int64_t>(values.size()) == n, op, ": ", values.size(),
                 " values given for shape ", to_string(sizes), " of ", n, " elements");
+  if (is_complex(options.dtype)) {
+    // torch.tensor([1, 2], dtype=torch.complex64) is tensor([1.+0.j, 2.+0.j]): each value is a
+    // real part, read as the parts' real dtype, with an imaginary part of 0.
+    TensorOptions parts = options;
+    parts.dtype = real_value_type(options.dtype);
+    return from_scalars(values, sizes, parts, op).to(options.dtype);
+  }
   Tensor t = empty(sizes, options);
   STRIDED_CHECK(t.device().is_cpu(), op, ": only CPU tensors can be filled from values");
   char* p = static_cast<char*>(t.data_ptr());

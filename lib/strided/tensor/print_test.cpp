@@ -262,6 +262,14 @@ TEST_CASE("uint8, int8 and int16 print with their dtype, as torch 1.13 prints th
   CHECK(to_string(zeros({0}, {DType::UInt8})) == "tensor([], dtype=torch.uint8)");
 }
 
+TEST_CASE("values given for a complex dtype are real parts, as torch.tensor(..., dtype=complex64) reads them") {
+  // torch 1.13 and 2.6 print these two exactly so.
+  CHECK(to_string(from_values({1, 2.5}, {1, 2}, {DType::Complex128})) ==
+        "tensor([[1.0000+0.j, 2.5000+0.j]], dtype=torch.complex128)");
+  CHECK(to_string(from_scalars({Scalar(true), Scalar(false)}, {2}, {DType::Complex64})) ==
+        "tensor([1.+0.j, 0.+0.j])");
+}
+
 TEST_CASE("int64 values beyond 2^53 print exactly") {
   Tensor t = zeros({2}, {DType::Int64});
   t.set({0}, Scalar(int64_t{4611686018427387905}));
