@@ -81,6 +81,7 @@ Tensor bounded_sum(const Tensor& x, std::optional<int64_t> dim, Meter& m) {
 }
 
 Json answer_unary(const Request& request, Meter& m) {
+  only_fields(request, "a unary request", {"unary", "x", "dim"});
   const std::string op = kind_name(request, "unary");
   static const char* const kKnown =
       "neg, add_scalar, clone, empty_like, contiguous, abs, exp, sqrt, sum";
@@ -121,6 +122,7 @@ Json answer_unary(const Request& request, Meter& m) {
 }
 
 Json answer_binary(const Request& request, Meter& m) {
+  only_fields(request, "a binary request", {"binary", "x", "y"});
   const std::string op = kind_name(request, "binary");
   if (op != "add" && op != "sub" && op != "mul" && op != "div")
     throw BadInput("unknown binary \"" + op + "\" (known: add, sub, mul, div)");
@@ -154,9 +156,11 @@ Json answer_binary(const Request& request, Meter& m) {
 }
 
 Json answer_matmul(const Request& request, Meter& meter) {
+  only_fields(request, "a matmul request", {"matmul"});
   const Request& m = request.at("matmul");
   if (!m.is_object())
     throw BadInput("\"matmul\" must be {\"a_shape\":[...],\"b_shape\":[...],\"dtype\":...}");
+  only_fields(m, "matmul", {"a_shape", "b_shape", "dtype"});
   if (!m.contains("a_shape") || !m.contains("b_shape"))
     throw BadInput("matmul needs \"a_shape\" and \"b_shape\"");
   // Each operand is arange(numel) in the dtype, reshaped, contiguous; errors name the field.

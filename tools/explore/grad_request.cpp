@@ -263,6 +263,7 @@ Json answer_grad(const Request& grad, Meter& m) {
 
 std::optional<Json> grad_request(const Request& request, Meter& m) {
   if (!request.contains("grad")) return std::nullopt;
+  only_fields(request, "a grad request", {"grad"});
   return answer_grad(request.at("grad"), m);
 }
 

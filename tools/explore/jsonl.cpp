@@ -48,9 +48,10 @@ class DuplicateKeys : public nlohmann::detail::json_sax_dom_parser<Request> {
 
 // ---- ops ------------------------------------------------------------------------------------------
 
-// A field of an op: an integer, a list of integers (an integer is accepted as a list of one), or
-// either ("int or list": movedim's source). Required fields must be present and not null.
-enum class FieldType { Int, Ints, IntOrInts, Dtype };
+// A field of an op: an integer, a list of integers (an integer is accepted as a list of one),
+// either ("int or list": movedim's source), or a list that must be one (tensor_split's indices,
+// where an integer would be read as no split at all). Required fields must be present and not null.
+enum class FieldType { Int, Ints, IntOrInts, List, Dtype };
 struct FieldSpec {
   const char* name;
   FieldType type;
@@ -93,11 +94,11 @@ const std::map<std::string, std::vector<FieldSpec>>& op_specs() {
       {"chunk", {{"chunks", T::Int, true}, {"dim", T::Int, false}, {"index", T::Int, true}}},
       {"unbind", {{"dim", T::Int, false}, {"index", T::Int, true}}},
       {"tensor_split",
-       {{"sections", T::Int, false}, {"indices", T::Ints, false}, {"dim", T::Int, false},
+       {{"sections", T::Int, false}, {"indices", T::List, false}, {"dim", T::Int, false},
         {"index", T::Int, true}}},
-      {"hsplit", {{"sections", T::Int, false}, {"indices", T::Ints, false}, {"index", T::Int, true}}},
-      {"vsplit", {{"sections", T::Int, false}, {"indices", T::Ints, false}, {"index", T::Int, true}}},
-      {"dsplit", {{"sections", T::Int, false}, {"indices", T::Ints, false}, {"index", T::Int, true}}},
+      {"hsplit", {{"sections", T::Int, false}, {"indices", T::List, false}, {"index", T::Int, true}}},
+      {"vsplit", {{"sections", T::Int, false}, {"indices", T::List, false}, {"index", T::Int, true}}},
+      {"dsplit", {{"sections", T::Int, false}, {"indices", T::List, false}, {"index", T::Int, true}}},
       {"view_dtype", {{"dtype", T::Dtype, true}}},
       {"to", {{"dtype", T::Dtype, true}}},
       {"swapaxes", {{"axis0", T::Int, true}, {"axis1", T::Int, true}}},
@@ -172,6 +173,7 @@ bool too_deep(const std::string& line) {
 }
 
 Json answer_chain(const Request& request, Meter& m) {
+  only_fields(request, "a view chain", {"start", "ops"});
   const Request* start = field(request, "start");
   if (!start) throw BadInput("a view chain needs \"start\": {\"shape\":[...],\"dtype\":...}");
   const Request* ops = field(request, "ops");
@@ -207,6 +209,7 @@ Json answer_chain(const Request& request, Meter& m) {
 }
 
 Json answer_broadcast_shapes(const Request& request, Meter& m) {
+  only_fields(request, "a broadcast_shapes request", {"broadcast_shapes"});
   const Request& shapes = request.at("broadcast_shapes");
   if (!shapes.is_array()) throw BadInput("\"broadcast_shapes\" must be a list of shapes");
   std::vector<Shape> list;
@@ -234,6 +237,15 @@ Json answer_broadcast_shapes(const Request& request, Meter& m) {
 
 Json answer(const Request& request, Meter& m) {
   if (!request.is_object()) throw BadInput("a request is a JSON object");
+  // One kind a request: a line with both "unary" and "binary" (or a chain and a grad) is refused
+  // rather than answered as one of them.
+  std::vector<std::string> kinds;
+  for (const char* k : {"unary", "binary", "matmul", "grad", "broadcast_shapes"})
+    if (request.contains(k)) kinds.push_back(k);
+  if (request.contains("start") || request.contains("ops")) kinds.push_back("start");
+  if (kinds.size() > 1)
+    throw BadInput("a request is of one kind; this one has both \"" + kinds[0] + "\" and \"" +
+                   kinds[1] + "\"");
   if (request.contains("start") || request.contains("ops")) return answer_chain(request, m);
   if (request.contains("broadcast_shapes")) return answer_broadcast_shapes(request, m);
   if (std::optional<Json> a = engine_request(request, m)) return *a;
@@ -299,6 +311,7 @@ Tensor start_from_values(const Request& start, const Request& values, Meter& m) 
 
 Tensor chain_start(const Request& start, Meter& m) {
   if (!start.is_object()) throw BadInput("\"start\" must be an object");
+  only_fields(start, "start", {"shape", "dtype", "values"});
   const Request* shape = field(start, "shape");
   if (!shape) throw BadInput("\"start\" needs \"shape\"");
   if (const Request* values = field(start, "values")) return start_from_values(start, *values, m);
@@ -344,6 +357,9 @@ void check_op(const Request& op) {
   const std::string name = op_name(op);
   const auto it = op_specs().find(name);
   if (it == op_specs().end()) throw BadInput("unknown op \"" + name + "\"");
+  std::vector<std::string> known{"op"};
+  for (const FieldSpec& f : it->second) known.push_back(f.name);
+  only_fields(op, "the op " + name, known);
   for (const FieldSpec& f : it->second) {
     const Request* v = field(op, f.name);
     if (!v) {
@@ -355,6 +371,10 @@ void check_op(const Request& op) {
       case FieldType::Int: as_int(*v, where); break;
       case FieldType::Ints:
       case FieldType::IntOrInts: as_ints(*v, where); break;
+      case FieldType::List:
+        if (!v->is_array()) throw BadInput(where + " must be a list of integers, got " + text(*v));
+        as_ints(*v, where);
+        break;
       case FieldType::Dtype: op_dtype(*v, where); break;
     }
   }
@@ -421,6 +441,7 @@ Tensor apply_op(const Tensor& t, const Request& op, Meter& m) {
 
 Tensor run_chain(const Request& chain, Meter& m, std::vector<Tensor> held) {
   if (!chain.is_object()) throw BadInput("a chain is {\"start\":...,\"ops\":[...]}");
+  only_fields(chain, "a chain", {"start", "ops"});
   const Request* start = field(chain, "start");
   if (!start) throw BadInput("a chain needs \"start\"");
   const Request* ops = field(chain, "ops");

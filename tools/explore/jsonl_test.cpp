@@ -284,6 +284,41 @@ TEST_CASE("malformed lines are answered as bad input") {
   CHECK(bad("{\"start\":{\"shape\":[2]},\"ops\":[{\"op\":\"\xc3\xa9\"}]}"));  // unknown op
 }
 
+TEST_CASE("every request is strict: a field it does not have is refused, never defaulted") {
+  const auto refused = [](const std::string& line, const std::string& words) {
+    const Json a = ask(line);
+    const std::string message = a.value("message", "");
+    INFO(line, " -> ", message);
+    CHECK(a["error"] == true);
+    CHECK(message.rfind("bad input: ", 0) == 0);
+    CHECK(message.find(words) != std::string::npos);
+  };
+  // A misspelt op field used to slice dim 0; a misspelt "ops" gave an empty chain; a misspelt
+  // storage_offset or dtype fell back to its default.
+  refused(R"({"start":{"shape":[2,3]},"ops":[{"op":"slice","dimm":1,"start":1}]})",
+          "the op slice has no field \"dimm\" (its fields: \"op\", \"dim\", \"start\"");
+  refused(R"({"start":{"shape":[2,3]},"opz":[{"op":"t"}]})", "a view chain has no field \"opz\"");
+  refused(R"({"start":{"shape":[6]},"ops":[{"op":"as_strided","size":[2],"stride":[1],"storage_ofset":1}]})",
+          "has no field \"storage_ofset\"");
+  refused(R"({"start":{"shape":[2],"dtyp":"int32"},"ops":[]})", "start has no field \"dtyp\"");
+  refused(R"({"start":{"shape":[2]},"ops":[{"op":"t","dim":0}]})", "the op t has no field \"dim\"");
+  refused(R"({"unary":"neg","binary":"add","x":{"start":{"shape":[2]}},"y":{"start":{"shape":[2]}}})",
+          "this one has both \"unary\" and \"binary\"");
+  refused(R"({"unary":"neg","x":{"start":{"shape":[2]},"opps":[]}})", "a chain has no field \"opps\"");
+  refused(R"({"binary":"add","x":{"start":{"shape":[2]}},"y":{"start":{"shape":[2]}},"z":1})",
+          "a binary request has no field \"z\"");
+  refused(R"({"matmul":{"a_shape":[2,3],"b_shape":[3,2],"dtyp":"float64"}})",
+          "matmul has no field \"dtyp\"");
+  refused(R"({"grad":{"start":{"shape":[2]}},"x":1})", "a grad request has no field \"x\"");
+  refused(R"({"broadcast_shapes":[[2]],"start":{"shape":[2]}})", "this one has both");
+  // tensor_split's indices must be a list: an integer ran as no split at all.
+  refused(R"({"start":{"shape":[6]},"ops":[{"op":"tensor_split","indices":2,"index":0}]})",
+          "tensor_split.indices must be a list of integers, got 2");
+  // What the protocol has still answers.
+  CHECK(ask(R"({"start":{"shape":[6]},"ops":[{"op":"tensor_split","indices":[2],"index":1}]})")
+            ["results"][0]["shape"] == Json::array({4}));
+}
+
 TEST_CASE("serve answers every line in order, and goes on after bad ones") {
   std::istringstream in(
       "{\"broadcast_shapes\":[[2],[1]]}\n"

@@ -4,9 +4,11 @@
 #pragma once
 
 #include <cstdint>
+#include <initializer_list>
 #include <limits>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "jsonl.h"
 
@@ -17,6 +19,22 @@ inline const Request* field(const Request& obj, const char* key) {
   const auto it = obj.find(key);
   if (it == obj.end() || it->is_null()) return nullptr;
   return &*it;
+}
+
+// Refuses a field that `what` does not have, as PyTorch refuses an unknown keyword argument: a
+// misspelt field ("dimm", "storage_ofset") must not fall back silently to its default.
+inline void only_fields(const Request& obj, const std::string& what,
+                        const std::vector<std::string>& known) {
+  if (!obj.is_object()) return;
+  for (auto it = obj.begin(); it != obj.end(); ++it) {
+    bool ok = false;
+    for (const std::string& k : known) ok |= it.key() == k;
+    if (ok) continue;
+    std::string list;
+    for (const std::string& k : known) list += (list.empty() ? "\"" : ", \"") + k + "\"";
+    throw BadInput(what + " has no field \"" + it.key() + "\"" +
+                   (known.empty() ? std::string(" (it takes none)") : " (its fields: " + list + ")"));
+  }
 }
 
 // A value as the request spelled it, for an error message.
