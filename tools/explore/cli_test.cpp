@@ -124,6 +124,24 @@ TEST_CASE("usage") {
   CHECK(r.status == 2);
   CHECK(has(r.err, "--svg needs a file name, got an empty one"));
   CHECK(run("'arange(3)' --svg ''").status == 2);
+  // Two pictures asked for: the first was dropped silently.
+  r = run("'arange(3)' --svg a.svg --svg b.svg");
+  CHECK(r.status == 2);
+  CHECK(has(r.err, "--svg given twice"));
+}
+
+TEST_CASE("an unreadable standard input is said plainly, not as an internal error") {
+  const std::string err = "explore_cli_test_stdin." + std::to_string(getpid());
+  for (const std::string& redirect : {std::string("<&-"), std::string("</")}) {
+    const std::string cmd = "'" + explore_path() + "' --jsonl " + redirect + " >/dev/null 2>" + err;
+    const int raw = std::system(cmd.c_str());
+    const std::string message = slurp(err);
+    INFO(redirect, ": ", message);
+    CHECK((WIFEXITED(raw) ? WEXITSTATUS(raw) : -1) == 2);
+    CHECK(has(message, "strided-explore: --jsonl: standard input cannot be read ("));
+    CHECK_FALSE(has(message, "internal error"));
+  }
+  std::remove(err.c_str());
 }
 
 TEST_CASE("output that cannot be written is an error") {

@@ -70,6 +70,7 @@ void check_grad_op(const Request& op) {
     const Request* e = field(op, "exponent");
     if (!e) throw BadInput("pow needs \"exponent\"");
     if (!e->is_number()) throw BadInput("pow.exponent must be a number, got " + text(*e));
+    if (e->is_number_integer()) as_int(*e, "pow.exponent");  // integers are int64, as everywhere
   } else {
     check_fields(op, name, {});
   }

@@ -314,6 +314,9 @@ TEST_CASE("every request is strict: a field it does not have is refused, never d
   // tensor_split's indices must be a list: an integer ran as no split at all.
   refused(R"({"start":{"shape":[6]},"ops":[{"op":"tensor_split","indices":2,"index":0}]})",
           "tensor_split.indices must be a list of integers, got 2");
+  // Integers are int64 everywhere, pow's exponent included.
+  const Json pow = ask(R"({"grad":{"start":{"shape":[2]},"ops":[{"op":"pow","exponent":18446744073709551615}]}})");
+  CHECK(pow["message"].get<std::string>().find("pow.exponent does not fit in int64") != std::string::npos);
   // What the protocol has still answers.
   CHECK(ask(R"({"start":{"shape":[6]},"ops":[{"op":"tensor_split","indices":[2],"index":1}]})")
             ["results"][0]["shape"] == Json::array({4}));

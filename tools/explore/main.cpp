@@ -189,6 +189,7 @@ int main(int argc, char** argv) {
         jsonl = true;
       } else if (a == "--svg" || a.rfind("--svg=", 0) == 0) {
         if (a == "--svg" && i + 1 >= args.size()) return usage_error("--svg needs a file name");
+        if (!svg_path.empty()) return usage_error("--svg given twice: one picture at a time");
         svg_path = a == "--svg" ? args[++i] : a.substr(6);
         if (svg_path.empty()) return usage_error("--svg needs a file name, got an empty one");
       } else if (a.size() > 1 && a[0] == '-' && a[1] == '-') {
@@ -205,7 +206,17 @@ int main(int argc, char** argv) {
         return usage_error("--jsonl reads requests from standard input and takes no other "
                            "arguments");
       std::ios::sync_with_stdio(false);
-      strided::explore::serve(std::cin, std::cout);
+      try {
+        strided::explore::serve(std::cin, std::cout);
+      } catch (const std::exception& e) {
+        // A closed or unreadable standard input (--jsonl <&-, or a directory): the stream's own
+        // words end with the system's reason, which is what the reader needs.
+        const std::string what = e.what();
+        const size_t colon = what.rfind(": ");
+        std::cerr << "strided-explore: --jsonl: standard input cannot be read ("
+                  << (colon == std::string::npos ? what : what.substr(colon + 2)) << ")\n";
+        return 2;
+      }
       return flushed(0);
     }
     if (!have_expression) return usage_error("no expression given");
