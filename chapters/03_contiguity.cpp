@@ -629,7 +629,9 @@ int main(int argc, char** argv) {
                             " along it, though every cell is still used once.");
              });
 
+  contiguity::numpy_box(ch);      // 03_contiguity/exercises.cpp: NumPy's two flags
   contiguity::channels_last(ch);  // 03_contiguity/channels_last.cpp: channels last
+  contiguity::exercises(ch);      // 03_contiguity/exercises.cpp: exercises, last
 
   return ch.main(argc, argv);
 }

@@ -9,6 +9,7 @@ import itertools
 import os
 import sys
 
+import numpy as np
 import torch
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -322,6 +323,54 @@ answers.of("nchw.float().mean(dim=(2, 3))")
 answers.group("channels_3d")
 answers.of("torch.zeros(2, 3, 4, 5, 6).contiguous(memory_format=torch.channels_last_3d).stride()")
 answers.of("torch.zeros(2, 3, 4, 5, 6).contiguous(memory_format=torch.channels_last)")
+
+answers.group("channels_practice")
+torch.manual_seed(13)
+# [channels_practice]
+model = torch.nn.Conv2d(3, 4, kernel_size=3, padding=1)
+model = model.to(memory_format=torch.channels_last)  # the weights
+x = torch.rand(2, 3, 4, 4).to(memory_format=torch.channels_last)  # the input
+y = model(x)                   # the output comes out channels last
+z = x * 2 + 1                  # element-wise: channels last still
+back = x.contiguous()          # row-major NCHW: a copy
+# [channels_practice]
+answers.of("model.weight", values=False)
+answers.of("x", values=False)
+answers.of("y", values=False)
+answers.of("z", values=False)
+answers.of("back", base="x", values=False)
+answers.of("back.is_contiguous(memory_format=torch.channels_last)")
+v = torch.zeros(2, 3, 4, 5, 6).to(memory_format=torch.channels_last_3d)
+answers.of("v * 2 + 1")
+
+# ---- NumPy's two flags ---------------------------------------------------------------------------
+answers.group("numpy_flags")
+a = np.arange(12).reshape(3, 4)
+x = torch.arange(12).view(3, 4)
+for numpy_form, torch_form in [("a", "x"), ("a.T", "x.t()"), ("a[:, ::2]", "x[:, ::2]"),
+                               ("a[:, :1]", "x[:, :1]"),
+                               ("np.zeros((3, 1), dtype=np.int64)",
+                                "torch.zeros(3, 1, dtype=torch.int64)")]:
+    answers.of(f"{numpy_form}.flags['C_CONTIGUOUS']")
+    answers.of(f"{numpy_form}.flags['F_CONTIGUOUS']")
+    answers.of(f"{numpy_form}.strides")
+    answers.of(f"{torch_form}.is_contiguous()")
+    answers.of(f"{torch_form}.stride()")
+
+# ---- Exercises -----------------------------------------------------------------------------------
+answers.group("exercises")
+x = torch.arange(12).view(3, 4)
+for expression in ["x[1]", "x[:1]", "x[:, 1]", "x[:, :1]"]:
+    answers.of(expression, base="x")
+x = torch.arange(6).view(2, 3)
+answers.of("x.expand(1, 2, 3)", base="x")
+answers.of("x.expand(4, 2, 3)", base="x")
+p = torch.arange(24).view(2, 3, 4).permute(2, 0, 1)
+answers.of("p.clone()", base="p")
+answers.of("p.contiguous()", base="p")
+cl = torch.zeros(2, 3, 4, 5).contiguous(memory_format=torch.channels_last)
+answers.of("cl")
+answers.of("cl.permute(0, 2, 3, 1)", base="cl")
 
 # ---- Try it --------------------------------------------------------------------------------------
 answers.tryit("arange(4).view(4, 1).t()", "torch.arange(4).view(4, 1).t()")

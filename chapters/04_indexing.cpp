@@ -318,6 +318,7 @@ int main(int argc, char** argv) {
              });
 
   indexing_chapter::view_rule(ch);
+  indexing_chapter::attention(ch);  // 04_indexing/attention.cpp
 
   // ---- Basic and advanced indexing -------------------------------------------------------------------
   ch.section("advanced", "Basic and advanced indexing");
@@ -517,5 +518,7 @@ int main(int argc, char** argv) {
                         "T[1, :] and T[:, 1]: two views of T's storage.");
              });
 
+  indexing_chapter::numpy_box(ch);  // 04_indexing/exercises.cpp
+  indexing_chapter::exercises(ch);
   return ch.main(argc, argv);
 }

@@ -8,6 +8,7 @@ library's answers with it.
 import os
 import sys
 
+import numpy as np
 import torch
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -217,6 +218,31 @@ shared = r._base is not None and r._base is x._base
 # [contract]
 answers.of("shared")
 
+# ---- A worked case: multi-head attention --------------------------------------------------------
+answers.group("attention")
+# [attention]
+B, T, H, D = 2, 3, 2, 4  # batch, tokens, heads, head size
+q = torch.arange(B * T * H * D, dtype=torch.float32).view(B, T, H * D)
+heads = q.view(B, T, H, D).transpose(1, 2)  # (B, H, T, D): a view of q
+scores = heads @ heads.transpose(2, 3)      # q·kᵀ, here with k = q
+out = scores @ heads                        # (B, H, T, D): new
+back = out.transpose(1, 2)                  # (B, T, H, D): a view
+# back.view(B, T, H * D) raises: view size is not compatible ...
+merged = back.contiguous().view(B, T, H * D)  # copy, then view
+reshaped = back.reshape(B, T, H * D)          # the same copy
+# [attention]
+answers.of("q")
+answers.of("q.view(B, T, H, D)", base="q")
+answers.of("heads", base="q")
+answers.of("scores")
+answers.of("out")
+answers.of("back", base="out")
+answers.of("back.view(B, T, H * D)")
+answers.of("back.contiguous()", base="out")
+answers.of("merged", base="out")
+answers.of("reshaped", base="out")
+answers.of("torch.equal(merged, reshaped)")
+
 # ---- Basic and advanced indexing ----------------------------------------------------------------
 answers.group("slice_range")
 torch.manual_seed(13)
@@ -276,6 +302,36 @@ answers.group("row_col")
 T = torch.tensor([[1, 2, 3], [4, 5, 6]])
 answers.of("T[1, :]", base="T")
 answers.of("T[:, 1]", base="T")
+
+# ---- NumPy and PyTorch: who owns the memory -----------------------------------------------------
+answers.group("numpy_base")
+a = np.zeros((3, 4))
+x = torch.zeros(3, 4)
+for expression in ["a[::2].base is a", "np.shares_memory(a[::2], a)", "x[::2]._base is x",
+                   "a[::2][:, 1:].base is a", "np.shares_memory(a[::2][:, 1:], a)",
+                   "x[::2][:, 1:]._base is x",
+                   "a[[0, 2]].base is None", "np.shares_memory(a[[0, 2]], a)",
+                   "x[[0, 2]]._base is None",
+                   "a.T.reshape(-1).base is a", "np.shares_memory(a.T.reshape(-1), a)",
+                   "x.t().reshape(-1)._base is None", "a.T.reshape(-1).base is None"]:
+    answers.of(expression)
+
+# ---- Exercises ----------------------------------------------------------------------------------
+answers.group("exercises")
+x = torch.arange(24).view(4, 6)
+answers.of("x[1::2, 2::2]", base="x")
+answers.of("x.as_strided((2, 2), (12, 2), 8)", base="x")
+x = torch.arange(12).view(3, 4)
+answers.of("x.t().view(2, 2, 3)", base="x")
+answers.of("x.t().view(12)")
+B, T, H, D = 2, 1, 2, 4
+out1 = torch.arange(B * H * T * D, dtype=torch.float32).view(B, H, T, D)
+answers.of("out1.transpose(1, 2)", base="out1")
+answers.of("out1.transpose(1, 2).view(B, 1, H * D)", base="out1")
+for expression in ["x[1:3]", "x[[1, 2]]", "x[:, 0:4:2]", "x[:, range(0, 4, 2)]"]:
+    answers.of(expression, base="x")
+x = torch.arange(24).view(2, 3, 4)
+answers.of("x[1, :, 1::2]", base="x")
 
 # ---- Try it -------------------------------------------------------------------------------------
 answers.tryit("arange(24).reshape(1, 2, 3, 4)[:, :, :, 2]",

@@ -8,6 +8,7 @@
 
 #include "03_contiguity/contiguity.h"
 #include "book/book.h"
+#include "strided/engine/ops.h"
 #include "strided/engine/reduce.h"
 #include "strided/pictures/picture.h"
 #include "strided/strided.h"
@@ -180,5 +181,45 @@ void contiguity::channels_last(book::Chapter& ch) {
                  c, "channels_3d",
                  "torch.zeros(2, 3, 4, 5, 6).contiguous(memory_format=torch.channels_last)",
                  [] { (void)zeros({2, 3, 4, 5, 6}).contiguous(MemoryFormat::ChannelsLast); });
+           });
+
+  ch.claim("CT-13",
+           "Channels last in practice: model.to(memory_format=channels_last) gives a conv's (4, 3, "
+           "3, 3) weight the strides (27, 1, 9, 3), and the input (2, 3, 4, 4) converted the same "
+           "way has strides (48, 1, 12, 3); the convolution's output comes out channels last, "
+           "(64, 1, 16, 4), and element-wise ops keep the input's order, while contiguous() "
+           "returns a row-major NCHW copy, (48, 16, 4, 1). A channels_last_3d tensor keeps its "
+           "order through an element-wise op too.",
+           [](book::Check& c) {
+             Generator gen(13);
+             //! [channels_practice]
+             const MemoryFormat cl = MemoryFormat::ChannelsLast;
+             Tensor weight = rand({4, 3, 3, 3}, gen).to(cl);  // a conv's weight
+             Tensor x = rand({2, 3, 4, 4}, gen).to(cl);       // its input
+             Tensor y = empty({2, 4, 4, 4}, {}, cl);          // the conv's output layout
+             Tensor z = x * 2.0 + 1.0;      // element-wise: channels last still
+             Tensor back = x.contiguous();  // row-major NCHW: a copy
+             //! [channels_practice]
+             const std::string g = "channels_practice";
+             c.equal("weight.stride()", weight.strides(), Shape{27, 1, 9, 3}, "practice_weight");
+             c.equal("x.stride()", x.strides(), Shape{48, 1, 12, 3}, "practice_x");
+             c.equal("y.stride()", y.strides(), Shape{64, 1, 16, 4}, "practice_y");
+             c.equal("z.stride()", z.strides(), x.strides(), "practice_z");
+             c.equal("back.stride()", back.strides(), Shape{48, 16, 4, 1}, "practice_back");
+             c.equal("back is channels-last contiguous", back.is_contiguous(cl), false);
+             c.equal("back has storage of its own", back.storage().is_same(x.storage()), false);
+             pytorch().compare(c, g, "model.weight", weight);
+             pytorch().compare(c, g, "x", x);
+             pytorch().compare(c, g, "y", y);
+             pytorch().compare(c, g, "z", z);
+             pytorch().compare(c, g, "back", back, {&x});
+             pytorch().compare_value(c, g, "back.is_contiguous(memory_format=torch.channels_last)",
+                                     back.is_contiguous(cl));
+             // channels_last_3d, which the library does not name: the same order by permutation,
+             // and an element-wise op on it.
+             const Tensor v = zeros({2, 4, 5, 6, 3}).permute({0, 4, 1, 2, 3});
+             const Tensor w = v * 2.0 + 1.0;
+             c.equal("(v * 2 + 1).stride()", w.strides(), v.strides(), "practice_3d");
+             pytorch().compare(c, g, "v * 2 + 1", w);
            });
 }

@@ -13,6 +13,8 @@ inline const book::PytorchRecord& pytorch() {
 }
 
 void dense(book::Chapter& ch);          // Dense layouts: CT-09
-void channels_last(book::Chapter& ch);  // Channels last: CT-11.channels, CT-02.channels
+void channels_last(book::Chapter& ch);  // Channels last: CT-11.channels, CT-02.channels, CT-13
+void numpy_box(book::Chapter& ch);      // NumPy's two flags: CT-14 (exercises.cpp)
+void exercises(book::Chapter& ch);      // Exercises: EX-03.k, declared last (exercises.cpp)
 
 }  // namespace contiguity

@@ -23,5 +23,8 @@ inline std::vector<std::string> layout_row(const std::string& name, const stride
 }
 
 void view_rule(book::Chapter& ch);  // When a new shape can be a view
+void attention(book::Chapter& ch);  // A worked case: multi-head attention (attention.cpp)
+void numpy_box(book::Chapter& ch);  // NumPy and PyTorch: who owns the memory (exercises.cpp)
+void exercises(book::Chapter& ch);  // Exercises, declared last (exercises.cpp)
 
 }  // namespace indexing_chapter

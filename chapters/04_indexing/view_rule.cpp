@@ -278,6 +278,7 @@ void indexing_chapter::view_rule(book::Chapter& ch) {
              Tensor flat = xt.reshape({1, -1});  // a copy
              //! [t_view]
              pytorch().compare_error(c, "t_view", "x.t().view(1, -1)", [&] { xt.view({1, -1}); });
+             c.value("t_view_words", pytorch().error_message("t_view", "x.t().view(1, -1)"));
              pytorch().compare(c, "t_view", "x.t().reshape(1, -1)", flat, {&x});
              const std::vector<int64_t> positions = offsets_of(xt);
              c.equal("storage positions in row-major order", positions,
