@@ -617,7 +617,11 @@ int main(int argc, char** argv) {
              c.value("rep_negative_error", pytorch().error_message("repeat", "x.repeat(-1)"));
            });
 
+  broadcasting::numpy(ch);  // 05_broadcasting/exercises.cpp: NumPy's read-only broadcast
+
   broadcasting::gpu(ch);  // 05_broadcasting/gpu.cpp: memory order and the GPU
+
+  broadcasting::exercises(ch);  // 05_broadcasting/exercises.cpp: the exercises, last
 
   return ch.main(argc, argv);
 }
