@@ -9,6 +9,7 @@ import itertools
 import os
 import sys
 
+import numpy as np
 import torch
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -300,8 +301,6 @@ answers.of("sum(sectors(dense)) / len(sectors(dense))")
 # ---- NumPy beside PyTorch -----------------------------------------------------------------------
 answers.group("numpy_broadcast")
 # [numpy_broadcast]
-import numpy as np  # noqa: E402 (the listing as a reader pastes it)
-
 a = np.arange(3)                 # int64: strides (8,), in bytes
 nb = np.broadcast_to(a, (2, 3))  # strides (0, 8), and read-only
 # nb[0, 2] = 9 is refused: "assignment destination is read-only"

@@ -324,8 +324,6 @@ answers.of("v3.grad_fn.name()")
 # ---- NumPy beside PyTorch -----------------------------------------------------------------------
 answers.group("numpy_grad")
 # [numpy_grad]
-import numpy as np  # noqa: E402 (the listing as a reader pastes it)
-
 w = torch.ones(3, requires_grad=True)
 # w.numpy() is refused: w requires grad
 a = w.detach().numpy()  # w's memory, no copy
