@@ -167,6 +167,13 @@ for a, b in [("(1, 2)", "(2, 2)"), ("(5, 3, 4, 1)", "(3, 1, 1)"), ("(3, 4)", "(1
     answers.of(f"torch.broadcast_shapes({a}, {b})")
 answers.of("torch.zeros(2, 3) + torch.zeros(3, 2)")
 
+answers.group("column")  # the chapter's first question: a column plus a vector
+col = torch.zeros(3, 1)
+v = torch.zeros(3)
+answers.of("col + v")
+answers.of("col.squeeze(1) + v")
+answers.of("col + v.unsqueeze(1)")
+
 answers.group("zero_d")
 # [zero_d]
 s = torch.tensor(1.)  # shape ()
@@ -324,7 +331,7 @@ answers.of("e.add_(1)")
 
 # ---- Exercises ----------------------------------------------------------------------------------
 answers.group("exercises")
-answers.of("torch.zeros(3, 1) + torch.zeros(3)")
+answers.of("torch.zeros(4, 1, 3) + torch.zeros(2, 1)")
 x4 = torch.arange(4.)
 answers.of("x4.view(4, 1).expand(2, 4, 5)", base="x4")
 a5 = torch.ones(2, 3)

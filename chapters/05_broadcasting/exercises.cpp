@@ -55,14 +55,14 @@ void exercises(book::Chapter& ch) {
   ch.section("exercises", "Exercises");
 
   ch.claim("EX-05.1",
-           "torch.zeros(3, 1) + torch.zeros(3) has shape (3, 3): the (3,) operand is aligned from "
-           "the right as (1, 3), and each size 1 gives way to the other operand's 3.",
+           "torch.zeros(4, 1, 3) + torch.zeros(2, 1) has shape (4, 2, 3): the (2, 1) operand lines "
+           "up from the right as (1, 2, 1), and each size 1 gives way to the other operand's size.",
            [](book::Check& c) {
-             Tensor sum = zeros({3, 1}) + zeros({3});
-             c.equal("shape of the sum", sum.sizes(), Shape{3, 3}, "ex1_shape");
-             c.equal("broadcast_shapes((3, 1), (3,))", broadcast_shapes({3, 1}, {3}),
-                     Shape{3, 3});
-             pytorch().compare(c, "exercises", "torch.zeros(3, 1) + torch.zeros(3)", sum);
+             Tensor sum = zeros({4, 1, 3}) + zeros({2, 1});
+             c.equal("shape of the sum", sum.sizes(), Shape{4, 2, 3}, "ex1_shape");
+             c.equal("broadcast_shapes((4, 1, 3), (2, 1))", broadcast_shapes({4, 1, 3}, {2, 1}),
+                     Shape{4, 2, 3});
+             pytorch().compare(c, "exercises", "torch.zeros(4, 1, 3) + torch.zeros(2, 1)", sum);
            });
 
   ch.claim("EX-05.2",
