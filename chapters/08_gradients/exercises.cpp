@@ -30,8 +30,7 @@ void numpy(book::Chapter& ch) {
            [](book::Check& c) {
              //! [numpy_grad]
              // The library has no NumPy arrays; detach() gives what .numpy() would wrap.
-             Variable w(ones({3}));
-             w.requires_grad_();
+             Variable w = leaf({1, 1, 1}, {3});  // torch.ones(3, requires_grad=True)
              Tensor a = w.detach().tensor();  // w's memory, no copy
              a.set({0}, 5.0);                 // w[0] is 5 now, yet w.version() is still 0
              //! [numpy_grad]
