@@ -334,6 +334,21 @@ int main(int argc, char** argv) {
                         book::error_text([] { (void)(zeros({2, 3}) + zeros({3, 2})); }));
            });
 
+  ch.claim("BC-04.column",
+           "A column (3, 1) plus a vector (3,) is a (3, 3) matrix: the vector lines up as (1, 3). "
+           "col.squeeze(1) + v has shape (3,), and col + v.unsqueeze(1) has shape (3, 1).",
+           [](book::Check& c) {
+             Tensor col = zeros({3, 1}), v = zeros({3});
+             c.equal("(col + v).shape", (col + v).sizes(), Shape{3, 3}, "column_shape");
+             c.equal("(col.squeeze(1) + v).shape", (col.squeeze(1) + v).sizes(), Shape{3},
+                     "column_squeezed");
+             c.equal("(col + v.unsqueeze(1)).shape", (col + v.unsqueeze(1)).sizes(), Shape{3, 1},
+                     "column_unsqueezed");
+             pytorch().compare(c, "column", "col + v", col + v);
+             pytorch().compare(c, "column", "col.squeeze(1) + v", col.squeeze(1) + v);
+             pytorch().compare(c, "column", "col + v.unsqueeze(1)", col + v.unsqueeze(1));
+           });
+
   ch.claim("BC-10",
            "0-d tensors broadcast: tensor(1.) + ones(3) has shape (3,), and the broadcast of () "
            "and (3,) is (3,).",
@@ -617,7 +632,11 @@ int main(int argc, char** argv) {
              c.value("rep_negative_error", pytorch().error_message("repeat", "x.repeat(-1)"));
            });
 
+  broadcasting::numpy(ch);  // 05_broadcasting/exercises.cpp: NumPy's read-only broadcast
+
   broadcasting::gpu(ch);  // 05_broadcasting/gpu.cpp: memory order and the GPU
+
+  broadcasting::exercises(ch);  // 05_broadcasting/exercises.cpp: the exercises, last
 
   return ch.main(argc, argv);
 }

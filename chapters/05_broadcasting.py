@@ -9,11 +9,12 @@ import itertools
 import os
 import sys
 
+import numpy as np
 import torch
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "tools", "pytorch"))
-from answers import Answers, storage_values  # noqa: E402
+from answers import Answers, storage_of, storage_values  # noqa: E402
 
 answers = Answers("05_broadcasting")
 
@@ -166,6 +167,13 @@ for a, b in [("(1, 2)", "(2, 2)"), ("(5, 3, 4, 1)", "(3, 1, 1)"), ("(3, 4)", "(1
     answers.of(f"torch.broadcast_shapes({a}, {b})")
 answers.of("torch.zeros(2, 3) + torch.zeros(3, 2)")
 
+answers.group("column")  # the chapter's first question: a column plus a vector
+col = torch.zeros(3, 1)
+v = torch.zeros(3)
+answers.of("col + v")
+answers.of("col.squeeze(1) + v")
+answers.of("col + v.unsqueeze(1)")
+
 answers.group("zero_d")
 # [zero_d]
 s = torch.tensor(1.)  # shape ()
@@ -296,6 +304,49 @@ answers.of("len(sectors(column))")
 answers.of("sum(sectors(column)) / len(sectors(column))")
 answers.of("max(sectors(column))")
 answers.of("sum(sectors(dense)) / len(sectors(dense))")
+
+# ---- NumPy beside PyTorch -----------------------------------------------------------------------
+answers.group("numpy_broadcast")
+# [numpy_broadcast]
+a = np.arange(3)                 # int64: strides (8,), in bytes
+nb = np.broadcast_to(a, (2, 3))  # strides (0, 8), and read-only
+# nb[0, 2] = 9 is refused: "assignment destination is read-only"
+t = torch.arange(3)
+e = t.expand(2, 3)               # stride() (0, 1), in elements
+e[0, 2] = 9                      # allowed: one cell, so t[2] is 9 now
+# e.add_(1) is refused: it would write each cell of t twice
+# [numpy_broadcast]
+
+
+def np_write(array):
+    array[0, 2] = 9
+
+
+answers.of("nb.strides")
+answers.of("nb.flags.writeable")
+answers.of("np_write(nb)")
+answers.of("[s * e.element_size() for s in e.stride()]")
+answers.of("t", name="t after e[0, 2] = 9")
+answers.of("e.add_(1)")
+
+# ---- Exercises ----------------------------------------------------------------------------------
+answers.group("exercises")
+answers.of("torch.zeros(4, 1, 3) + torch.zeros(2, 1)")
+x4 = torch.arange(4.)
+answers.of("x4.view(4, 1).expand(2, 4, 5)", base="x4")
+a5 = torch.ones(2, 3)
+a5 += torch.arange(3.)
+answers.of("a5")
+b5 = torch.arange(3.)
+answers.of("b5.__iadd__(torch.ones(2, 3))")
+answers.of("b5", name="b5 after the refusal")
+x6 = torch.arange(3.)
+e6 = x6.expand(1000, 3)
+answers.of("e6", base="x6", values=False)
+answers.of("e6.contiguous()", base="x6", values=False)
+answers.of("storage_of(e6.contiguous()).nbytes()")
+answers.of("torch.zeros(2, 3).expand(2, 2, 3)")
+answers.of("torch.zeros(2, 3).expand(3, 3)")
 
 # ---- Try it -------------------------------------------------------------------------------------
 answers.tryit("arange(3).view(3, 1).expand(3, 4)", "torch.arange(3).view(3, 1).expand(3, 4)")

@@ -432,8 +432,8 @@ int main(int argc, char** argv) {
   ch.section("inplace", "Writing in place");
 
   ch.claim("AG-07.version",
-           "Each in-place write adds one to a version counter that a tensor shares with every view "
-           "of its storage; a saved tensor remembers its version, and backward refuses to run "
+           "Each in-place write adds one to a version counter that a tensor shares with its views; "
+           "a saved tensor remembers its version, and backward refuses to run "
            "when it changed, in PyTorch's words, also when the write went through another view.",
            [](book::Check& c) {
              //! [version]
@@ -569,6 +569,9 @@ int main(int argc, char** argv) {
              pytorch().compare(c, "rebase", "x.grad", x.grad());
              c.value("rb_grad", values(x.grad()));
            });
+
+  gradients_chapter::numpy(ch);      // 08_gradients/exercises.cpp: NumPy beside PyTorch
+  gradients_chapter::exercises(ch);  // 08_gradients/exercises.cpp: the exercises, last
 
   return ch.main(argc, argv);
 }

@@ -321,6 +321,49 @@ a3 = x3 * 1
 v3 = a3[1:]
 answers.of("v3.grad_fn.name()")
 
+# ---- NumPy beside PyTorch -----------------------------------------------------------------------
+answers.group("numpy_grad")
+# [numpy_grad]
+w = torch.ones(3, requires_grad=True)
+# w.numpy() is refused: w requires grad
+a = w.detach().numpy()  # w's memory, no copy
+a[0] = 5                # w[0] is 5 now, yet w._version is still 0
+# [numpy_grad]
+answers.of("w.numpy()")
+answers.of("a.__array_interface__['data'][0] == w.data_ptr()")
+answers.of("w", name="w after a[0] = 5")
+answers.of("w._version")
+
+# ---- Exercises ----------------------------------------------------------------------------------
+answers.group("exercises")
+x1 = torch.tensor([[1., 2.]], requires_grad=True)
+x1.expand(3, 2).sum().backward()
+answers.of("x1.grad")
+x2 = torch.zeros(6, requires_grad=True)
+x2[1::2].backward(torch.tensor([1., 2., 3.]))
+answers.of("x2.grad")
+x3 = torch.zeros(4, requires_grad=True)
+x3.as_strided((3, 2), (1, 1)).sum().backward()
+answers.of("x3.grad")
+a4 = torch.ones(2, requires_grad=True)
+b4 = a4.detach()
+b4.add_(1)
+answers.of("a4._version")
+answers.of("a4", name="a4 after b4.add_(1)")
+x5 = torch.ones(3, requires_grad=True)
+y5 = x5.exp()           # ExpBackward0 saves its result, y5
+v5 = y5[1:]
+v5 += 1                 # a write through a view of y5
+answers.of("y5._version")
+answers.of("y5.sum().backward()")
+x6 = torch.ones(3, requires_grad=True)
+y6 = x6 * 2             # MulBackward0 by a number saves no tensor it needs here
+v6 = y6[1:]
+v6 += 1
+y6.sum().backward()
+answers.of("y6._version")
+answers.of("x6.grad")
+
 # ---- Try it -------------------------------------------------------------------------------------
 answers.tryit("tensor([[1., 2.]]).expand(2, 2)", "torch.tensor([[1., 2.]]).expand(2, 2)")
 answers.tryit("arange(5).as_strided((3, 3), (1, 1))",

@@ -14,5 +14,7 @@ inline const book::PytorchRecord& pytorch() {
 
 void writes(book::Chapter& ch);  // Stride 0, writing: BC-02.to, BC-02.overlap, BC-02.partial
 void gpu(book::Chapter& ch);     // Memory order and the GPU: BC-08, BC-09, ER-13
+void numpy(book::Chapter& ch);       // NumPy beside PyTorch: BC-02.numpy
+void exercises(book::Chapter& ch);   // Exercises: EX-05.1 … EX-05.5
 
 }  // namespace broadcasting

@@ -32,4 +32,10 @@ std::string graph_svg(const strided::autograd::Variable& output,
 // The section "Gradients through views": AG-05, AG-06, ER-35 and the backward of each view op.
 void views(book::Chapter& ch);
 
+// NumPy beside PyTorch, at the end of "Writing in place": AG-01.numpy (exercises.cpp).
+void numpy(book::Chapter& ch);
+
+// The section "Exercises", last: EX-08.1 … EX-08.5 (exercises.cpp).
+void exercises(book::Chapter& ch);
+
 }  // namespace gradients_chapter
