@@ -225,7 +225,7 @@ def f2(x):
 
 
 xc = torch.arange(12.).view(3, 4)
-# compiled = torch.compile(f2)(xc)    # PyTorch 2 only; its strides are not promised
+# compiled = torch.compile(f2)(xc)    # PyTorch 2 only; here it fails: no C++ compiler
 # [compile]
 answers.of("f2(xc)")
 answers.of("hasattr(torch, 'compile')")

@@ -203,7 +203,7 @@ void wild_chapter::exercises(book::Chapter& ch) {
            "cat of a (2, 3, 4, 5) channels-last tensor with itself along dim 1 has strides "
            "(120, 1, 30, 6): channels last of (2, 6, 4, 5).",
            [](book::Check& c) {
-             const Shape s = channels_last_strides({2, 6, 4, 5});
+             const Shape s = memory_format_strides({2, 6, 4, 5}, MemoryFormat::ChannelsLast);
              const Shape got = pytorch().find("cat", "torch.cat([a, a], 1).stride()")
                                    ? (*pytorch().find("cat", "torch.cat([a, a], 1).stride()"))["value"].get<Shape>()
                                    : Shape{};
