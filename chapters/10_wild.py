@@ -1,0 +1,262 @@
+"""Chapter 10, Strides in the wild, in PyTorch: the PyTorch form of every listing of
+docs/10_wild.md (the code between `# [name]` markers, shown beside the C++ of 10_wild.cpp under
+the same name), and the expressions whose answers the book keeps: the layouts of ops the library
+does not have (cat, stack, einsum, sort, topk, cumsum), and what happens at the boundaries with
+NumPy, DLPack, torch.save and torch.compile. `tools/book record-pytorch` runs it with torch 2.6
+and 1.13; the chapter's checks compare the library's answers and layout rules with it.
+"""
+import io
+import os
+import sys
+import warnings
+
+import numpy as np
+import torch
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "tools", "pytorch"))
+from answers import Answers, storage_of  # noqa: E402
+
+answers = Answers("10_wild")
+
+# ---- Which layout an op returns -----------------------------------------------------------------
+answers.group("einsum")
+# [einsum]
+x = torch.arange(12.).view(3, 4)
+y = torch.arange(20.).view(4, 5)
+z = torch.einsum('ij,jk->ki', x, y)   # (5, 3), strides (1, 5)
+m = x @ y                             # (3, 5), contiguous
+# [einsum]
+answers.of("torch.einsum('ij,jk->ki', x, y)")
+answers.of("x @ y")
+answers.of("torch.einsum('ij->ji', x)", base="x")
+
+answers.group("products")
+# [products]
+t = torch.arange(12.).view(3, 4).t()                    # (4, 3), strides (1, 4)
+p = t @ t.t()                                           # (4, 4), strides (4, 1)
+bt = torch.arange(24.).view(2, 3, 4).transpose(1, 2)    # (2, 4, 3), strides (12, 1, 4)
+q = torch.bmm(bt, torch.arange(30.).view(2, 3, 5))      # (2, 4, 5), strides (20, 5, 1)
+# [products]
+answers.of("t @ t.t()")
+answers.of("torch.bmm(bt, torch.arange(30.).view(2, 3, 5))")
+
+answers.group("cat")
+# [cat]
+a = torch.arange(120.).view(2, 3, 4, 5).contiguous(memory_format=torch.channels_last)
+b = torch.arange(120.).view(2, 3, 4, 5)              # contiguous
+both = torch.cat([a, a])      # (4, 3, 4, 5), channels last: (60, 1, 15, 3)
+mixed = torch.cat([a, b])     # one input is not: contiguous, (60, 20, 5, 1)
+flipped = torch.cat([b, a])   # the order does not matter
+# [cat]
+answers.of("a.stride()")
+answers.of("torch.cat([a, a]).stride()")
+answers.of("torch.cat([a, b]).stride()")
+answers.of("torch.cat([b, a]).stride()")
+answers.of("torch.cat([a, a], 1).stride()")
+answers.of("torch.stack([t, t]).stride()")
+answers.of("torch.cat([t, t]).stride()")
+
+answers.group("keepdim")
+# [keepdim]
+s = torch.arange(24.).view(2, 3, 4)
+k1 = s.sum(1, keepdim=True)     # (2, 1, 4), strides (4, 4, 1)
+k2 = s.sum(2, keepdim=True)     # (2, 3, 1), strides (3, 1, 1)
+# [keepdim]
+answers.of("s.sum(1, keepdim=True)")
+answers.of("s.sum(2, keepdim=True)")
+answers.of("s.sum(0, keepdim=True)")
+answers.of("s.amax(1, keepdim=True)")
+
+answers.group("like")
+# [like]
+p = torch.arange(24.).view(2, 3, 4).permute(2, 0, 1)        # (4, 2, 3), strides (1, 12, 4)
+kept = p.clone()                                            # preserve_format: (1, 12, 4)
+rowmajor = p.clone(memory_format=torch.contiguous_format)   # (6, 3, 1)
+blank = torch.empty_like(p)                                 # (1, 12, 4)
+# [like]
+answers.of("p")
+answers.of("p.clone()")
+answers.of("p.clone(memory_format=torch.contiguous_format)")
+answers.of("torch.empty_like(p)", values=False)
+answers.of("torch.empty_like(p, memory_format=torch.contiguous_format)", values=False)
+answers.of("p[:, :, ::2].clone()")
+
+answers.group("sort")
+# [sort]
+t = torch.tensor([[3., 1, 2], [0, 5, 4], [9, 7, 8], [6, 11, 10]]).t().contiguous().t()
+by_col = t.sort(0).values       # t's strides kept: (1, 4)
+top = t.topk(2, 0).values       # contiguous: (3, 1)
+run = t.cumsum(0)               # contiguous: (3, 1)
+# [sort]
+answers.of("t")
+answers.of("t.sort(0).values")
+answers.of("t.sort(0).indices")
+answers.of("t.sort(1).values")
+answers.of("t.topk(2, 0).values")
+answers.of("t.cumsum(0)")
+
+# ---- Copies hidden inside ops -------------------------------------------------------------------
+answers.group("fold")
+# [fold]
+one = torch.arange(15.).view(1, 3, 5)
+batch = one.expand(4, 3, 5)       # (4, 3, 5), strides (0, 5, 1): no new memory
+w = torch.arange(10.).view(5, 2)
+out = batch @ w                   # (4, 3, 2)
+rows = batch.reshape(-1, 5)       # matmul's fold: a copy of 4 · 3 · 5 = 60 elements
+# [fold]
+answers.of("batch")
+answers.of("batch @ w")
+answers.of("batch.reshape(-1, 5)", base="batch")
+answers.of("one.reshape(-1, 5)", base="one")
+
+
+def ops(run):
+    """The names of the ATen ops a call runs, in order, as PyTorch's profiler lists them."""
+    with torch.autograd.profiler.profile() as prof:
+        run()
+    return [e.name for e in prof.function_events]
+
+
+wg = w.clone().requires_grad_()
+answers.of("'aten::clone' in ops(lambda: batch @ w)")
+answers.of("'aten::bmm' in ops(lambda: batch @ w)")
+dense = batch.contiguous()
+answers.of("'aten::clone' in ops(lambda: dense @ w)")
+answers.of("'aten::bmm' in ops(lambda: dense @ w)")
+answers.of("'aten::clone' in ops(lambda: batch @ wg)")
+
+answers.group("expanded")
+# [expanded]
+col = torch.arange(3.).view(3, 1)
+wide = col.expand(3, 1000)            # strides (0 along 1000): 3 elements of memory
+f64 = wide.to(torch.float64)          # a new tensor of 3000 elements, strides (1000, 1)
+copy = wide.clone()                   # the same: (1000, 1)
+# [expanded]
+answers.of("wide.stride()")
+answers.of("wide.to(torch.float64).stride()")
+answers.of("wide.clone().stride()")
+answers.of("wide.contiguous().stride()")
+answers.of("storage_of(wide.clone()).nbytes()")
+answers.of("storage_of(wide).nbytes()")
+
+# ---- Small innermost dims -----------------------------------------------------------------------
+answers.group("pairs")
+# [pairs]
+xy = torch.arange(16.).view(8, 2)     # 8 points (x, y); in the timing, 2^20 of them
+by_sum = xy.sum(-1)                   # a reduction over a dim of 2
+by_add = xy[:, 0] + xy[:, 1]          # an element-wise add of two stride-2 columns
+# [pairs]
+answers.of("xy.sum(-1)")
+answers.of("xy[:, 0] + xy[:, 1]")
+answers.of("xy[:, 0]", base="xy")
+
+# ---- Crossing a boundary ------------------------------------------------------------------------
+answers.group("numpy")
+# [numpy]
+f = np.arange(6.).reshape((2, 3), order='F')   # Fortran order: .strides (8, 16) bytes
+tf = torch.from_numpy(f)                       # .stride() (1, 2) elements, f's memory
+f[0, 0] = 42.                                  # seen through tf
+dense = np.ascontiguousarray(f)                # a C-order copy: .strides (24, 8)
+# [numpy]
+answers.of("list(f.strides)")
+answers.of("f.itemsize")
+answers.of("tf")
+answers.of("tf.stride()")
+answers.of("tf[0, 0].item()")
+answers.of("np.shares_memory(dense, f)")
+answers.of("list(dense.strides)")
+answers.of("torch.from_numpy(dense).stride()")
+
+
+def read_only():
+    """from_numpy of a read-only array: the warnings it gives, and whether the tensor is writable."""
+    ro = np.arange(4.)
+    ro.flags.writeable = False
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        tr = torch.from_numpy(ro)
+    tr[0] = 7.  # PyTorch does not refuse the write: the array changes under NumPy's flag
+    return {"warnings": [str(w.message).split(".")[0] for w in seen], "ro[0]": float(ro[0])}
+
+
+answers.of("read_only()")
+
+answers.group("dlpack")
+# [dlpack]
+from torch.utils import dlpack  # noqa: E402
+t = torch.arange(12.).view(3, 4).t()                 # strides (1, 4)
+d = dlpack.from_dlpack(dlpack.to_dlpack(t))          # the same memory, the same strides
+# [dlpack]
+answers.of("d", base="t")
+answers.of("d.data_ptr() == t.data_ptr()")
+answers.of("list(np.from_dlpack(t).strides) if hasattr(np, 'from_dlpack') else None")
+
+answers.group("save")
+# [save]
+base = torch.arange(6.)
+v1, v2 = base[:3], base[2:]           # two views of one storage, 2 elements apart
+buf = io.BytesIO()
+torch.save([v1, v2], buf)
+buf.seek(0)
+l1, l2 = torch.load(buf)              # still one storage: l2 starts 8 bytes after l1
+# [save]
+answers.of("l1")
+answers.of("l2")
+answers.of("storage_of(l1).data_ptr() == storage_of(l2).data_ptr()")
+answers.of("l2.data_ptr() - l1.data_ptr()")
+answers.of("l2.storage_offset()")
+answers.of("storage_of(l1).nbytes()")
+
+answers.group("data_ptr")
+# [data_ptr]
+t = torch.arange(12.).view(3, 4).t()
+raw = t.as_strided((12,), (1,), 0)    # what a kernel reading data_ptr() in order sees
+flat = t.contiguous().view(-1)        # what it meant to read: t row by row
+# [data_ptr]
+answers.of("t.is_contiguous()")
+answers.of("raw")
+answers.of("flat")
+
+answers.group("compile")
+# [compile]
+def f2(x):
+    return x.t() * 2                  # eager: strides (1, 4), like x.t()
+
+
+xc = torch.arange(12.).view(3, 4)
+# compiled = torch.compile(f2)(xc)    # PyTorch 2 only; here it fails: no C++ compiler
+# [compile]
+answers.of("f2(xc)")
+answers.of("hasattr(torch, 'compile')")
+
+
+def compiled_layout():
+    """What torch.compile of f2 gives here: its shape and strides, or the class of its failure."""
+    if not hasattr(torch, "compile"):
+        return "no torch.compile"
+    try:
+        out = torch.compile(f2)(xc)
+        return {"shape": list(out.shape), "strides": list(out.stride()),
+                "equal": bool(torch.equal(out, f2(xc)))}
+    except Exception as e:  # noqa: BLE001 (the failure is the answer)
+        cause = getattr(e, "inner_exception", None) or e.__cause__ or e
+        return type(e).__name__ + " from " + type(cause).__name__
+
+
+answers.of("compiled_layout()")
+
+# ---- Exercises ----------------------------------------------------------------------------------
+answers.group("exercises")
+e1 = torch.arange(6.).view(2, 3)
+answers.of("torch.einsum('ij->ji', e1)", base="e1")
+answers.of("torch.arange(60.).view(3, 4, 5).sum(1, keepdim=True).stride()")
+e4 = np.zeros((3, 4), dtype=np.float32, order='F')
+answers.of("torch.from_numpy(e4).stride()")
+answers.of("list(e4.strides)")
+e5 = torch.zeros(1, 5).expand(1000, 5)
+answers.of("e5.clone().stride()")
+answers.of("storage_of(e5.clone()).nbytes()")
+
+if __name__ == "__main__":
+    answers.main()
