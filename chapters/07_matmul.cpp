@@ -177,6 +177,8 @@ int main(int argc, char** argv) {
              c.value("mt_batch_strides", batch.mT().strides());
            });
 
+  matmul_chapter::numpy_box(ch);  // 07_matmul/exercises.cpp: Fortran order in NumPy
+
   // ---- The naive loop and the cache ------------------------------------------------------------------
   ch.section("naive", "What a naive loop asks of the cache");
 
@@ -453,6 +455,14 @@ int main(int argc, char** argv) {
       rows.push_back({l.name, op(g.transa), op(g.transb), std::to_string(g.lda),
                       std::to_string(g.ldb), "none"});
     }
+    // The skinny product of MM-07.skinny: a 64×8192 batch times the transpose of a 64×8192 w.
+    const auto tw = cuda::transposed_operand(8192, 64, 1, 8192);  // w.mT, column-major
+    const auto tx = cuda::transposed_operand(64, 8192, 8192, 1);  // x, row-major
+    if (tw && tx) {
+      const cuda::GemmCall g = cuda::make_gemm_call(64, 64, 8192, *tx, *tw, 64);
+      rows.push_back({"x@w.mT (x, w: 64×8192)", op(g.transa), op(g.transb),
+                      std::to_string(g.lda), std::to_string(g.ldb), "none"});
+    }
     e.table("cublas_calls", {"product", "transa (our b)", "transb (our a)", "lda", "ldb", "copies"},
             rows);
 #else
@@ -460,6 +470,8 @@ int main(int argc, char** argv) {
             {});
 #endif
   });
+
+  matmul_chapter::skinny(ch);  // 07_matmul/skinny.cpp: a skinny operand and its transpose
 
   // ---- Low-rank products -------------------------------------------------------------------------------
   ch.section("low_rank", "Low-rank products are write-bound");
@@ -563,5 +575,6 @@ int main(int argc, char** argv) {
   });
 
   matmul_chapter::batched(ch);  // 07_matmul/batched.cpp: batched products, stride tricks, notes
+  matmul_chapter::exercises(ch);  // 07_matmul/exercises.cpp: the exercises, checked
   return ch.main(argc, argv);
 }
