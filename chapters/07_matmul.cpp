@@ -1,11 +1,15 @@
 // Chapter 7, Matrix multiplication: row- and column-major operands, what a naive loop asks of the
 // cache, blocking, BLAS and its transpose flags, low-rank products, and torch.matmul's batched
 // shape rule, then the stride tricks of a sliding window and a convolution as a matmul. Claims
-// MM-01…MM-10, MM-10.window, MM-10.conv and errata ER-12, ER-36, ER-37, ER-38. The code between
-// //! [name] markers is shown on the chapter's page (docs/07_matmul.md).
+// MM-01…MM-10 (with MM-01.numpy, MM-06.flags, MM-06.plan, MM-06.skinny, MM-07.skinny,
+// MM-09.fold, MM-10.window, MM-10.conv), errata ER-12, ER-36, ER-37, ER-38, and the exercises
+// EX-07.1…EX-07.5. The code between //! [name] markers is shown on the chapter's page
+// (docs/07_matmul.md).
 //
-// This file holds the sections up to low-rank products; the batched products, the stride tricks
-// and the benchmark notes are in chapters/07_matmul/batched.cpp, run from main below.
+// This file holds the sections up to low-rank products. The skinny operand is in
+// chapters/07_matmul/skinny.cpp; the batched products, the stride tricks and the benchmark notes
+// (shown in docs/checking.md) in chapters/07_matmul/batched.cpp; the NumPy box and the exercises
+// in chapters/07_matmul/exercises.cpp, all run from main below.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
