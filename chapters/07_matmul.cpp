@@ -1,11 +1,15 @@
 // Chapter 7, Matrix multiplication: row- and column-major operands, what a naive loop asks of the
 // cache, blocking, BLAS and its transpose flags, low-rank products, and torch.matmul's batched
 // shape rule, then the stride tricks of a sliding window and a convolution as a matmul. Claims
-// MM-01…MM-10, MM-10.window, MM-10.conv and errata ER-12, ER-36, ER-37, ER-38. The code between
-// //! [name] markers is shown on the chapter's page (docs/07_matmul.md).
+// MM-01…MM-10 (with MM-01.numpy, MM-06.flags, MM-06.plan, MM-06.skinny, MM-07.skinny,
+// MM-09.fold, MM-10.window, MM-10.conv), errata ER-12, ER-36, ER-37, ER-38, and the exercises
+// EX-07.1…EX-07.5. The code between //! [name] markers is shown on the chapter's page
+// (docs/07_matmul.md).
 //
-// This file holds the sections up to low-rank products; the batched products, the stride tricks
-// and the benchmark notes are in chapters/07_matmul/batched.cpp, run from main below.
+// This file holds the sections up to low-rank products. The skinny operand is in
+// chapters/07_matmul/skinny.cpp; the batched products, the stride tricks and the benchmark notes
+// (shown in docs/checking.md) in chapters/07_matmul/batched.cpp; the NumPy box and the exercises
+// in chapters/07_matmul/exercises.cpp, all run from main below.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -176,6 +180,8 @@ int main(int argc, char** argv) {
              c.value("mt_strides", v.strides());
              c.value("mt_batch_strides", batch.mT().strides());
            });
+
+  matmul_chapter::numpy_box(ch);  // 07_matmul/exercises.cpp: Fortran order in NumPy
 
   // ---- The naive loop and the cache ------------------------------------------------------------------
   ch.section("naive", "What a naive loop asks of the cache");
@@ -453,6 +459,14 @@ int main(int argc, char** argv) {
       rows.push_back({l.name, op(g.transa), op(g.transb), std::to_string(g.lda),
                       std::to_string(g.ldb), "none"});
     }
+    // The skinny product of MM-07.skinny: a 64×8192 batch times the transpose of a 64×8192 w.
+    const auto tw = cuda::transposed_operand(8192, 64, 1, 8192);  // w.mT, column-major
+    const auto tx = cuda::transposed_operand(64, 8192, 8192, 1);  // x, row-major
+    if (tw && tx) {
+      const cuda::GemmCall g = cuda::make_gemm_call(64, 64, 8192, *tx, *tw, 64);
+      rows.push_back({"x@w.mT (x, w: 64×8192)", op(g.transa), op(g.transb),
+                      std::to_string(g.lda), std::to_string(g.ldb), "none"});
+    }
     e.table("cublas_calls", {"product", "transa (our b)", "transb (our a)", "lda", "ldb", "copies"},
             rows);
 #else
@@ -460,6 +474,8 @@ int main(int argc, char** argv) {
             {});
 #endif
   });
+
+  matmul_chapter::skinny(ch);  // 07_matmul/skinny.cpp: a skinny operand and its transpose
 
   // ---- Low-rank products -------------------------------------------------------------------------------
   ch.section("low_rank", "Low-rank products are write-bound");
@@ -563,5 +579,6 @@ int main(int argc, char** argv) {
   });
 
   matmul_chapter::batched(ch);  // 07_matmul/batched.cpp: batched products, stride tricks, notes
+  matmul_chapter::exercises(ch);  // 07_matmul/exercises.cpp: the exercises, checked
   return ch.main(argc, argv);
 }

@@ -115,6 +115,18 @@ batch = torch.zeros(2, 4, 6)
 answers.of("m.mT", base="m")
 answers.of("batch.mT", base="batch")
 
+answers.group("fortran")
+import numpy as np  # noqa: E402 (the listing as a reader writes it)
+# [fortran]
+fa = np.asfortranarray(np.arange(12).reshape(3, 4))  # column-major 3×4
+f = torch.from_numpy(fa)  # the same memory: stride() (1, 3), in elements
+# [fortran]
+answers.of("fa.strides")  # NumPy counts bytes: (8, 24)
+answers.of("fa.flags.f_contiguous")
+answers.of("fa.flags.c_contiguous")
+answers.of("torch.from_numpy(fa)")
+answers.of("torch.from_numpy(fa).mT.is_contiguous()")
+
 # ---- The naive loop and the cache ---------------------------------------------------------------
 answers.group("lru_run")
 n = 128
@@ -151,6 +163,22 @@ col = a.mT.stride()  # (1, 5): column-major, goes transposed, ld = 5
 # [blas_flags]
 answers.of("a.mT", base="a")
 answers.of("torch.zeros(3, 10)[:, ::2]")
+
+answers.group("skinny")
+torch.manual_seed(14)
+# [skinny]
+w = torch.rand(64, 8192)   # a weight: 64 outputs, 8192 inputs
+x = torch.rand(64, 8192)   # a batch of 64 inputs
+y = x @ w.mT               # (64, 64)
+# PyTorch chooses gemm's transpose flag and ld inside matmul, from the strides
+# of w.mT, (1, 8192); it shows neither them nor what it allocates.
+# [skinny]
+x2 = torch.rand(64, 4096)
+answers.of("w.mT", base="w", values=False)
+answers.of("x @ w.mT", values=False)
+answers.of("w[::2].mT", base="w", values=False)
+answers.of("w[:, ::2].mT", base="w", values=False)
+answers.of("x2 @ w[:, ::2].mT", values=False)
 
 # ---- Low-rank products --------------------------------------------------------------------------
 answers.group("low_rank")
@@ -253,6 +281,33 @@ answers.group("blas_info")
 # The BLAS PyTorch's build was configured with (BLAS_INFO in its build settings): Debian's
 # 1.13 calls the generic BLAS interface, the libblas.so.3 the system selects.
 answers.of('torch.__config__.show().split("BLAS_INFO=")[1].split(",")[0]')
+
+# ---- Exercises ----------------------------------------------------------------------------------
+answers.group("ex1")
+m = torch.zeros(10, 6)
+for e in ("m[2:7]", "m[:, 1:4]", "m[::3]", "m[:, ::3]", "m.t()[::2]"):
+    answers.of(e, base="m")
+
+answers.group("ex2")
+w = torch.rand(8192, 64)
+answers.of("w.t()", base="w", values=False)
+answers.of("w.t() @ w", values=False)
+
+answers.group("ex3")
+a, b = torch.rand(8, 4, 3), torch.rand(3, 5)
+answers.of("a[:, ::2]", base="a", values=False)
+answers.of("a[:, ::2] @ b", values=False)
+answers.of("a.transpose(0, 1) @ b", values=False)
+
+answers.group("ex4")
+x = torch.arange(10)
+answers.of("x.unfold(0, 4, 2)", base="x")
+answers.of("x.unfold(0, 4, 2).contiguous()", base="x")
+
+answers.group("ex5")
+a, b = torch.rand(2, 1, 3, 4), torch.rand(5, 4, 6)
+answers.of("a @ b", values=False)
+answers.of("b.expand(2, 5, 4, 6)", base="b", values=False)
 
 # ---- Try it -------------------------------------------------------------------------------------
 answers.tryit("arange(8).unfold(0, 3, 1)", "torch.arange(8).unfold(0, 3, 1)")

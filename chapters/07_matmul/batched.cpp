@@ -1,7 +1,7 @@
 // Chapter 7, sections "Batched products and broadcasting", "Stride tricks" and "Benchmark notes":
 // torch.matmul's batched shape rule (MM-09, MM-10, errata ER-36 and ER-37), a sliding window and a
 // convolution as a matmul over a strided view (MM-10.window, MM-10.conv), and the recorded
-// benchmark run.
+// benchmark run, which the appendix section docs/checking.md#checking_matmul shows.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>

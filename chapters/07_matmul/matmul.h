@@ -10,7 +10,14 @@ namespace matmul_chapter {
 // tools/book record-pytorch): the checks compare the library's tensors and refusals with them.
 inline const book::PytorchRecord& pytorch() { return book::PytorchRecord::of_chapter("07_matmul"); }
 
-// Batched products and broadcasting; stride tricks; benchmark notes.
+// A skinny operand and its transpose through BLAS (07_matmul/skinny.cpp).
+void skinny(book::Chapter& ch);
+
+// Batched products and broadcasting; stride tricks; benchmark notes (07_matmul/batched.cpp).
 void batched(book::Chapter& ch);
+
+// The NumPy box of "Row-major and column-major", and the exercises (07_matmul/exercises.cpp).
+void numpy_box(book::Chapter& ch);
+void exercises(book::Chapter& ch);
 
 }  // namespace matmul_chapter
