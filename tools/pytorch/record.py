@@ -20,6 +20,7 @@ A record names the torch it was made with; the chapters read the records
 """
 
 import argparse
+import atexit
 import concurrent.futures
 import glob
 import json
@@ -27,6 +28,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 SKIPPED = 77
@@ -58,7 +60,7 @@ class Torch:
         """The path of a checkout's file as this PyTorch's python sees it."""
         if self.stage is None:
             return path
-        return "/stridebook/" + os.path.relpath(path, root)
+        return "/" + os.path.basename(self.stage) + "/" + os.path.relpath(path, root)
 
 
 def system_torch(preferred=None):
@@ -97,8 +99,11 @@ def root_torch(root):
     if run.returncode != 0:
         return None, (f"the root at {root} cannot run torch ({run.stderr.strip()[-300:]}); "
                       f"remove it and {make}")
-    return Torch(f"the PyTorch 2 root at {root}", command, run.stdout.strip(),
-                 stage=os.path.join(root, "stridebook")), None
+    # A staging folder of this run's own: two runs at once (two checkouts) never overwrite each
+    # other's companions. It goes when this run ends.
+    staged = tempfile.mkdtemp(prefix="stridebook-", dir=root)
+    atexit.register(shutil.rmtree, staged, True)
+    return Torch(f"the PyTorch 2 root at {root}", command, run.stdout.strip(), stage=staged), None
 
 
 def torches(python=None, pytorch2_root=None):

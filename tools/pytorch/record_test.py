@@ -72,9 +72,9 @@ class RecordTest(unittest.TestCase):
         self.assertIn('mount -t proc proc "$0/proc" && exec chroot "$0" /usr/bin/python3 "$@"',
                       argv)
         self.assertEqual(argv[-1], "/r")
-        torch = record.Torch("root", argv, "2.6.0", stage="/r/stridebook")
+        torch = record.Torch("root", argv, "2.6.0", stage="/r/stridebook-x1y2")
         self.assertEqual(torch.script("/c/chapters/02_views.py", "/c"),
-                         "/stridebook/chapters/02_views.py")
+                         "/stridebook-x1y2/chapters/02_views.py")
 
     def test_a_missing_root_says_how_to_make_it(self):
         torch, reason = record.root_torch("/nonexistent/root")
