@@ -91,8 +91,8 @@ constexpr const char* kTint = "#dbe9f6";
 constexpr const char* kPath = "#b04a00";
 constexpr const char* kInk = "#1a1a1a";
 constexpr const char* kMuted = "#5c5c5c";
-constexpr int kCell = 12, kSectorGap = 4, kRow = 16, kMargin = 12, kPanelGap = 28;
-constexpr int kHead = 36, kFoot = 26;
+constexpr int kCell = 14, kSectorGap = 4, kRow = 16, kMargin = 12, kPanelGap = 28;
+constexpr int kHead = 38, kFoot = 28;
 
 std::string esc(const std::string& s) {
   std::string out;
@@ -141,9 +141,9 @@ std::string walks_svg(const std::vector<WalkPanel>& panels, int64_t cells) {
     const FirstSteps counts = first_steps(panel.walk);
     o << "<g data-walk=\"" << esc(panel.title) << "\">\n";
     o << "<text class=\"ink\" x=\"" << px << "\" y=\"" << py + 12
-      << "\" font-size=\"12\" font-weight=\"bold\" fill=\"" << kInk << "\">" << esc(panel.title)
+      << "\" font-size=\"13\" font-weight=\"bold\" fill=\"" << kInk << "\">" << esc(panel.title)
       << "</text>\n";
-    o << "<text class=\"muted\" x=\"" << px << "\" y=\"" << py + 27 << "\" font-size=\"10\" fill=\""
+    o << "<text class=\"muted\" x=\"" << px << "\" y=\"" << py + 29 << "\" font-size=\"11\" fill=\""
       << kMuted << "\">" << esc(panel.note) << "</text>\n";
     for (int64_t cell = 0; cell < cells; ++cell) {
       const int r = static_cast<int>(cell / kRow), c = static_cast<int>(cell % kRow);
@@ -189,8 +189,8 @@ std::string walks_svg(const std::vector<WalkPanel>& panels, int64_t cells) {
         << "\" cy=\"" << gy + static_cast<int>(cell / kRow) * kCell + kCell / 2
         << "\" r=\"3.2\" fill=\"#ffffff\" stroke=\"" << kPath << "\" stroke-width=\"1.6\"/>\n";
     }
-    o << "<text class=\"ink\" x=\"" << px << "\" y=\"" << gy + grid_h + 17
-      << "\" font-size=\"11\" fill=\"" << kInk << "\">" << counts.lines
+    o << "<text class=\"ink\" x=\"" << px << "\" y=\"" << gy + grid_h + 18
+      << "\" font-size=\"12\" fill=\"" << kInk << "\">" << counts.lines
       << (counts.lines == 1 ? " line · " : " lines · ") << counts.sectors
       << (counts.sectors == 1 ? " sector" : " sectors") << "</text>\n";
     o << "</g>\n";
