@@ -299,6 +299,63 @@ int main(int argc, char** argv) {
              c.value("lines_count", contiguous);
            }).model();
 
+  ch.claim("PF-23",
+           "Over a 16×16 float32 storage, one 64-byte line a row, the first 16 steps of the "
+           "engine's walk touch 1 line for x and for x.t(), 5 for the stepped x.view(-1)[::5] and "
+           "16 for y.t() as x * y.t() reads it; a warp's first 32 steps touch 4, 4, 20 and 16 "
+           "sectors of 32 bytes.",
+           [](book::Check& c) {
+             //! [walk_figure]
+             Tensor x = arange(256, {DType::Float32}).view({16, 16});
+             Tensor y = arange(256, {DType::Float32}).view({16, 16});
+             Tensor stepped = x.view({-1}).slice(0, 0, std::nullopt, 5);  // x.view(-1)[::5]
+             Trace contiguous = plan_trace(unary_plan(UnaryOp::Neg, Tensor(), x), 1);
+             Trace permuted = plan_trace(unary_plan(UnaryOp::Neg, Tensor(), x.t()), 1);
+             Trace step5 = plan_trace(unary_plan(UnaryOp::Neg, Tensor(), stepped), 1);
+             // x * y.t() walks in x's order; operand 2 is y.t(), read down y's columns
+             Trace mismatched = plan_trace(binary_plan(BinaryOp::Mul, Tensor(), x, y.t()), 2);
+             //! [walk_figure]
+             const std::vector<book::WalkPanel> panels = {
+                 {"x", "contiguous", contiguous},
+                 {"x.t()", "permuted, walked by stride", permuted},
+                 {"x.view(-1)[::5]", "stepped: every fifth float", step5},
+                 {"y.t() in x * y.t()", "mismatched: y read in x's order", mismatched}};
+             Shape lines, sectors;
+             const auto listed = [](const Shape& n) {  // "1, 1, 5 and 16"
+               std::string s;
+               for (size_t i = 0; i < n.size(); ++i)
+                 s += (i == 0 ? "" : i + 1 == n.size() ? " and " : ", ") + std::to_string(n[i]);
+               return s;
+             };
+             for (const book::WalkPanel& p : panels) {
+               const book::FirstSteps f = book::first_steps(p.walk);
+               lines.push_back(f.lines);
+               sectors.push_back(f.sectors);
+             }
+             c.equal("lines of the first 16 steps", lines, Shape{1, 1, 5, 16});
+             c.equal("sectors of the first 32 steps", sectors, Shape{4, 4, 20, 16});
+             c.value("fig_lines", listed(lines));
+             c.value("fig_sectors", listed(sectors));
+             // The same walks as the model claims count them: the mismatched operand is what a
+             // logical walk of x.t() would read, and every dense walk touches numel/16 lines.
+             c.equal("the mismatched walk is x.t()'s logical walk", mismatched.bytes,
+                     logical_trace(x.t()).bytes);
+             c.equal("lines over the whole contiguous walk", distinct_lines(contiguous),
+                     x.numel() / 16);
+             c.equal("lines over the whole permuted walk", distinct_lines(permuted), x.numel() / 16);
+             pytorch().compare(c, "walk_figure", "x.t() + 0", x.t() + 0);
+             pytorch().compare(c, "walk_figure", "x * y.t()", x * y.t());
+             pytorch().compare(c, "walk_figure", "stepped", stepped, {&x});
+             pytorch().compare_value(c, "walk_figure", "lines", lines);
+             pytorch().compare_value(c, "walk_figure", "sectors", sectors);
+             c.figure("walks", book::walks_svg(panels, x.numel()),
+                      "Four walks over a 16×16 float32 storage, one 64-byte line a row, split in "
+                      "two 32-byte sectors. Filled: the first 16 steps, joined in their order from "
+                      "the ring; tinted: the lines they touch, " + listed(lines) +
+                      "; outlined: the sectors of a warp's first 32 steps, " + listed(sectors) +
+                      "; dots: later steps.");
+           }).model();
+
   ch.claim("PF-05",
            "32 lanes loading 32 consecutive floats need 4 sectors of 32 bytes; at stride 2, 8; "
            "at stride 5, 20; at stride 8 or more, 32, one per lane.",
@@ -373,5 +430,6 @@ int main(int argc, char** argv) {
   performance::binary(ch);      // 06_performance/binary.cpp: binary ops, the output's layout,
                                 // and when a copy pays
   performance::first_touch(ch);  // 06_performance/first_touch.cpp: what a fresh output costs
+  performance::exercises(ch);    // 06_performance/exercises.cpp: the exercises' answers
   return ch.main(argc, argv);
 }

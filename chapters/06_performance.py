@@ -166,6 +166,28 @@ answers.of("x.permute(1, 2, 0)", base="x", values=False)
 answers.of("contiguous")
 answers.of("permuted")
 
+answers.group("walk_figure")
+# [walk_figure]
+x = torch.arange(256, dtype=torch.float32).view(16, 16)
+y = torch.arange(256, dtype=torch.float32).view(16, 16)
+stepped = x.view(-1)[::5]
+# PyTorch keeps its walk internal: -t visits t's dims by decreasing stride,
+def walk(t):
+    order = sorted(range(t.dim()), key=lambda d: -t.stride(d))
+    return offsets(t.permute(order)).flatten().tolist()
+contiguous, permuted, step5 = walk(x), walk(x.t()), walk(stepped)
+# and x * y.t() follows x's order, so it reads y.t() in y.t()'s logical order
+mismatched = offsets(y.t()).flatten().tolist()
+# [walk_figure]
+walks4 = (contiguous, permuted, step5, mismatched)
+lines = [len({4 * o // 64 for o in w[:16]}) for w in walks4]
+sectors = [len({4 * o // 32 for o in w[:32]}) for w in walks4]
+answers.of("x.t() + 0", values=False)
+answers.of("x * y.t()", values=False)
+answers.of("stepped", base="x", values=False)
+answers.of("lines")
+answers.of("sectors")
+
 answers.group("sectors")
 by_stride = []
 for s in (1, 2, 5, 8, 16):
@@ -334,6 +356,62 @@ reused = lambda: torch.add(x, 3, out=out)
 fresh = lambda: x.add(3)  # a new output, freed at once
 # [first_touch_timing]
 answers.of("torch.add(x, 3, out=out).data_ptr() == out.data_ptr()")
+
+# ---- Exercises ----------------------------------------------------------------------------------
+def lines_per_16(byte_addresses):
+    """Distinct 64-byte lines in each 16 consecutive accesses, on average."""
+    windows = [byte_addresses[i:i + 16] for i in range(0, len(byte_addresses), 16)]
+    return sum(len({a // 64 for a in w}) for w in windows) / len(windows)
+
+
+def walked_bytes(t):
+    """The bytes -t reads, in the order PyTorch's TensorIterator walks them (decreasing stride)."""
+    order = sorted(range(t.dim()), key=lambda d: -t.stride(d))
+    return [4 * o for o in offsets(t.permute(order)).flatten().tolist()]
+
+
+answers.group("ex1")
+torch.manual_seed(61)
+x = torch.rand(64, 64)
+walked = lines_per_16(walked_bytes(x.t()))
+logical = lines_per_16([4 * o for o in offsets(x.t()).flatten().tolist()])
+answers.of("x.t() + 1", values=False)
+answers.of("walked")
+answers.of("logical")
+
+answers.group("ex2")
+p = torch.arange(24.).view(2, 3, 4).permute(2, 0, 1)
+answers.of("p * 2")
+
+answers.group("ex3")
+torch.manual_seed(63)
+x, y = torch.rand(64, 64), torch.rand(64, 64)
+# x * y.t() walks in x's order: x and the output in memory order, y.t() logically
+per_operand = [lines_per_16(walked_bytes(x)), lines_per_16([4 * o for o in offsets(y.t()).flatten().tolist()]),
+               lines_per_16(walked_bytes(x * y.t()))]
+answers.of("x * y.t()", values=False)
+answers.of("x.t() * y", values=False)
+answers.of("per_operand")
+
+answers.group("ex4")
+r = torch.rand(16, 16, 16)
+yt = torch.zeros(16, 16, 16).transpose(0, 2)
+logical_yt = [4 * o for o in offsets(yt).flatten().tolist()]
+# x * yt reads yt in x's (row-major) order; the copy reads it in its output's order, the same
+mismatched = 2 * lines_per_16(list(range(0, 4 * 16 ** 3, 4))) + lines_per_16(logical_yt)
+matched = 3 * lines_per_16(list(range(0, 4 * 16 ** 3, 4)))
+read, write = lines_per_16(logical_yt), lines_per_16(walked_bytes(yt.contiguous()))
+lines = [mismatched, matched, read, write]
+k = next(k for k in range(1, 100) if read + write + k * matched < k * mismatched)
+answers.of("r.transpose(0, 2).contiguous()", base="r", values=False)
+answers.of("lines")
+answers.of("k")
+
+answers.group("ex5")
+x = torch.zeros(768)[::3]
+sectors = sectors_per_request(x.view(-1, 32))
+answers.of("x")
+answers.of("sectors")
 
 # ---- Try it -------------------------------------------------------------------------------------
 answers.tryit("arange(6).unfold(0, 3, 1)", "torch.arange(6).unfold(0, 3, 1)")

@@ -25,5 +25,6 @@ void unary(book::Chapter& ch);       // Unary ops: layouts at the same cost, and
 void reductions(book::Chapter& ch);  // Reductions
 void binary(book::Chapter& ch);      // Binary ops, the layout of the output, when a copy pays
 void first_touch(book::Chapter& ch); // First touch: what a fresh output costs
+void exercises(book::Chapter& ch);   // Exercises: the answers the page hides (EX-06.k)
 
 }  // namespace performance

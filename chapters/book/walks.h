@@ -42,4 +42,27 @@ double binary_lines_per_16(const strided::Tensor& x, const strided::Tensor& y);
 // (x, y, then the output, element by element), each operand in lines of its own (models::apart).
 int64_t binary_misses(const strided::Tensor& x, const strided::Tensor& y, int64_t capacity_bytes);
 
+// What the first steps of a walk touch: the 64-byte lines of its first 16 accesses, and the
+// 32-byte sectors of its first 32 (one warp request, lane l taking step l).
+struct FirstSteps {
+  int64_t lines = 0;
+  int64_t sectors = 0;
+};
+FirstSteps first_steps(const strided::models::Trace& walk);
+
+// One panel of walks_svg: a walk over a storage of float32 cells, drawn as rows of 16 cells (one
+// 64-byte line a row, in two 32-byte sectors), its first 16 steps filled and joined by a path in
+// their order, the lines they touch tinted, the sectors of its first 32 steps outlined, and its
+// later steps dotted.
+struct WalkPanel {
+  std::string title;              // what is walked ("x.t()")
+  std::string note;               // how ("the engine's order")
+  strided::models::Trace walk;    // byte offsets from the storage's first byte, float32
+};
+
+// The panels side by side, two to a row, over a storage of `cells` float32 elements (a multiple
+// of 16). Themed as the library's pictures are: the classes ink, muted, blank and a link path's
+// data-hue follow the page's colours (dark mode included).
+std::string walks_svg(const std::vector<WalkPanel>& panels, int64_t cells);
+
 }  // namespace book
