@@ -109,8 +109,12 @@ int main(int argc, char** argv) {
                                  "storage bytes"},
                      {book::tensor_row("t", t), book::tensor_row("t.permute(2, 0, 1)", p),
                       book::tensor_row("t[1, :, 1:3]", s)});
-             // The view alone over t's storage: its six lines do not cross (t's 24 would).
-             c.figure("anatomy_views", views_svg({{s, "t[1, :, 1:3]"}}),
+             // The view alone over t's storage, in two rows of 12 cells that fit a phone, and
+             // without lines: from a grid of several rows to one row of cells they would cross.
+             PictureOptions narrow;
+             narrow.links = false;
+             narrow.cells_per_row = 12;
+             c.figure("anatomy_views", views_svg({{s, "t[1, :, 1:3]"}}, narrow),
                       "The view t[1, :, 1:3] over t's storage: " + std::to_string(s.numel()) +
                           " of its " + std::to_string(t.numel()) + " cells.");
            });

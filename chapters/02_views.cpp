@@ -395,7 +395,9 @@ int main(int argc, char** argv) {
              pytorch().compare_value(c, "element", "bytes_in", static_cast<int64_t>(bytes_in));
              c.value("element_offset", y.storage_offset());
              c.value("element_strides", x.strides());
-             c.figure("element", views_svg({{y, "x[0, 2, 2]"}}),
+             PictureOptions narrow;  // 12 cells a row: the figure fits a phone
+             narrow.cells_per_row = 12;
+             c.figure("element", views_svg({{y, "x[0, 2, 2]"}}, narrow),
                       "x[0, 2, 2]: a 0-d tensor over one cell of x's storage.");
            });
 
@@ -462,7 +464,10 @@ int main(int argc, char** argv) {
              c.value("slice_len", (stop - start + step - 1) / step);
              Tensor a = arange(24).view({4, 6});
              Tensor s = a.index({Slice(), Slice(1, 6, 2)});
-             c.figure("slice", views_svg({{s, "a[:, 1:6:2]"}}),  // one grid: its lines do not cross
+             PictureOptions narrow;  // the view alone, 12 cells a row, no lines (they would cross)
+             narrow.links = false;
+             narrow.cells_per_row = 12;
+             c.figure("slice", views_svg({{s, "a[:, 1:6:2]"}}, narrow),
                       "a[:, 1:6:2]: every second column from column 1, stride " +
                           book::show(s.stride(1)) + " along each row.");
              c.figure("steps_slice", steps_svg(s, "a[:, 1:6:2]"),
