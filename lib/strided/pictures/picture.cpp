@@ -685,7 +685,7 @@ std::string steps_svg(IntList sizes, IntList strides, int64_t storage_offset, in
   const std::string layout = tuple(sizes) + ":" + tuple(strides);
   const std::string title = options.title.empty()
                                 ? options.name + " = " + layout + ", offset " +
-                                      std::to_string(storage_offset) + ": a stride is a jump"
+                                      std::to_string(storage_offset)
                                 : options.title;
   std::vector<std::string> legend;
   for (int64_t d = 0; d < nd; ++d) {
@@ -702,8 +702,8 @@ std::string steps_svg(IntList sizes, IntList strides, int64_t storage_offset, in
   const int legend_y = caption_y + 20;
   const int legend_h = static_cast<int>(legend.size()) * 18;
   const std::string caption = "storage: " + std::to_string(cells) + " elements of " +
-                              std::to_string(item_size) + " bytes; shaded: used by " +
-                              options.name + ", outlined: its first element";
+                              std::to_string(item_size) +
+                              " bytes; shaded: used; outlined: the first element";
   int content_w = static_cast<int>(cells) * cell;
   content_w = std::max({content_w, text_width(title, 14), text_width(caption, 11), 240});
   for (const std::string& l : legend) content_w = std::max(content_w, 20 + text_width(l, 12));
