@@ -109,9 +109,14 @@ int main(int argc, char** argv) {
                                  "storage bytes"},
                      {book::tensor_row("t", t), book::tensor_row("t.permute(2, 0, 1)", p),
                       book::tensor_row("t[1, :, 1:3]", s)});
-             c.figure("anatomy_views",
-                      views_svg({{t, "t"}, {s, "t[1, :, 1:3]"}}),
-                      "t and the view t[1, :, 1:3] over their one storage.");
+             // The view alone over t's storage, in two rows of 12 cells that fit a phone, and
+             // without lines: from a grid of several rows to one row of cells they would cross.
+             PictureOptions narrow;
+             narrow.links = false;
+             narrow.cells_per_row = 12;
+             c.figure("anatomy_views", views_svg({{s, "t[1, :, 1:3]"}}, narrow),
+                      "The view t[1, :, 1:3] over t's storage: " + std::to_string(s.numel()) +
+                          " of its " + std::to_string(t.numel()) + " cells.");
            });
 
   ch.claim("MT-02",
@@ -291,6 +296,20 @@ int main(int argc, char** argv) {
              pytorch().compare_value(c, "stride_steps", "hold", hold);
              c.record("layouts", static_cast<int64_t>(layouts.size()));
              c.record("neighbour pairs", pairs);
+             // The strides drawn as jumps: a contiguous 2×3×4 tensor and its permutation walk
+             // one storage with the same three jumps, each named by another dim.
+             Tensor x = arange(24).view({2, 3, 4});
+             Tensor xp = x.permute({2, 0, 1});
+             pytorch().compare(c, "stride_steps", "x.permute(2, 0, 1)", xp, {&x});
+             c.value("steps_x_strides", x.strides());
+             c.value("steps_p_strides", xp.strides());
+             c.figure("steps_x", steps_svg(x, "x"),
+                      "x = arange(24).view(2, 3, 4): one step along dim 0, 1 and 2 jumps " +
+                          book::and_list(std::vector<int64_t>(x.strides().begin(), x.strides().end())) +
+                          " elements.");
+             c.figure("steps_p", steps_svg(xp, "x.permute(2, 0, 1)"),
+                      "x.permute(2, 0, 1): the same storage and the same jumps, now dims " +
+                          book::show(xp.strides()) + ".");
            });
 
   ch.claim("MT-11",
@@ -657,5 +676,6 @@ int main(int argc, char** argv) {
                pytorch().compare_error(c, "positions", "m[1][2]", [&] { m.index({1}).index({2}); });
              });
 
+  memory_topology::exercises(ch);  // 01_memory_topology/exercises.cpp: the page's exercises
   return ch.main(argc, argv);
 }

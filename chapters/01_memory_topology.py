@@ -206,6 +206,8 @@ for name in layouts:
     answers.of(name, base="t")
 answers.of("pairs")
 answers.of("hold")
+x = torch.arange(24).view(2, 3, 4)  # the steps figures: x and its permutation
+answers.of("x.permute(2, 0, 1)", base="x")
 
 answers.group("data_ptr")
 # [data_ptr]
@@ -448,6 +450,26 @@ answers.group("positions")
 m = torch.tensor([[1, 2], [3, 4]])
 answers.of("m[0][1].item()")
 answers.of("m[1][2]")
+
+# ---- exercises: each hidden answer, as PyTorch gives it -------------------------------------------
+
+answers.group("ex1")
+x = torch.arange(24).view(2, 3, 4)
+answers.of("x[1, 2, 3]", base="x")
+
+answers.group("ex2")
+answers.of("x.permute(1, 2, 0)", base="x")
+
+answers.group("ex3")
+answers.of("torch.zeros(3, 4, dtype=torch.float64)")
+answers.of("np.zeros((3, 4)).strides")
+answers.of("torch.zeros(3, 4, dtype=torch.float64).numpy().strides")
+
+answers.group("ex4")
+x = torch.arange(24).view(4, 6)
+y = x[1:3, ::2]
+answers.of("x[1:3, ::2]", base="x")
+answers.of("y.data_ptr() - storage_of(y).data_ptr()")
 
 if __name__ == "__main__":
     answers.main()

@@ -395,7 +395,9 @@ int main(int argc, char** argv) {
              pytorch().compare_value(c, "element", "bytes_in", static_cast<int64_t>(bytes_in));
              c.value("element_offset", y.storage_offset());
              c.value("element_strides", x.strides());
-             c.figure("element", views_svg({{x, "x"}, {y, "x[0, 2, 2]"}}),
+             PictureOptions narrow;  // 12 cells a row: the figure fits a phone
+             narrow.cells_per_row = 12;
+             c.figure("element", views_svg({{y, "x[0, 2, 2]"}}, narrow),
                       "x[0, 2, 2]: a 0-d tensor over one cell of x's storage.");
            });
 
@@ -462,9 +464,16 @@ int main(int argc, char** argv) {
              c.value("slice_len", (stop - start + step - 1) / step);
              Tensor a = arange(24).view({4, 6});
              Tensor s = a.index({Slice(), Slice(1, 6, 2)});
-             c.figure("slice", views_svg({{a, "a"}, {s, "a[:, 1:6:2]"}}),
+             PictureOptions narrow;  // the view alone, 12 cells a row, no lines (they would cross)
+             narrow.links = false;
+             narrow.cells_per_row = 12;
+             c.figure("slice", views_svg({{s, "a[:, 1:6:2]"}}, narrow),
                       "a[:, 1:6:2]: every second column from column 1, stride " +
                           book::show(s.stride(1)) + " along each row.");
+             c.figure("steps_slice", steps_svg(s, "a[:, 1:6:2]"),
+                      "a[:, 1:6:2] as jumps: it starts at offset " + book::show(s.storage_offset()) +
+                          "; a row down jumps " + book::show(s.stride(0)) + ", a kept column " +
+                          book::show(s.stride(1)) + ".");
            });
 
   ch.claim("VW-09",
@@ -672,12 +681,17 @@ int main(int argc, char** argv) {
              c.text("transpose_write", "a = " + to_string(a) + "\n");
              c.figure("transpose", views_svg({{a, "a"}, {b, "b = a.t()"}}),
                       "b = a.t(): the same nine cells, read down the columns.");
+             c.figure("steps_transpose", steps_svg(b, "b = a.t()"),
+                      "b = a.t() as jumps: a step along b's rows jumps " + book::show(b.stride(0)) +
+                          ", along its columns " + book::show(b.stride(1)) + ".");
            });
 
   views::rows(ch);
   views::aliases(ch);
   views::dtype(ch);
   views::catalogue(ch);
+  views::numpy(ch);
+  views::exercises(ch);
 
   return ch.main(argc, argv);
 }

@@ -8,6 +8,7 @@ import itertools
 import os
 import sys
 
+import numpy as np
 import torch
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -453,6 +454,37 @@ answers.tryit("arange(6).reshape(2, 3).to(dtype=torch.float16)",
               "torch.arange(6).reshape(2, 3).to(dtype=torch.float16)")
 answers.tryit("torch.view_as_real(zeros(2, 3, dtype=torch.complex64).t())",
               "torch.view_as_real(torch.zeros(2, 3, dtype=torch.complex64).t())")
+
+# ---- NumPy and PyTorch ----------------------------------------------------------------------------
+answers.group("numpy")
+x = torch.arange(24).view(4, 6)
+n = np.arange(24).reshape(4, 6)
+answers.of("x[:, 1:6:2]", base="x")
+answers.of("x[0, 2]", base="x")
+answers.of("np.shares_memory(n, n[:, 1:6:2])")
+answers.of("n[:, 1:6:2].base is n.base")
+answers.of("x[:, 1:6:2]._base is x._base")
+answers.of("isinstance(n[0, 2], np.ndarray)")
+answers.of("x[0, 2]._base is x._base")
+
+# ---- exercises: each hidden answer, as PyTorch gives it -------------------------------------------
+answers.group("ex1")
+x = torch.arange(12).view(3, 4)
+answers.of("x.t()", base="x")
+
+answers.group("ex2")
+Z = torch.arange(60).view(3, 4, 5)
+answers.of("Z[1:, 1::2, 1::2]", base="Z")
+
+answers.group("ex3")
+a = torch.arange(6).view(2, 3)
+b = a.t()
+b[2, 0] = 100
+answers.of("a")
+
+answers.group("ex4")
+x = torch.arange(16).view(4, 4)
+answers.of("x.diagonal(1)", base="x")
 
 if __name__ == "__main__":
     answers.main()

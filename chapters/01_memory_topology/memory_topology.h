@@ -12,6 +12,7 @@ inline const book::PytorchRecord& pytorch() {
   return book::PytorchRecord::of_chapter("01_memory_topology");
 }
 
-void order(book::Chapter& ch);  // Row-major, column-major, and strides in bytes
+void order(book::Chapter& ch);      // Row-major, column-major, and strides in bytes
+void exercises(book::Chapter& ch);  // Exercises (EX-01.k), declared last
 
 }  // namespace memory_topology

@@ -14,5 +14,7 @@ void rows(book::Chapter& ch);       // Rows and columns
 void aliases(book::Chapter& ch);    // Aliases and one buffer
 void dtype(book::Chapter& ch);      // Conversions that look like views
 void catalogue(book::Chapter& ch);  // A catalogue of views
+void numpy(book::Chapter& ch);      // NumPy and PyTorch (in exercises.cpp)
+void exercises(book::Chapter& ch);  // Exercises (EX-02.k), declared last
 
 }  // namespace views

@@ -622,4 +622,212 @@ std::string text_picture(const Tensor& t, const PictureOptions& options) {
   return out.str();
 }
 
+// ---- strides as steps ----------------------------------------------------------------------------
+
+namespace {
+
+struct Arc {
+  int64_t dim = 0, from = 0, to = 0;
+};
+
+std::string join_tuple(IntList v) { return tuple(v); }
+
+}  // namespace
+
+std::string steps_svg(IntList sizes, IntList strides, int64_t storage_offset, int64_t item_size,
+                      const StepsOptions& options) {
+  STRIDED_CHECK(sizes.size() == strides.size(), "steps picture: ", sizes.size(), " sizes but ",
+                strides.size(), " strides");
+  STRIDED_CHECK(item_size > 0, "steps picture: the item size must be positive, got ", item_size);
+  STRIDED_CHECK(storage_offset >= 0, "steps picture: negative storage offset ", storage_offset);
+  STRIDED_CHECK(options.max_cells > 0 && options.max_steps > 0,
+                "steps picture: max_cells and max_steps must be positive");
+  for (size_t d = 0; d < sizes.size(); ++d) {
+    STRIDED_CHECK(sizes[d] >= 0, "steps picture: negative size ", sizes[d], " in dim ", d);
+    STRIDED_CHECK(strides[d] >= 0, "steps picture: negative stride ", strides[d], " in dim ", d,
+                  "; strided tensors have none");
+  }
+  const int64_t nd = static_cast<int64_t>(sizes.size());
+  const Extent e = extent(sizes, strides, storage_offset);
+  const int64_t reach = e.empty() ? storage_offset : e.max;
+  int64_t cells = options.storage_elements > 0 ? options.storage_elements : reach + 1;
+  STRIDED_CHECK(e.empty() || e.max < cells, "steps picture: the layout reaches offset ", e.max,
+                " but the storage holds ", cells, " elements");
+  STRIDED_CHECK(cells <= options.max_cells, "steps picture: ", cells,
+                " storage cells; the picture draws at most ", options.max_cells,
+                " (slice the tensor first)");
+  cells = std::max<int64_t>(cells, 1);
+
+  // The cells the layout touches, and the arcs: along each dim, from the first element.
+  std::vector<int64_t> uses(static_cast<size_t>(cells), 0);
+  if (!e.empty())
+    for_each_index(sizes, {Shape(strides.begin(), strides.end())}, 0,
+                   checked_numel(sizes, "steps picture"),
+                   [&](const int64_t*, const int64_t* off) { ++uses[static_cast<size_t>(storage_offset + off[0])]; });
+  std::vector<Arc> arcs;
+  for (int64_t d = 0; d < nd && !e.empty(); ++d) {
+    const int64_t steps = std::min(sizes[d] - 1, options.max_steps);
+    for (int64_t j = 0; j < steps; ++j)
+      arcs.push_back({d, storage_offset + j * strides[d], storage_offset + (j + 1) * strides[d]});
+  }
+
+  // Geometry: cells as wide as keep 24 of them near 560 pixels, the arcs above them.
+  const int cell = static_cast<int>(std::clamp<int64_t>(552 / cells, 20, 40));
+  const int cell_h = 30;
+  int64_t widest = 0;
+  for (const Arc& a : arcs) widest = std::max(widest, a.to - a.from);
+  // An arc's height grows as the square root of its span: arcs leaving one cell then nest
+  // without crossing (each is an ellipse tangent to the others at its start).
+  auto arc_height = [&](int64_t span) {
+    return span == 0 ? 22.0 : 3.4 * std::sqrt(static_cast<double>(span * cell));
+  };
+  const int arcs_h = static_cast<int>(std::ceil(arc_height(std::max<int64_t>(widest, 1)))) + 34;
+  const std::string layout = tuple(sizes) + ":" + tuple(strides);
+  const std::string title = options.title.empty()
+                                ? options.name + " = " + layout + ", offset " +
+                                      std::to_string(storage_offset)
+                                : options.title;
+  std::vector<std::string> legend;
+  for (int64_t d = 0; d < nd; ++d) {
+    std::string line = "dim " + std::to_string(d) + ": +" + std::to_string(strides[d]) + " (" +
+                       std::to_string(strides[d] * item_size) + " bytes)";
+    const int64_t steps = sizes[d] > 0 ? sizes[d] - 1 : 0;
+    line += steps == 0 ? ", size " + std::to_string(sizes[d]) + ": no step"
+                       : ", " + std::to_string(steps) + (steps == 1 ? " step" : " steps");
+    legend.push_back(line);
+  }
+  const int title_y = kMargin + 14;
+  const int row_y = kMargin + 22 + arcs_h;          // top of the storage cells
+  const int caption_y = row_y + cell_h + 18;
+  const int legend_y = caption_y + 20;
+  const int legend_h = static_cast<int>(legend.size()) * 18;
+  const std::string caption = "storage: " + std::to_string(cells) + " elements of " +
+                              std::to_string(item_size) +
+                              " bytes; shaded: used; outlined: the first element";
+  int content_w = static_cast<int>(cells) * cell;
+  content_w = std::max({content_w, text_width(title, 14), text_width(caption, 11), 240});
+  for (const std::string& l : legend) content_w = std::max(content_w, 20 + text_width(l, 12));
+  const int width = 2 * kMargin + content_w;
+  const int height = legend_y + legend_h + kMargin - 6;
+  const int x0 = kMargin;
+  auto centre = [&](int64_t off) { return x0 + static_cast<int>(off) * cell + cell / 2; };
+
+  std::ostringstream desc;
+  if (options.description.empty()) {
+    desc << "A storage of " << cells << " elements of " << item_size << " bytes. " << options.name
+         << " has sizes " << join_tuple(sizes) << ", strides " << join_tuple(strides)
+         << " and storage offset " << storage_offset << ".";
+    for (int64_t d = 0; d < nd; ++d)
+      desc << " One step along dim " << d << " jumps " << strides[d] << " elements ("
+           << strides[d] * item_size << " bytes).";
+  } else {
+    desc << options.description;
+  }
+
+  Svg s;
+  s.raw("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" + std::to_string(width) +
+        "\" height=\"" + std::to_string(height) + "\" viewBox=\"0 0 " + std::to_string(width) +
+        " " + std::to_string(height) +
+        "\" role=\"img\" font-family=\"DejaVu Sans Mono, Menlo, Consolas, monospace\">\n");
+  s.raw("<title>" + escape(title) + "</title>\n");
+  s.raw("<desc>" + escape(desc.str()) + "</desc>\n");
+  s.rect(0, 0, width, height, "#ffffff", nullptr, 0, 0, "bg");
+  s.text(kMargin, title_y, title, 14, kText, "start", true, "ink");
+
+  // The storage row.
+  for (int64_t off = 0; off < cells; ++off) {
+    const bool used = uses[static_cast<size_t>(off)] > 0;
+    const bool first = !e.empty() && off == storage_offset;
+    const int x = x0 + static_cast<int>(off) * cell;
+    s.raw(std::string("<g class=\"") + (used ? "storage used" : "storage") + "\" data-offset=\"" +
+          std::to_string(off) + "\">\n");
+    s.rect(x, row_y, cell, cell_h, used ? "#e4e4e4" : "#ffffff", used ? kText : kGrid,
+           first ? 2.4 : (used ? 1.0 : 0.8), 0, used ? nullptr : "blank");
+    const std::string label = std::to_string(off);
+    s.text(x + cell / 2, row_y + cell_h / 2 + 4, label, fit(label.size(), cell, 11),
+           used ? kText : kMuted, "middle", false, used ? "offset" : "offset muted");
+    s.raw("</g>\n");
+  }
+
+  // The arcs, each dim in its colour; then one label per dim, on its first arc, moved up while
+  // it would cover another.
+  struct Box {
+    int x, y, w, h;
+  };
+  std::vector<Box> boxes;
+  s.raw("<g fill=\"none\" stroke-width=\"1.8\">\n");
+  for (const Arc& a : arcs) {
+    const Colour& c = colour(static_cast<size_t>(a.dim));
+    const std::string hue = std::to_string(static_cast<size_t>(a.dim) % std::size(kPalette));
+    const int xa = centre(a.from), xb = centre(a.to), y = row_y - 1;
+    const int64_t span = a.to - a.from;
+    std::string d;
+    if (span == 0) {  // stride 0: the step stays on its cell, a loop
+      d = "M" + std::to_string(xa - 5) + " " + std::to_string(y) + " C" + std::to_string(xa - 14) +
+          " " + std::to_string(y - 30) + " " + std::to_string(xa + 14) + " " +
+          std::to_string(y - 30) + " " + std::to_string(xa + 5) + " " + std::to_string(y);
+    } else {
+      const double rx = (xb - xa) / 2.0, ry = arc_height(span);
+      char buf[160];
+      std::snprintf(buf, sizeof buf, "M%d %d A%.1f %.1f 0 0 1 %d %d", xa, y, rx, ry, xb, y);
+      d = buf;
+    }
+    s.raw("<path class=\"link step\" data-dim=\"" + std::to_string(a.dim) + "\" data-from=\"" +
+          std::to_string(a.from) + "\" data-to=\"" + std::to_string(a.to) + "\" data-hue=\"" +
+          hue + "\" d=\"" + d + "\" stroke=\"" + c.strong + "\"/>\n");
+    // The arrowhead: a chevron at the landing cell, stroked like the arc (so themed with it).
+    const int tip_x = span == 0 ? xa + 5 : xb;
+    s.raw("<path class=\"link\" data-hue=\"" + hue + "\" d=\"M" + std::to_string(tip_x - 4) + " " +
+          std::to_string(y - 7) + " L" + std::to_string(tip_x) + " " + std::to_string(y) + " L" +
+          std::to_string(tip_x + 4) + " " + std::to_string(y - 7) + "\" stroke=\"" + c.strong +
+          "\"/>\n");
+  }
+  s.raw("</g>\n");
+  for (int64_t d = 0; d < nd; ++d) {
+    const auto it = std::find_if(arcs.begin(), arcs.end(), [&](const Arc& a) { return a.dim == d; });
+    if (it == arcs.end()) continue;
+    const Colour& c = colour(static_cast<size_t>(d));
+    const std::string label = "+" + std::to_string(strides[d]);
+    const int64_t span = it->to - it->from;
+    const int w = text_width(label, 11) + 8, h = 15;
+    int x = (centre(it->from) + centre(it->to)) / 2 - w / 2;
+    int y = row_y - 1 - static_cast<int>(span == 0 ? 24 : arc_height(span)) - h / 2;
+    x = std::max(x, 2);
+    for (bool moved = true; moved;) {
+      moved = false;
+      for (const Box& b : boxes)
+        if (x < b.x + b.w && b.x < x + w && y < b.y + b.h && b.y < y + h) {
+          y = b.y - h - 2;
+          moved = true;
+        }
+    }
+    boxes.push_back({x, y, w, h});
+    s.raw("<g class=\"step-label\" data-dim=\"" + std::to_string(d) + "\">\n");
+    s.rect(x, y, w, h, c.tint, c.strong, 1.2, 4);
+    s.text(x + w / 2, y + 11, label, 11, kText, "middle", true);
+    s.raw("</g>\n");
+  }
+
+  // Caption and legend.
+  s.text(kMargin, caption_y, caption, 11, kMuted, "start", false, "muted");
+  for (size_t d = 0; d < legend.size(); ++d) {
+    const int y = legend_y + static_cast<int>(d) * 18;
+    s.rect(kMargin, y - 9, 12, 10, colour(d).strong, nullptr, 0, 2);
+    s.raw("<g class=\"legend\" data-dim=\"" + std::to_string(d) + "\">\n");
+    s.text(kMargin + 18, y, legend[d], 12, kText, "start", false, "ink");
+    s.raw("</g>\n");
+  }
+  s.raw("</svg>\n");
+  return s.str();
+}
+
+std::string steps_svg(const Tensor& t, const std::string& name, StepsOptions options) {
+  STRIDED_CHECK(t.defined(), "steps picture: the tensor '", name, "' is undefined");
+  options.name = name;
+  const int64_t storage = t.storage().nbytes() / t.element_size();
+  if (options.storage_elements == 0 && storage <= options.max_cells)
+    options.storage_elements = storage;
+  return steps_svg(t.sizes(), t.strides(), t.storage_offset(), t.element_size(), options);
+}
+
 }  // namespace strided

@@ -64,4 +64,35 @@ std::string storage_svg(const Tensor& t, const std::string& name = "t",
 //     used   * * * * * *
 std::string text_picture(const Tensor& t, const PictureOptions& options = {});
 
+// ---- strides as steps ----------------------------------------------------------------------------
+//
+// The other pictures say where each element lives. This one says how a layout walks its storage:
+// the storage as one row of cells, and for each dim, in its own colour, arcs that jump from the
+// tensor's first element by that dim's stride, once per step along the dim (the elements
+// t[0, …, j, …, 0]), the first arc labelled with the jump ("+12"). A legend names each dim's jump
+// in elements and in bytes ("dim 0: +12 (48 bytes), 2 steps"). A contiguous 2×3×4 tensor and its
+// permutation draw the same storage with the same jumps, named by other dims. Arcs carry
+// class="step" data-dim, data-from and data-to (storage offsets) for tests; like the other
+// pictures the SVG is self-contained, deterministic, and themed by the page (classes bg, ink,
+// muted, blank; data-hue on each arc).
+
+struct StepsOptions {
+  std::string name = "t";    // the tensor's name in the title and the description
+  std::string title;         // <title> and the heading; generated from the layout when empty
+  std::string description;   // <desc>; generated from the layout when empty
+  // Storage cells drawn: offsets 0 .. storage_elements − 1; when 0, up to the last element the
+  // layout reaches. A layout reaching beyond it is refused.
+  int64_t storage_elements = 0;
+  int64_t max_steps = 8;     // arcs drawn per dim at most (the chain stops there)
+  int64_t max_cells = 48;    // storage cells drawn at most; more is refused (slice first)
+};
+
+// The steps picture of a layout: sizes, strides (in elements, non-negative), storage offset (in
+// elements) and item size (bytes per element). A pure function of these numbers: no storage.
+std::string steps_svg(IntList sizes, IntList strides, int64_t storage_offset, int64_t item_size,
+                      const StepsOptions& options = {});
+
+// The same for a tensor's layout; draws its whole storage when that fits in max_cells.
+std::string steps_svg(const Tensor& t, const std::string& name = "t", StepsOptions options = {});
+
 }  // namespace strided

@@ -311,3 +311,70 @@ TEST_CASE("the text picture") {
         "  offset 4 5\n"
         "  used   . .\n");
 }
+
+// The data-<attr> values of every element with class "link step", in document order.
+std::vector<int64_t> step_attr(const std::string& svg, const std::string& attr) {
+  std::vector<int64_t> out;
+  for (size_t at = svg.find("class=\"link step\""); at != std::string::npos;
+       at = svg.find("class=\"link step\"", at + 1)) {
+    const size_t end = svg.find('>', at);
+    const std::string tag = svg.substr(at, end - at);
+    const std::string key = attr + "=\"";
+    out.push_back(std::stoll(tag.substr(tag.find(key) + key.size())));
+  }
+  return out;
+}
+
+TEST_CASE("steps: each arc jumps by its dim's stride from the first element") {
+  const std::string svg = steps_svg({2, 3, 4}, {12, 4, 1}, 0, 4);
+  CHECK(xml_problem(svg) == "");
+  const auto dims = step_attr(svg, "data-dim"), from = step_attr(svg, "data-from"),
+             to = step_attr(svg, "data-to");
+  // One arc per step along each dim: 1 + 2 + 3, from the first element t[0, 0, 0] at offset 0.
+  CHECK(dims == std::vector<int64_t>{0, 1, 1, 2, 2, 2});
+  CHECK(from == std::vector<int64_t>{0, 0, 4, 0, 1, 2});
+  CHECK(to == std::vector<int64_t>{12, 4, 8, 1, 2, 3});
+  const Shape strides{12, 4, 1};
+  for (size_t k = 0; k < dims.size(); ++k)
+    CHECK(to[k] - from[k] == strides[static_cast<size_t>(dims[k])]);
+  // Labels and legend say the jumps, in elements and bytes.
+  for (const char* label : {">+12</text>", ">+4</text>", ">+1</text>"}) CHECK(count(svg, label) == 1);
+  CHECK(count(svg, "dim 0: +12 (48 bytes), 1 step") == 1);
+  CHECK(count(svg, "dim 1: +4 (16 bytes), 2 steps") == 1);
+  CHECK(count(svg, "dim 2: +1 (4 bytes), 3 steps") == 1);
+  CHECK(offsets_of(svg, "storage used").size() == 24);
+  // Themed as the other pictures: background, ink and hues the page can recolour.
+  CHECK(count(svg, "class=\"bg\"") == 1);
+  CHECK(count(svg, "data-hue=\"2\"") >= 3);
+  // Small enough to read when a phone's column scales it to 65 %: 24 cells in under 620 pixels.
+  const size_t w = svg.find("width=\"");
+  CHECK(std::stoi(svg.substr(w + 7)) <= 620);
+}
+
+TEST_CASE("steps: a permutation draws the same jumps under other dims; a slice starts later") {
+  Tensor t = arange(24).view({2, 3, 4});
+  const std::string p = steps_svg(t.permute({2, 0, 1}), "p");
+  CHECK(step_attr(p, "data-dim") == std::vector<int64_t>{0, 0, 0, 1, 2, 2});
+  CHECK(step_attr(p, "data-to") == std::vector<int64_t>{1, 2, 3, 12, 4, 8});
+  CHECK(count(p, "dim 0: +1 (8 bytes), 3 steps") == 1);
+  Tensor s = arange(24).view({4, 6}).slice(1, 1, 6, 2);  // [:, 1:6:2]
+  const std::string sv = steps_svg(s, "s");
+  CHECK(step_attr(sv, "data-from") == std::vector<int64_t>{1, 7, 13, 1, 3});
+  CHECK(step_attr(sv, "data-to") == std::vector<int64_t>{7, 13, 19, 3, 5});
+  CHECK(offsets_of(sv, "storage used").size() == 12);
+  CHECK(offsets_of(sv, "storage").size() == 12);  // the 24-cell storage, 12 of them unused
+  // A stride 0 loops on its cell; a size-1 dim takes no step.
+  const std::string e = steps_svg({3, 1}, {0, 5}, 2, 8);
+  CHECK(step_attr(e, "data-from") == std::vector<int64_t>{2, 2});
+  CHECK(step_attr(e, "data-to") == std::vector<int64_t>{2, 2});
+  CHECK(count(e, "dim 1: +5 (40 bytes), size 1: no step") == 1);
+}
+
+TEST_CASE("steps: refusals") {
+  CHECK_THROWS_WITH_AS(steps_svg({2}, {1, 1}, 0, 4), doctest::Contains("2 strides"), Error);
+  CHECK_THROWS_WITH_AS(steps_svg({2}, {-1}, 0, 4), doctest::Contains("negative stride"), Error);
+  CHECK_THROWS_WITH_AS(steps_svg({100}, {1}, 0, 4), doctest::Contains("at most 48"), Error);
+  StepsOptions o;
+  o.storage_elements = 4;
+  CHECK_THROWS_WITH_AS(steps_svg({3}, {2}, 0, 4, o), doctest::Contains("reaches offset 4"), Error);
+}
