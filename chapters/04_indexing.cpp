@@ -224,6 +224,17 @@ int main(int argc, char** argv) {
                       "x = arange(72).reshape(3, 4, 6) and x[2, 1:3, 1:6:3]: " +
                           std::to_string(y.numel()) + " cells, from offset " +
                           std::to_string(y.storage_offset()) + ".");
+             // The same rule drawn as jumps, on a storage small enough to draw cell by cell.
+             Tensor small = arange(24).reshape({2, 3, 4});
+             Tensor w = small.index({1, Slice(1, None), Slice(None, None, 2)});
+             pytorch().compare(c, "composite", "small[1, 1:, ::2]", w, {&small});
+             c.value("steps_offset", w.storage_offset());
+             c.value("steps_strides", w.strides());
+             c.figure("steps_composite", steps_svg(w, "small[1, 1:, ::2]"),
+                      "small = arange(24).reshape(2, 3, 4), and small[1, 1:, ::2]: it starts " +
+                          std::to_string(w.storage_offset()) + " cells in, and its steps jump " +
+                          book::and_list(std::vector<int64_t>(w.strides().begin(), w.strides().end())) +
+                          " elements.");
            });
 
   ch.erratum("ER-19",

@@ -148,6 +148,8 @@ answers.of("x[2]", base="x")
 answers.of("x[2, 1:3]", base="x")
 answers.of("x[2, 1:3, 1:6:3]", base="x")
 answers.of("x[2][1:3][:, 1:6:3]", base="x")
+small = torch.arange(24).reshape(2, 3, 4)  # the steps figure's smaller case
+answers.of("small[1, 1:, ::2]", base="small")
 
 answers.group("out_of_range")  # the article's own tensors (ER-19)
 answers.of("t[2, 1:3, 1:6:3]")
