@@ -76,6 +76,21 @@ def tokens(text):
     return out
 
 
+def distinct(words):
+    """Each word once, by its stem: an error message is a set of words. Counted with repeats, the
+    longer of two messages that share words would outrank the shorter one for the shorter one's
+    own words ("The expanded size of the tensor ... Tensor sizes" for "The size of tensor a ...")."""
+    from lunr.stemmer import stemmer
+    from lunr.token import Token
+    seen, out = set(), []
+    for w in words:
+        key = str(stemmer(Token(w.lower())))
+        if key not in seen:
+            seen.add(key)
+            out.append(w)
+    return out
+
+
 class Section:
     def __init__(self, anchor, title):
         self.anchor, self.title = anchor, title
@@ -236,7 +251,7 @@ def build(site):
             # The claim IDs of a section's marks are words of its body already; in its title too,
             # they rank the sentences that make the claim above those that mention it.
             docs.append({"ref": ref, "title": tokens(s.title) + s.ids, "body": tokens(text),
-                         "message": tokens(s.message_text())})
+                         "message": distinct(tokens(s.message_text()))})
             store.append([name, s.anchor, title, section_title, shorten(text)])
     if not docs:
         raise ValueError(f"no page with text in {site}")

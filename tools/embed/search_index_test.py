@@ -79,6 +79,11 @@ expand on a size other than 1</h3>
 <div class="book-error-entry"><div class="book-text"><pre class="book-output">&gt;&gt;&gt; x.expand(4, 3)
 RuntimeError: The expanded size of the tensor (4) must match the existing size (2) at non-singleton dimension 0.  Target sizes: [4, 3].  Tensor sizes: [2, 3]</pre></div></div>
 <p >expand grows only a dim of size 1; a tensor's size and stride stay.</p>
+<h3><a class="anchor" id="ch98_broadcast"></a>
+Shapes that do not broadcast</h3>
+<div class="book-error-entry"><div class="book-text"><pre class="book-output">&gt;&gt;&gt; a + b
+RuntimeError: The size of tensor a (3) must match the size of tensor b (2) at non-singleton dimension 0</pre></div></div>
+<p >Aligned from the right.</p>
 </div>""")
 
 QUOTING = page("Indexing", """<div class="textblock"><h2><a class="anchor" id="ch97_rule"></a>
@@ -149,9 +154,13 @@ class SearchIndexTest(unittest.TestCase):
         expand = ("The expanded size of the tensor (5) must match the existing size (3) at "
                   "non-singleton dimension 1.  Target sizes: [2, 5].  Tensor sizes: [2, 3]")
         self.assertEqual(self.pasted(expand)[0], ("ch98.html", "ch98_expand"))
+        # A message whose words the expand entry's longer message holds too: each word counts once.
+        broadcast = ("The size of tensor a (10) must match the size of tensor b (9) at "
+                     "non-singleton dimension 0")
+        self.assertEqual(self.pasted(broadcast)[0], ("ch98.html", "ch98_broadcast"))
         # The message's words are a field of the entry's section only.
         _, docs = self.built()
-        self.assertEqual([d[1] for d in docs if d[0] == "ch98.html"], ["", "ch98_view", "ch98_expand"])
+        self.assertEqual([d[1] for d in docs if d[0] == "ch98.html"], ["", "ch98_view", "ch98_expand", "ch98_broadcast"])
 
     def test_sections(self):
         _, docs = self.built()
