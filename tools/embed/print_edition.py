@@ -52,7 +52,9 @@ def relink(body, names):
     """Links to a page of the edition point into the edition: page.html#a -> #a, page.html -> #print-page."""
     def sub(m):
         page, anchor = m.group(1), m.group(2)
-        if page + ".html" not in names:
+        # explorer.html#EXPR (the link of an \explore) carries an expression, not a section: it opens
+        # the Explorer, which the printed page cannot hold.
+        if page + ".html" not in names or (page == "explorer" and anchor):
             return m.group(0)
         return f'href="{anchor}"' if anchor else f'href="#print-{page}"'
     return HREF_RE.sub(sub, body)
