@@ -280,5 +280,63 @@ int main(int argc, char** argv) {
              message(c, "em_numpy", "em_numpy", "p.numpy()");
            });
 
+  // ---- Exercises ------------------------------------------------------------------------------------
+  ch.section("exercises", "Exercises");
+
+  ch.claim("EX-09.1",
+           "x = arange(24).view(2, 3, 4).transpose(1, 2) has strides (12, 1, 4); x.view(2, 12) is "
+           "refused because dims 1 and 2 cannot merge: merging needs stride[1] = 3 × 4 = 12, and "
+           "stride[1] is 1.",
+           [](book::Check& c) {
+             Tensor x = arange(24).view({2, 3, 4}).transpose(1, 2);
+             pytorch().compare(c, "exercises", "x1", x);
+             pytorch().compare_error(c, "exercises", "x1.view(2, 12)", [&] { x.view({2, 12}); });
+             const std::optional<LayoutRefusal> why = view_refusal(x.sizes(), x.strides(), {2, 12});
+             c.equal("the dims that cannot merge", why ? why->dims : Shape{}, Shape{1, 2});
+             c.value("ex1_strides", x.strides());
+             c.value("ex1_why", why ? why->why : std::string("none"));
+           });
+
+  ch.claim("EX-09.2",
+           "zeros(3, 1).expand(3, 4) has strides (1, 0); zeros(3, 2).expand(3, 4) is refused: dim "
+           "1 has size 2, not 1.",
+           [](book::Check& c) {
+             Tensor grown = zeros({3, 1}).expand({3, 4});
+             pytorch().compare(c, "exercises", "torch.zeros(3, 1).expand(3, 4)", grown);
+             pytorch().compare_error(c, "exercises", "torch.zeros(3, 2).expand(3, 4)",
+                                     [] { (void)zeros({3, 2}).expand({3, 4}); });
+             const std::optional<LayoutRefusal> why = expand_refusal({3, 2}, {2, 1}, {3, 4});
+             c.equal("the dim in the way", why ? why->dims : Shape{}, Shape{1});
+             c.value("ex2_strides", grown.strides());
+           });
+
+  ch.claim("EX-09.3",
+           "zeros(4, 3) + zeros(4) is refused: aligned from the right, size 3 meets size 4; "
+           "b[:, None], of shape (4, 1), broadcasts to a (4, 3) sum.",
+           [](book::Check& c) {
+             Tensor a = zeros({4, 3});
+             Tensor b = zeros({4});
+             pytorch().compare_error(c, "exercises", "a3 + b3", [&] { (void)(a + b); });
+             Tensor sum = a + b.unsqueeze(1);
+             pytorch().compare(c, "exercises", "a3 + b3[:, None]", sum);
+             c.value("ex3_shape", sum.sizes());
+           });
+
+  ch.claim("EX-09.4",
+           "Of three in-place writes, only the one through stride 0 is refused: a slice takes it, "
+           "and overlapping windows of unfold(0, 3, 1) take it too, each element gaining 1 per "
+           "window that holds it: 1, 2, 3, 2, 1.",
+           [](book::Check& c) {
+             Tensor part = zeros({2, 3}).slice(1, 0, 2);
+             add_(part, Scalar(1.0));
+             pytorch().compare(c, "exercises", "torch.zeros(2, 3)[:, :2].add_(1)", part);
+             pytorch().compare_error(c, "exercises", "torch.zeros(3).expand(2, 3).add_(1)",
+                                     [] { add_(zeros({3}).expand({2, 3}), Scalar(1.0)); });
+             Tensor win = zeros({5});
+             add_(win.unfold(0, 3, 1), Scalar(1.0));
+             pytorch().compare(c, "exercises", "win", win);
+             c.value("ex4_win", win.to_vector());
+           });
+
   return ch.main(argc, argv);
 }
