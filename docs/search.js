@@ -66,14 +66,22 @@
     if (!terms.length) return [];
     // Built clause by clause rather than index.search(query): what a reader types ("t[:, 1]",
     // "x.view(-1)") is not lunr's query syntax and would throw.
-    const run = (presence) => index.query((q) => {
-      terms.forEach((t) => q.term(t.term, {
-        usePipeline: false,
-        presence: presence,
-        wildcard: t.last ? lunr.Query.wildcard.TRAILING : lunr.Query.wildcard.NONE,
-      }));
-    });
     const pasted = terms.length >= PASTED;
+    // Pasted text is matched against what sections say, not their titles: a claim's row in the
+    // ledger is titled by its ID, and "AG-07.version" would rank a pasted "... is at version 1"
+    // above the message's own entry.
+    // (lunr takes a clause's fields only when the key is there: undefined would match nothing.)
+    const run = (presence) => index.query((q) => {
+      terms.forEach((t) => {
+        const clause = {
+          usePipeline: false,
+          presence: presence,
+          wildcard: t.last ? lunr.Query.wildcard.TRAILING : lunr.Query.wildcard.NONE,
+        };
+        if (pasted) clause.fields = ['body', 'message'];
+        q.term(t.term, clause);
+      });
+    });
     let results = run(pasted ? lunr.Query.presence.OPTIONAL : lunr.Query.presence.REQUIRED);
     // A few words that no section holds together: the sections that hold most of them.
     if (!results.length && terms.length >= 3) results = run(lunr.Query.presence.OPTIONAL);

@@ -134,14 +134,16 @@ class SearchIndexTest(unittest.TestCase):
     def pasted(self, text):
         """(page, anchor) of each result for a pasted message, the query built as docs/search.js
         builds a long one: its words (no bare numbers, no stop words, no single letters), each
-        optional, ranked by lunr's score."""
+        optional, in the sections' text and messages (not their titles); ranked by lunr's
+        score."""
         from lunr.stop_word_filter import stop_word_filter
         index, docs = self.built()
         q = index.create_query()
         for w in search_index.TOKEN_RE.findall(text.lower()):
             if w.isdigit() or len(w) < 2 or stop_word_filter(Token(w)) is None:
                 continue
-            q.term(stem(w), use_pipeline=False, presence=QueryPresence.OPTIONAL)
+            q.term(stem(w), use_pipeline=False, presence=QueryPresence.OPTIONAL,
+                   fields=["body", "message"])
         return [tuple(docs[int(r["ref"])][:2]) for r in index.query(q)]
 
     def test_a_pasted_message_finds_its_entry_first(self):
