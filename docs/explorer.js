@@ -63,9 +63,18 @@
     var failed = answer.status !== 0;
     var text = (failed ? answer.stderr : answer.stdout).replace(/\n$/, '');
     var last = failed ? -1 : text.lastIndexOf('\nstep ');
+    // A layout rule's refusal ends with the library's explanation ("why: ...", "instead: ..."),
+    // set apart from PyTorch's message above it.
+    var why = failed ? text.indexOf('\nwhy: ') : -1;
     var mark = null;
     out.textContent = '';
-    if (last < 0) {
+    if (why >= 0) {
+      var explained = document.createElement('span');
+      explained.className = 'book-live-why';
+      explained.textContent = text.slice(why + 1);
+      out.appendChild(document.createTextNode(text.slice(0, why + 1)));
+      out.appendChild(explained);
+    } else if (last < 0) {
       out.textContent = text;
     } else {
       mark = document.createElement('span');

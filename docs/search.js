@@ -38,9 +38,10 @@
 
   const stem = (word) => lunr.stemmer(new lunr.Token(word)).toString();
 
-  // Every word of the query is required; the last one, while still being typed, is a prefix. The
-  // index holds stems without stop words, single letters or bare numbers, so the query drops them
-  // too (but for the word being typed: "is" may become is_contiguous).
+  // Every word of a short query is required (a long one is pasted: see search); the last one,
+  // while still being typed, is a prefix. The index holds stems without stop words, single
+  // letters or bare numbers, so the query drops them too (but for the word being typed: "is" may
+  // become is_contiguous).
   function queryTerms(query) {
     const words = query.toLowerCase().match(WORD) || [];
     const typing = !/\s$/.test(query);
@@ -54,18 +55,37 @@
     return terms;
   }
 
+  // A query of this many words or more is pasted text, an error message most often: its numbers
+  // and names are the reader's own ("tensor a (3)", "SplitBackward0"), so no word is required and
+  // the sections that hold the most of them come first (an error's entry, whose message is a field
+  // of its own in the index, above all).
+  const PASTED = 6;
+
   function search(query) {
     const terms = queryTerms(query);
     if (!terms.length) return [];
     // Built clause by clause rather than index.search(query): what a reader types ("t[:, 1]",
     // "x.view(-1)") is not lunr's query syntax and would throw.
-    return index.query((q) => {
-      terms.forEach((t) => q.term(t.term, {
-        usePipeline: false,
-        presence: lunr.Query.presence.REQUIRED,
-        wildcard: t.last ? lunr.Query.wildcard.TRAILING : lunr.Query.wildcard.NONE,
-      }));
-    }).slice(0, MAX_RESULTS);
+    const pasted = terms.length >= PASTED;
+    // Pasted text is matched against what sections say, not their titles: a claim's row in the
+    // ledger is titled by its ID, and "AG-07.version" would rank a pasted "... is at version 1"
+    // above the message's own entry.
+    // (lunr takes a clause's fields only when the key is there: undefined would match nothing.)
+    const run = (presence) => index.query((q) => {
+      terms.forEach((t) => {
+        const clause = {
+          usePipeline: false,
+          presence: presence,
+          wildcard: t.last ? lunr.Query.wildcard.TRAILING : lunr.Query.wildcard.NONE,
+        };
+        if (pasted) clause.fields = ['body', 'message'];
+        q.term(t.term, clause);
+      });
+    });
+    let results = run(pasted ? lunr.Query.presence.OPTIONAL : lunr.Query.presence.REQUIRED);
+    // A few words that no section holds together: the sections that hold most of them.
+    if (!results.length && terms.length >= 3) results = run(lunr.Query.presence.OPTIONAL);
+    return results.slice(0, MAX_RESULTS);
   }
 
   // Whether a word of the text is one the index matched: by its stem, or by a part of an

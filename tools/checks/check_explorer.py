@@ -5,13 +5,15 @@ At each width (1400 and 420 px by default):
   - the Explorer page opened from file:// with an expression in its address's hash shows, in the
     page, exactly what the native strided-explore prints for it, and the picture --svg draws;
   - typing another expression into its field answers it as the native program does, and keeps it in
-    the hash; an expression PyTorch refuses shows the native program's error, caret and all;
+    the hash; an expression PyTorch refuses shows the native program's error, caret and all, and
+    for a layout rule's refusal the library's explanation after it, set apart (span.book-live-why);
   - on the first chapter page with a Try it block, Edit opens an editor below the block, whose
     frozen output stays, and an expression typed there is answered as the native program answers
     it (that every Try it block of every chapter page has an Edit button which leaves its command
     line in view is check_site.py's, on the loads it makes anyway: tryit_problems here);
   - no request leaves the site, and no console error or uncaught exception occurs.
-Screenshots: DIR/explorer-WIDTH.png and DIR/explorer-tryit-WIDTH.png, for a person to look at.
+Screenshots: DIR/explorer-WIDTH.png, DIR/explorer-why-WIDTH.png (an explained refusal) and
+DIR/explorer-tryit-WIDTH.png, for a person to look at.
 Uses the Browser of check_browser.py. Standard library only.
 """
 
@@ -30,6 +32,7 @@ from check_navigation import screenshot  # noqa: E402
 FIRST = "arange(24).view(4,6)[:, ::2].t()"
 TYPED = "arange(24).reshape(2, 3, 4).permute(2, 0, 1)[1:, ::2]"
 REFUSED = "arange(24).view(5, 6)"
+EXPLAINED = "arange(12).view(3, 4).t().view(12)"  # refused, with the library's explanation
 EDITED = "arange(12).view(3, 4)[1:, ::3]"
 
 
@@ -124,6 +127,20 @@ def check_explorer(browser, site, program, shots, tmp, timeout):
                         f"error {err[:300]!r}")
     if browser.evaluate("document.querySelector('#book-explorer-picture').hidden") is not True:
         problems.append(f"typed {REFUSED!r}: a picture is still shown")
+
+    # A refusal by a layout rule: PyTorch's message, then the library's explanation, set apart.
+    type_into(browser, "#book-explorer-input", EXPLAINED)
+    _, err, _ = native(program, EXPLAINED)
+    got = shown(browser, "#book-explorer-output", err.rstrip("\n"), timeout)
+    if got != err.rstrip("\n") or "\nwhy: " not in got:
+        problems.append(f"typed {EXPLAINED!r}: the page shows {got[:400]!r}, not the native "
+                        f"error with its explanation {err[:400]!r}")
+    why = browser.evaluate("(() => { const w = document.querySelector('#book-explorer-output "
+                           ".book-live-why'); return w ? w.textContent : null; })()")
+    if not why or not why.startswith("why: ") or "cannot merge" not in why or "\ninstead: " not in why:
+        problems.append(f"typed {EXPLAINED!r}: the explanation is not set apart: {why!r}")
+    if shots:
+        screenshot(browser, os.path.join(shots, f"explorer-why-{browser.width}.png"))
     problems += problems_in_events(browser.events, url)
     return problems
 

@@ -8,6 +8,9 @@
   - Enter, the arrow keys and a click go to the result's page and section anchor, which exists
     there; Escape closes the list;
   - nothing is requested from outside the site, and no page logs an error (check_browser's rules);
+  - each error message of the errors page (its div.book-error-entry blocks), pasted whole into the
+    box, gives that entry's section as the first result, and so does the message without its
+    Python type and with other numbers in it, as a reader's own traceback has them;
   - screenshots of the open list at 1400 and 420 px, light and dark (--screenshots DIR).
 That every page's header holds the search box is check_browser's, which loads every page anyway.
 The pages' words are read from their HTML, as the index was made (search_index.py).
@@ -141,6 +144,15 @@ class Reader:
             return JSON.parse(r).note.startsWith('Loading') ? '' : r; }})()""", "search results")
         return json.loads(state)
 
+    def paste(self, text):
+        """Pastes text into the search box at once; returns the list once it has settled."""
+        self.js("(() => { const f = document.getElementById('book-search-field');"
+                " f.value = ''; f.focus(); })()")
+        self.b.send("Input.insertText", {"text": text})
+        state = self.wait(f"""(() => {{ const r = {RESULTS};
+            return JSON.parse(r).note.startsWith('Loading') ? '' : r; }})()""", "search results")
+        return json.loads(state)
+
     def key(self, key, code=None):
         codes = {"Enter": 13, "Escape": 27, "ArrowDown": 40, "ArrowUp": 38}
         for kind in ("keyDown", "keyUp"):
@@ -177,6 +189,34 @@ class Reader:
             with open(os.path.join(folder, f"search-{width}-{mode}.png"), "wb") as f:
                 f.write(base64.b64decode(data["data"]))
         return results
+
+
+# The errors page's entries: each div.book-error-entry, the anchor of the heading before it, and
+# the exception lines of its recorded sessions (">>> expression" lines are what was typed).
+ENTRIES = """JSON.stringify(Array.from(document.querySelectorAll('div.book-error-entry')).map((d) => {
+  let h = d.previousElementSibling;
+  while (h && !/^H[1-3]$/.test(h.tagName)) h = h.previousElementSibling;
+  const a = h && h.querySelector('a.anchor');
+  const lines = Array.from(d.querySelectorAll('pre.book-output')).flatMap(
+      (p) => p.textContent.split('\\n'));
+  return {anchor: a ? a.id : '',
+          messages: lines.filter((l) => /^[A-Za-z]+Error: /.test(l))};
+}))"""
+
+
+def variants(message):
+    """A message as pasted: whole, without its Python type, and with its numbers changed (a
+    reader's sizes are not the page's)."""
+    bare = re.sub(r"^[A-Za-z]+Error: ", "", message)
+    return [message, bare, re.sub(r"[0-9]+", lambda m: str(int(m.group(0)) + 7), bare)]
+
+
+def errors_page(site, pages):
+    for p in pages:
+        with open(os.path.join(site, p), encoding="utf-8") as f:
+            if "book-error-entry" in f.read():
+                return p
+    return None
 
 
 def distinctive_words(texts, chapters):
@@ -252,6 +292,28 @@ def main(argv=None):
             r.click(f"#book-search-result-{found.index(page)}")
             if not r.landed(href):
                 failures.append(f"{page}: the clicked result's anchor is not on {href}")
+
+        # A pasted error message lands on its entry of the errors page.
+        errors = errors_page(args.site, pages)
+        pasted = 0
+        if not errors:
+            failures.append("no errors page (no div.book-error-entry) to paste messages from")
+        else:
+            r.open(errors)
+            entries = json.loads(r.js(ENTRIES))
+            for e in entries:
+                if not e["anchor"] or not e["messages"]:
+                    failures.append(f"{errors}: an error entry without an anchor or a message: {e}")
+                    continue
+                for message in e["messages"]:
+                    for text in variants(message):
+                        res = r.paste(text)
+                        first = res["items"][0]["href"] if res["items"] else "no result"
+                        pasted += 1
+                        if not first.endswith(f"{errors}#{e['anchor']}"):
+                            failures.append(f"pasting {text[:70]!r}…: the first result is {first}, "
+                                            f"not {errors}#{e['anchor']}")
+            print(f"check_search: {pasted} pasted messages of {len(entries)} error entries")
 
         # Enter goes to the first result, the arrow keys choose another; Escape closes the list.
         r.open("index.html")

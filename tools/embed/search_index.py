@@ -3,7 +3,8 @@
 
 Doxygen 1.9.4's own search finds page titles only. This reads every page Doxygen wrote, cuts it into
 sections (each h1/h2/h3 with what follows it, and each row of the claims ledger, which has its own
-anchor), and indexes their prose, code and output blocks and claim IDs with lunr (Debian's
+anchor), and indexes their prose, code and output blocks and claim IDs with lunr, and the words of
+each error message of the errors page (div.book-error-entry) in a field of their own (Debian's
 python3-lunr, a port of lunr.js 2.3.9). The index and a small store (page, anchor, titles, text to
 show) go into html/search-index.js, which assigns a global: a page opened from file:// may load a
 script but not fetch a JSON file. lunr.js itself (lunr.min.js of Debian's libjs-lunr) is copied
@@ -75,10 +76,29 @@ def tokens(text):
     return out
 
 
+def distinct(words):
+    """Each word once, by its stem: an error message is a set of words. Counted with repeats, the
+    longer of two messages that share words would outrank the shorter one for the shorter one's
+    own words ("The expanded size of the tensor ... Tensor sizes" for "The size of tensor a ...")."""
+    from lunr.stemmer import stemmer
+    from lunr.token import Token
+    seen, out = set(), []
+    for w in words:
+        key = str(stemmer(Token(w.lower())))
+        if key not in seen:
+            seen.add(key)
+            out.append(w)
+    return out
+
+
 class Section:
     def __init__(self, anchor, title):
         self.anchor, self.title = anchor, title
         self.parts, self.ids = [], []
+        self.message = []  # the words of an error message the section is the entry of
+
+    def message_text(self):
+        return clean("".join(self.message))
 
     def text(self):
         return clean("".join(self.parts))
@@ -99,6 +119,7 @@ class PageParser(html.parser.HTMLParser):
         self.heading = None       # [tag, anchor, text parts] while inside a heading
         self.claim_mark = False
         self.listing = False      # a Doxygen related-pages list: not a page of the book
+        self.entry = 0            # depth of the div.book-error-entry being read (0: none)
 
     def handle_starttag(self, tag, attrs):
         a = dict(attrs)
@@ -119,6 +140,10 @@ class PageParser(html.parser.HTMLParser):
             self.contents += 1
             if "directory" in classes:
                 self.listing = True
+            # An error's words on the errors page: indexed in a field of their own, so that a
+            # message pasted into the search box finds its entry first.
+            if "book-error-entry" in classes and not self.entry:
+                self.entry = self.contents
         # In the ledger and the errata, span.expected repeats the measured value beside it, and a
         # row's td.claim-id is its ID, which is already the row's title.
         # (nav: the previous/next links name other pages, whose own sections hold those words)
@@ -157,6 +182,8 @@ class PageParser(html.parser.HTMLParser):
         if not self.contents:
             return
         if tag == "div":
+            if self.entry == self.contents:
+                self.entry = 0
             self.contents -= 1
         if tag in BLOCKS:
             self.add(" ")
@@ -187,6 +214,8 @@ class PageParser(html.parser.HTMLParser):
     def add(self, text):
         if self.stack:
             self.stack[-1].parts.append(text)
+            if self.entry:
+                self.stack[-1].message.append(text)
 
 
 def page_sections(path):
@@ -221,11 +250,13 @@ def build(site):
             section_title = s.title if s.anchor else ""
             # The claim IDs of a section's marks are words of its body already; in its title too,
             # they rank the sentences that make the claim above those that mention it.
-            docs.append({"ref": ref, "title": tokens(s.title) + s.ids, "body": tokens(text)})
+            docs.append({"ref": ref, "title": tokens(s.title) + s.ids, "body": tokens(text),
+                         "message": distinct(tokens(s.message_text()))})
             store.append([name, s.anchor, title, section_title, shorten(text)])
     if not docs:
         raise ValueError(f"no page with text in {site}")
-    index = lunr(ref="ref", fields=[dict(field_name="title", boost=5), "body"], documents=docs)
+    index = lunr(ref="ref", fields=[dict(field_name="title", boost=5), "body",
+                                    dict(field_name="message", boost=10)], documents=docs)
     return index.serialize(), store
 
 

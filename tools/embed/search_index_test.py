@@ -66,6 +66,31 @@ LISTING = page("Related Pages", """<div class="textblock">Here is a list of all 
 <table class="directory"><tr><td><a href="ch99.html">Memory topology</a></td></tr></table>
 </div><!-- directory -->""")
 
+# The errors page: each entry's message in a div.book-error-entry; a chapter quotes one of them in
+# its prose too, and must come after the entry when the message is pasted.
+ERRORS = page("Errors and what they mean", r"""<div class="textblock"><p >What PyTorch says.</p>
+<h3><a class="anchor" id="ch98_view"></a>
+A view across dims that do not merge</h3>
+<div class="book-error-entry"><div class="book-text"><pre class="book-output">&gt;&gt;&gt; y.view(12)
+RuntimeError: view size is not compatible with input tensor's size and stride (at least one dimension spans across two contiguous subspaces). Use .reshape(...) instead.</pre></div></div>
+<p >A view keeps the storage.</p>
+<h3><a class="anchor" id="ch98_expand"></a>
+expand on a size other than 1</h3>
+<div class="book-error-entry"><div class="book-text"><pre class="book-output">&gt;&gt;&gt; x.expand(4, 3)
+RuntimeError: The expanded size of the tensor (4) must match the existing size (2) at non-singleton dimension 0.  Target sizes: [4, 3].  Tensor sizes: [2, 3]</pre></div></div>
+<p >expand grows only a dim of size 1; a tensor's size and stride stay.</p>
+<h3><a class="anchor" id="ch98_broadcast"></a>
+Shapes that do not broadcast</h3>
+<div class="book-error-entry"><div class="book-text"><pre class="book-output">&gt;&gt;&gt; a + b
+RuntimeError: The size of tensor a (3) must match the size of tensor b (2) at non-singleton dimension 0</pre></div></div>
+<p >Aligned from the right.</p>
+</div>""")
+
+QUOTING = page("Indexing", """<div class="textblock"><h2><a class="anchor" id="ch97_rule"></a>
+When a new shape can be a view</h2>
+<p >PyTorch says: view size is not compatible with input tensor's size and stride, and asks to use
+reshape instead; a dimension spans two subspaces.</p></div>""")
+
 LUNR_JS = "/* lunr */ var lunr = {};\n//# sourceMappingURL=lunr.min.js.map\n"
 
 
@@ -77,7 +102,8 @@ class SearchIndexTest(unittest.TestCase):
     def setUp(self):
         self.site = tempfile.mkdtemp(prefix="search-index-test-")
         self.addCleanup(shutil.rmtree, self.site)
-        for name, text in (("ch99.html", CHAPTER), ("claims.html", LEDGER), ("pages.html", LISTING)):
+        for name, text in (("ch99.html", CHAPTER), ("claims.html", LEDGER), ("pages.html", LISTING),
+                           ("ch98.html", ERRORS), ("ch97.html", QUOTING)):
             with open(os.path.join(self.site, name), "w", encoding="utf-8") as f:
                 f.write(text)
         self.lunr_js = os.path.join(self.site, "lunr-source.js")
@@ -101,11 +127,46 @@ class SearchIndexTest(unittest.TestCase):
             last = prefix_last and i == len(query_words) - 1
             q.term(stem(w.lower()), use_pipeline=False, presence=QueryPresence.REQUIRED,
                    wildcard=Query.WILDCARD_TRAILING if last else Query.WILDCARD_NONE)
+        # The errors page's fixtures (ch98, ch97) are for pasted messages, below.
+        return [tuple(docs[int(r["ref"])][:2]) for r in index.query(q)
+                if docs[int(r["ref"])][0] not in ("ch98.html", "ch97.html")]
+
+    def pasted(self, text):
+        """(page, anchor) of each result for a pasted message, the query built as docs/search.js
+        builds a long one: its words (no bare numbers, no stop words, no single letters), each
+        optional, in the sections' text and messages (not their titles); ranked by lunr's
+        score."""
+        from lunr.stop_word_filter import stop_word_filter
+        index, docs = self.built()
+        q = index.create_query()
+        for w in search_index.TOKEN_RE.findall(text.lower()):
+            if w.isdigit() or len(w) < 2 or stop_word_filter(Token(w)) is None:
+                continue
+            q.term(stem(w), use_pipeline=False, presence=QueryPresence.OPTIONAL,
+                   fields=["body", "message"])
         return [tuple(docs[int(r["ref"])][:2]) for r in index.query(q)]
+
+    def test_a_pasted_message_finds_its_entry_first(self):
+        view = ("RuntimeError: view size is not compatible with input tensor's size and stride (at "
+                "least one dimension spans across two contiguous subspaces). Use .reshape(...) "
+                "instead.")
+        found = self.pasted(view)
+        self.assertEqual(found[0], ("ch98.html", "ch98_view"))
+        self.assertIn(("ch97.html", "ch97_rule"), found)  # the chapter that quotes it comes later
+        expand = ("The expanded size of the tensor (5) must match the existing size (3) at "
+                  "non-singleton dimension 1.  Target sizes: [2, 5].  Tensor sizes: [2, 3]")
+        self.assertEqual(self.pasted(expand)[0], ("ch98.html", "ch98_expand"))
+        # A message whose words the expand entry's longer message holds too: each word counts once.
+        broadcast = ("The size of tensor a (10) must match the size of tensor b (9) at "
+                     "non-singleton dimension 0")
+        self.assertEqual(self.pasted(broadcast)[0], ("ch98.html", "ch98_broadcast"))
+        # The message's words are a field of the entry's section only.
+        _, docs = self.built()
+        self.assertEqual([d[1] for d in docs if d[0] == "ch98.html"], ["", "ch98_view", "ch98_expand", "ch98_broadcast"])
 
     def test_sections(self):
         _, docs = self.built()
-        got = [(d[0], d[1], d[2], d[3]) for d in docs]
+        got = [(d[0], d[1], d[2], d[3]) for d in docs if d[0] not in ("ch98.html", "ch97.html")]
         self.assertEqual(got, [
             ("ch99.html", "", "Memory topology", ""),
             ("ch99.html", "ch99_address", "Memory topology", "Where an element lives"),

@@ -294,4 +294,29 @@ Tensor bounded_pick(const Tensor& t, const MultiOutputCall& call, Meter& m) {
   return outputs[static_cast<size_t>(call.index < 0 ? call.index + n : call.index)];
 }
 
+Tensor explained_view(const Tensor& t, IntList shape) {
+  try {
+    return t.view(shape);
+  } catch (const Error& e) {
+    if (std::optional<LayoutRefusal> why = view_refusal(t.sizes(), t.strides(), shape))
+      throw ExplainedError(e, std::move(*why));
+    throw;
+  }
+}
+
+Tensor explained_expand(const Tensor& t, IntList shape, bool broadcast_to) {
+  try {
+    return broadcast_to ? t.broadcast_to(shape) : t.expand(shape);
+  } catch (const Error& e) {
+    if (std::optional<LayoutRefusal> why = expand_refusal(t.sizes(), t.strides(), shape))
+      throw ExplainedError(e, std::move(*why));
+    throw;
+  }
+}
+
+std::optional<LayoutRefusal> explanation_of(const Error& e) {
+  if (const auto* explained = dynamic_cast<const ExplainedError*>(&e)) return explained->why();
+  return std::nullopt;
+}
+
 }  // namespace strided::explore

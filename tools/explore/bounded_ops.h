@@ -6,10 +6,12 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "budget.h"
+#include "strided/layout/refusal.h"
 #include "strided/tensor/tensor.h"
 
 namespace strided::explore {
@@ -56,6 +58,24 @@ struct MultiOutputCall {
 Tensor bounded_pick(const Tensor& t, const MultiOutputCall& call, Meter& m);
 // Whether op names one of the ops above.
 bool is_multi_output(const std::string& op);
+
+// A refusal by a layout rule, with the library's explanation of it (strided/layout/refusal.h):
+// which rule failed, on which dims, with which numbers, and what works instead. The front ends
+// print it after PyTorch's message (the text report) or add it to the error (--jsonl).
+class ExplainedError : public Error {
+ public:
+  ExplainedError(const Error& e, LayoutRefusal why) : Error(e.what()), why_(std::move(why)) {}
+  const LayoutRefusal& why() const { return why_; }
+
+ private:
+  LayoutRefusal why_;
+};
+// view, expand and broadcast_to, whose refusals carry the explanation; an error the explanation
+// does not cover (the shape's own, a budget's) passes unchanged.
+Tensor explained_view(const Tensor& t, IntList shape);
+Tensor explained_expand(const Tensor& t, IntList shape, bool broadcast_to);
+// The explanation an error carries, if it is an ExplainedError.
+std::optional<LayoutRefusal> explanation_of(const Error& e);
 
 // Operations that may copy: charged for the copy only when they make one.
 Tensor bounded_reshape(const Tensor& t, IntList shape, Meter& m);

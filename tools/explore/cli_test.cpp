@@ -194,3 +194,25 @@ TEST_CASE("--jsonl answers line by line") {
         "\"is_contiguous\":false,\"shares_storage\":true,\"shares_prev\":true,\"numel\":4,"
         "\"values\":[0,2,1,3]}]}\n");
 }
+
+TEST_CASE("a refused view says, after PyTorch's message, which dims cannot merge; exit 2") {
+  const Run r = run("'arange(12).view(3, 4).t().view(12)'");
+  CHECK(r.status == 2);  // as every refusal
+  CHECK(r.out.empty());
+  CHECK(has(r.err, "view size is not compatible with input tensor's size and stride"));
+  CHECK(has(r.err, "\nwhy: new dim 0 (size 12) spans dims 0 and 1, which cannot merge: merging "
+                   "needs stride[0] = size[1] × stride[1] = 3 × 4 = 12, and stride[0] is 1\n"));
+  CHECK(has(r.err, "\ninstead: reshape(12) copies the 12 elements; or contiguous() first, then "
+                   "view(12)\n"));
+  // The explanation follows the message and its caret.
+  CHECK(r.err.find("^") < r.err.find("why: "));
+  const Run e = run("'zeros(2, 3).expand(4, 3)'");
+  CHECK(e.status == 2);
+  CHECK(has(e.err, "The expanded size of the tensor (4) must match the existing size (2)"));
+  CHECK(has(e.err, "\nwhy: dim 0 has size 2, and expand grows only a dim of size 1"));
+  CHECK(has(e.err, "\ninstead: repeat(2, 1) copies it into shape [4, 3]"));
+  // A refusal no layout rule explains has no such lines.
+  const Run p = run("'arange(6).permute(1)'");
+  CHECK(p.status == 2);
+  CHECK(!has(p.err, "why: "));
+}

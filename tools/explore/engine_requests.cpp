@@ -128,10 +128,12 @@ Json answer_binary(const Request& request, Meter& m) {
     throw BadInput("unknown binary \"" + op + "\" (known: add, sub, mul, div)");
   const Request& xc = operand(request, "x");
   const Request& yc = operand(request, "y");
+  std::optional<LayoutRefusal> why;  // the library's explanation when the shapes do not broadcast
   try {
     const Tensor x = run_chain(xc, m);
     const Tensor y = run_chain(yc, m, {x});
     m.hold({x, y});
+    why = broadcast_refusal({x.sizes(), y.sizes()});
     // The output has the broadcast shape; a failing broadcast is reported by the op itself,
     // with its name, below.
     const Shape shape = [&] {
@@ -151,7 +153,7 @@ Json answer_binary(const Request& request, Meter& m) {
     if (op == "mul") return tensor_json(mul(x, y), m, op);
     return tensor_json(div(x, y), m, op);
   } catch (const Error& e) {
-    return error_json(e.what());
+    return why ? error_json(e.what(), why) : error_json(e);
   }
 }
 

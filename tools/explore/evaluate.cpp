@@ -29,14 +29,19 @@ const std::map<std::string, Method>& methods() {
         [](const Tensor& t, const Binder& b, Meter&) {
           if (const std::optional<DType> dtype = b.star_dtype()) return t.view(*dtype);
           b.required_star();
-          return t.view(b.star());
+          return explained_view(t, b.star());
         }}},
       {"reshape",
        {{"*shape"}, [](const Tensor& t, const Binder& b, Meter& m) { return bounded_reshape(t, b.star(), m); }}},
       {"permute", {{"*dims"}, [](const Tensor& t, const Binder& b, Meter&) { return t.permute(b.star()); }}},
-      {"expand", {{"*size"}, [](const Tensor& t, const Binder& b, Meter&) { return t.expand(b.star()); }}},
+      {"expand",
+       {{"*size"},
+        [](const Tensor& t, const Binder& b, Meter&) { return explained_expand(t, b.star(), false); }}},
       {"broadcast_to",
-       {{"size"}, [](const Tensor& t, const Binder& b, Meter&) { return t.broadcast_to(b.ints("size")); }}},
+       {{"size"},
+        [](const Tensor& t, const Binder& b, Meter&) {
+          return explained_expand(t, b.ints("size"), true);
+        }}},
       {"flip", {{"*dims"}, [](const Tensor& t, const Binder& b, Meter& m) { return bounded_flip(t, b.star(), m); }}},
       {"transpose",
        {{"dim0", "dim1"},
@@ -509,7 +514,7 @@ class Runner {
       } catch (const ExploreError&) {
         throw;
       } catch (const Error& err) {
-        throw ExploreError(err.what(), step.span);
+        throw ExploreError(err.what(), step.span, explanation_of(err));
       } catch (const std::bad_alloc&) {
         throw ExploreError("out of memory", step.span);
       }

@@ -21,6 +21,12 @@ std::string format_error(const std::string& source, Span span, const std::string
   return out;
 }
 
+std::string format_error(const std::string& source, const ExploreError& e) {
+  std::string out = format_error(source, e.span(), e.what());
+  if (e.why()) out += "why: " + e.why()->why + "\ninstead: " + e.why()->instead + "\n";
+  return out;
+}
+
 namespace {
 
 struct Token {

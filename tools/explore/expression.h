@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "strided/core/error.h"
+#include "strided/layout/refusal.h"
 
 namespace strided::explore {
 
@@ -25,10 +26,15 @@ struct Span {
 class ExploreError : public Error {
  public:
   ExploreError(const std::string& message, Span span) : Error(message), span_(span) {}
+  // A layout rule's refusal, with the library's explanation of it (bounded_ops.h).
+  ExploreError(const std::string& message, Span span, std::optional<LayoutRefusal> why)
+      : Error(message), span_(span), why_(std::move(why)) {}
   Span span() const { return span_; }
+  const std::optional<LayoutRefusal>& why() const { return why_; }
 
  private:
   Span span_;
+  std::optional<LayoutRefusal> why_;
 };
 
 // The message, the expression, and a caret line under the offending span:
@@ -36,6 +42,12 @@ class ExploreError : public Error {
 //     arange(24).reshape(2,3,4).permute(2,0)
 //                               ^~~~~~~~~~~~
 std::string format_error(const std::string& source, Span span, const std::string& message);
+// The same for an error of an expression, and for a layout rule's refusal, after the caret, the
+// library's explanation (strided/layout/refusal.h):
+//   why: new dim 0 (size 12) spans dims 0 and 1, which cannot merge: merging needs stride[0] =
+//   size[1] × stride[1] = 3 × 4 = 12, and stride[0] is 1
+//   instead: reshape(12) copies the 12 elements; or contiguous() first, then view(12)
+std::string format_error(const std::string& source, const ExploreError& e);
 
 struct Step;
 

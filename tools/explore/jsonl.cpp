@@ -199,7 +199,7 @@ Json answer_chain(const Request& request, Meter& m) {
       prev = t;
       m.hold({first, prev});  // the chain keeps its start and its last step
     } catch (const Error& e) {
-      results.push_back(error_json(e.what()));
+      results.push_back(error_json(e));
       break;
     }
   }
@@ -231,7 +231,7 @@ Json answer_broadcast_shapes(const Request& request, Meter& m) {
     m.spend(static_cast<int64_t>(answer["result"].size()), "broadcast_shapes: the answer");
     return answer;
   } catch (const Error& e) {
-    return error_json(e.what());
+    return error_json(e.what(), broadcast_refusal(list));
   }
 }
 
@@ -389,6 +389,10 @@ Tensor apply_op(const Tensor& t, const Request& op, Meter& m) {
   // Every op costs its input's dims at least (a view copies sizes and strides); the ops that
   // copy are charged for the copy too.
   m.charge(name, "a view of " + t.layout(), view_cost(t));
+  // The ops whose refusals the library explains (bounded_ops.h), before the shared ones.
+  if (name == "view") return explained_view(t, get_ints(op, "shape"));
+  if (name == "expand") return explained_expand(t, get_ints(op, "shape"), false);
+  if (name == "broadcast_to") return explained_expand(t, get_ints(op, "shape"), true);
   if (std::optional<Tensor> v = shared_view(t, name, op)) return *v;
   if (name == "reshape") return bounded_reshape(t, get_ints(op, "shape"), m);
   if (name == "flatten")
@@ -508,6 +512,21 @@ Json error_json(const std::string& message) {
   e["message"] = message;
   return e;
 }
+
+Json error_json(const std::string& message, const std::optional<LayoutRefusal>& why) {
+  Json e = error_json(message);
+  if (why) {
+    Json x;
+    x["rule"] = why->rule;
+    x["dims"] = why->dims;
+    x["why"] = why->why;
+    x["instead"] = why->instead;
+    e["explanation"] = std::move(x);
+  }
+  return e;
+}
+
+Json error_json(const Error& e) { return error_json(e.what(), explanation_of(e)); }
 
 std::string answer_line(const std::string& raw) {
   Meter meter;  // one per line: each request has the whole of every budget

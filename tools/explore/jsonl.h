@@ -25,6 +25,7 @@
 #include <nlohmann/json.hpp>
 
 #include "budget.h"
+#include "strided/layout/refusal.h"
 #include "strided/tensor/tensor.h"
 
 namespace strided::explore {
@@ -66,6 +67,10 @@ Json float_json(double v);
 // A value read back: a number, a boolean (as 0 or 1) or one of those three strings; else nullopt.
 std::optional<double> value_number(const Json& v);
 Json error_json(const std::string& message);       // {"error":true,"message":...}
+// The same, and for a layout rule's refusal (bounded_ops.h's ExplainedError, or `why` when given)
+// the library's explanation: "explanation":{"rule","dims","why","instead"} (strided/layout/refusal.h).
+Json error_json(const Error& e);
+Json error_json(const std::string& message, const std::optional<LayoutRefusal>& why);
 
 // One request line in, one answer line out (without the newline). Never throws.
 std::string answer_line(const std::string& line);

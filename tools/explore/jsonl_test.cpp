@@ -383,3 +383,42 @@ TEST_CASE("integers in requests are exact int64") {
   CHECK(a["results"][1]["message"].get<std::string>().find("storage offset 9007199254740993") !=
         std::string::npos);
 }
+
+TEST_CASE("a refusal by a layout rule carries the library's explanation") {
+  // view: the two dims that cannot merge and the stride merging needs.
+  const Json a = ask(R"({"start":{"shape":[3,4]},"ops":[{"op":"t"},{"op":"view","shape":[12]}]})");
+  const Json& v = a["results"][1];
+  CHECK(v["error"] == true);
+  CHECK(v["message"].get<std::string>().find("view size is not compatible") != std::string::npos);
+  REQUIRE(v.contains("explanation"));
+  CHECK(v["explanation"]["rule"] == "view");
+  CHECK(v["explanation"]["dims"] == Json::array({0, 1}));
+  CHECK(v["explanation"]["why"] ==
+        "new dim 0 (size 12) spans dims 0 and 1, which cannot merge: merging needs stride[0] = "
+        "size[1] × stride[1] = 3 × 4 = 12, and stride[0] is 1");
+  CHECK(v["explanation"]["instead"] ==
+        "reshape(12) copies the 12 elements; or contiguous() first, then view(12)");
+  // expand and broadcast_to: the dim whose size is not 1.
+  const Json e = ask(R"({"start":{"shape":[2,3]},"ops":[{"op":"expand","shape":[4,3]}]})");
+  CHECK(e["results"][0]["explanation"]["rule"] == "expand");
+  CHECK(e["results"][0]["explanation"]["dims"] == Json::array({0}));
+  const Json bt = ask(R"({"start":{"shape":[2,3]},"ops":[{"op":"broadcast_to","shape":[2,4]}]})");
+  CHECK(bt["results"][0]["explanation"]["dims"] == Json::array({1}));
+  // Broadcasting, in broadcast_shapes and in a binary op.
+  const Json s = ask(R"({"broadcast_shapes":[[2,3],[3,2]]})");
+  CHECK(s["explanation"]["rule"] == "broadcast");
+  CHECK(s["explanation"]["dims"] == Json::array({1}));
+  const Json b = ask(R"({"binary":"add","x":{"start":{"shape":[3]}},"y":{"start":{"shape":[2]}}})");
+  CHECK(b["error"] == true);
+  CHECK(b["message"].get<std::string>().find("The size of tensor a (3) must match the size of "
+                                             "tensor b (2) at non-singleton dimension 0") !=
+        std::string::npos);
+  CHECK(b["explanation"]["why"].get<std::string>().find("dim 0 of a (size 3) meets dim 0 of b "
+                                                        "(size 2)") != std::string::npos);
+  // What succeeds, and a refusal no layout rule explains, carry none.
+  const Json ok = ask(R"({"start":{"shape":[3,4]},"ops":[{"op":"view","shape":[12]}]})");
+  CHECK(!ok["results"][0].contains("error"));
+  const Json other = ask(R"({"start":{"shape":[2,3]},"ops":[{"op":"permute","dims":[0]}]})");
+  CHECK(other["results"][0]["error"] == true);
+  CHECK(!other["results"][0].contains("explanation"));
+}

@@ -64,7 +64,9 @@ Indexing: integers, slices start:stop:step (step > 0), None, one ..., lists of i
   (advanced indexing: a copy), e.g. x[0], x[1:, ::2], x[..., None], x[[0, 2]]
 
 Errors (syntax, unknown names, and everything PyTorch would refuse) are reported with the
-column and a caret under the offending text, and exit with status 2; output that cannot be
+column and a caret under the offending text, and exit with status 2; where a layout rule
+refuses (view, expand, broadcast_to), two lines follow, from the library's layout algebra:
+"why:" names the dims and the numbers of the rule that failed, "instead:" what works; output that cannot be
 written (a full disk) exits with status 1. Inputs are untrusted: an expression is at most 4096
 characters, a --jsonl line at most 1048576 bytes, nested at most 64 deep.
 
@@ -98,7 +100,10 @@ in order, flushing each:
          tensor),"shares_prev" (with the previous step's tensor),"numel","values" (row-major,
          only when numel <= 256; integers, booleans or numbers by dtype, and NaN and the
          infinities as the strings "NaN", "Infinity" and "-Infinity")}
-      or {"error":true,"message":...}, after which the chain stops.
+      or {"error":true,"message":...}, after which the chain stops; a refusal by a layout
+      rule (view, expand, broadcast_to, and broadcasting in broadcast_shapes and binary) adds
+      "explanation":{"rule","dims","why","instead"}: the rule, the dims it failed on, why in
+      words with the numbers, and what works instead.
   {"broadcast_shapes":[[3,1],[1,4]]}  ->  {"result":[3,4]} or an error
   {"unary":"neg","x":<chain>}       unary: neg, abs, exp, sqrt, add_scalar (x + 1), clone,
       empty_like, contiguous, and sum (all elements, or "dim":d), int64 for integers and bool
@@ -145,7 +150,7 @@ int run_expression(const std::string& source, const std::string& svg_path) {
   try {
     steps = evaluate(parse(source), meter);
   } catch (const ExploreError& e) {
-    std::cerr << "strided-explore: " << format_error(source, e.span(), e.what());
+    std::cerr << "strided-explore: " << format_error(source, e);
     return 2;
   }
   std::cout << report(steps, meter);

@@ -34,7 +34,7 @@ nlohmann::json run_expression(const std::string& source, bool with_svg) {
     steps = evaluate(parse(source), meter);
   } catch (const ExploreError& e) {
     answer["status"] = 2;
-    answer["stderr"] = "strided-explore: " + format_error(source, e.span(), e.what());
+    answer["stderr"] = "strided-explore: " + format_error(source, e);
     return answer;
   }
   answer["stdout"] = report(steps, meter);

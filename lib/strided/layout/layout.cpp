@@ -112,6 +112,11 @@ Extent extent(IntList sizes, IntList strides, int64_t offset) {
 }
 
 std::optional<Shape> compute_view_strides(IntList oldshape, IntList oldstride, IntList newshape) {
+  return view_strides_walk(oldshape, oldstride, newshape, nullptr);
+}
+
+std::optional<Shape> view_strides_walk(IntList oldshape, IntList oldstride, IntList newshape,
+                                       ViewChunk* last) {
   // aten/src/ATen/TensorUtils.cpp, computeStride.
   if (oldshape.empty()) return Shape(newshape.size(), 1);
   Shape newstride(newshape.size());
@@ -129,24 +134,30 @@ std::optional<Shape> compute_view_strides(IntList oldshape, IntList oldstride, I
   int64_t chunk_base_stride = oldstride.back();
   int64_t tensor_numel = 1;
   int64_t view_numel = 1;
+  int64_t chunk_last = static_cast<int64_t>(oldshape.size()) - 1;  // the chunk's innermost dim
   for (int64_t tensor_d = static_cast<int64_t>(oldshape.size()) - 1; tensor_d >= 0; --tensor_d) {
     tensor_numel *= oldshape[tensor_d];
     if (tensor_d == 0 ||
         (oldshape[tensor_d - 1] != 1 &&
          oldstride[tensor_d - 1] != wrapping_mul(tensor_numel, chunk_base_stride))) {
+      const int64_t view_last = view_d;
       while (view_d >= 0 && (view_numel < tensor_numel || newshape[view_d] == 1)) {
         newstride[view_d] = wrapping_mul(view_numel, chunk_base_stride);
         view_numel *= newshape[view_d];
         --view_d;
       }
+      // The chunk just matched (or not) against new dims: what a refusal here is about.
+      if (last) *last = {tensor_d, chunk_last, tensor_numel, view_d + 1, view_last, view_numel};
       if (view_numel != tensor_numel) return std::nullopt;
       if (tensor_d > 0) {
         chunk_base_stride = oldstride[tensor_d - 1];
+        chunk_last = tensor_d - 1;
         tensor_numel = 1;
         view_numel = 1;
       }
     }
   }
+  if (last) *last = {-1, -1, 0, 0, view_d, 0};  // new dims left over: the counts differ
   if (view_d != -1) return std::nullopt;
   return newstride;
 }

@@ -53,6 +53,18 @@ Extent extent(IntList sizes, IntList strides, int64_t offset);
 // with new_sizes would have, or nullopt when no view is possible and reshape must copy.
 std::optional<Shape> compute_view_strides(IntList old_sizes, IntList old_strides,
                                           IntList new_sizes);
+// The same walk, saying where it stopped: the walk cuts the old dims, from the last, into chunks
+// that step as one (dims first..last, where stride[d-1] = (size[d] · … · size[last]) · stride[last]
+// joins d-1 to the chunk of d), and gives each chunk the new dims new_first..new_last, whose sizes
+// must multiply to the chunk's numel. On a refusal, *last (when given) is the chunk that failed:
+// its new dims multiply to new_numel, not numel. first == -1 means new dims were left over (the
+// shapes' numels differ). view_refusal (refusal.h) puts this in words.
+struct ViewChunk {
+  int64_t first = 0, last = 0, numel = 0;
+  int64_t new_first = 0, new_last = 0, new_numel = 0;
+};
+std::optional<Shape> view_strides_walk(IntList old_sizes, IntList old_strides, IntList new_sizes,
+                                       ViewChunk* last);
 
 // Resolves one -1 in a requested shape against numel (aten/src/ATen/InferSize.h). Errors:
 // "only one dimension can be inferred", "invalid shape dimension -2",
