@@ -27,7 +27,8 @@ import sys
 LONG = 40  # words: a sentence longer than this is "long"
 SKIP = {"pre", "code", "table", "figure", "svg", "details", "script", "style", "math"}
 SKIP_CLASSES = {"book-machine", "fragment", "MathJax", "MathJax_SVG_Display", "book-tabs",
-                "book-tryit", "book-output", "navbar", "book-nav", "claim-mark", "formulaDsp"}
+                "book-tryit", "book-output", "navbar", "book-nav", "claim-mark", "formulaDsp",
+                "toc", "book-tryit-steps", "book-tryit-title"}
 # The five documents the book grew from, as the prose names them.
 SOURCES = re.compile(r"martinlwx|nikitaved|r-nn|PyTorch for Scientists|Demystifying PyTorch|"
                      r"Taking PyTorch For Granted|Notes on PyTorch Tensor|Chinese notes")

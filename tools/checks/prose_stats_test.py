@@ -13,6 +13,7 @@ import prose_stats  # noqa: E402
 
 PAGE = """<html><body><div class="header">Not prose. Not this either.</div>
 <div class="contents">
+<div class="toc"><ul><li>Table of contents items are skipped</li><li>So is this</li></ul></div>
 <p>A stride is a step. It counts elements, not bytes, as martinlwx says. <code>x.t()</code>
 swaps two.</p>
 <ul><li>One item of four words.</li></ul>
