@@ -4,6 +4,7 @@
 #pragma once
 
 #include <functional>
+#include <initializer_list>
 #include <map>
 #include <optional>
 #include <string>
@@ -56,6 +57,19 @@ class Binder {
     const Value* v = get(name);
     if (!v) return std::nullopt;
     return as_int(*v, name);
+  }
+  // The call being bound, for an error that points at it.
+  const Step& step() const { return step_; }
+  // Whether the argument was written as None (get() treats None as not given).
+  bool is_none(const std::string& name) const {
+    const auto it = values_.find(name);
+    return it != values_.end() && it->second->kind == Value::Kind::None;
+  }
+  // The name of the first parameter, among names, that was given (and is not None); "" if none.
+  std::string given(std::initializer_list<const char*> names) const {
+    for (const char* n : names)
+      if (get(n)) return n;
+    return "";
   }
   // A sequence of integers; a single integer counts as a one-element sequence.
   Shape ints(const std::string& name) const { return as_ints(required(name), name); }

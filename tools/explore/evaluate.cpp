@@ -37,10 +37,12 @@ const std::map<std::string, Method>& methods() {
       {"expand",
        {{"*size"},
         [](const Tensor& t, const Binder& b, Meter&) { return explained_expand(t, b.star(), false); }}},
+      // x.broadcast_to(2, 3) as well as x.broadcast_to((2, 3)): its one int list takes varargs
+      // (FunctionSignature's allow_varargs_intlist); torch.broadcast_to(x, 2, 3) does not.
       {"broadcast_to",
-       {{"size"},
+       {{"*size"},
         [](const Tensor& t, const Binder& b, Meter&) {
-          return explained_expand(t, b.ints("size"), true);
+          return explained_expand(t, b.star(), true);
         }}},
       {"flip", {{"*dims"}, [](const Tensor& t, const Binder& b, Meter& m) { return bounded_flip(t, b.star(), m); }}},
       {"transpose",
@@ -54,7 +56,11 @@ const std::map<std::string, Method>& methods() {
       {"squeeze",
        {{"dim="},
         [](const Tensor& t, const Binder& b, Meter&) {
-          // PyTorch 2.0 takes a tuple of dims too (squeeze.dims).
+          // PyTorch 2.0 takes a tuple of dims too (squeeze.dims). squeeze(None) binds to the
+          // named-dim overload (squeeze.dimname), which then finds no dim called None.
+          if (b.is_none("dim"))
+            throw ExploreError("Please look up dimensions by name, got: name = None.",
+                               b.step().span);
           if (b.is_sequence("dim")) return t.squeeze(b.ints("dim"));
           const std::optional<int64_t> d = b.optional_integer("dim");
           return d ? t.squeeze(*d) : t.squeeze();
@@ -93,8 +99,16 @@ const std::map<std::string, Method>& methods() {
       {"movedim",
        {{"source", "destination"},
         [](const Tensor& t, const Binder& b, Meter&) {
-          if (!b.is_sequence("source") && !b.is_sequence("destination"))
-            return t.movedim(b.integer("source"), b.integer("destination"));
+          const bool s = b.is_sequence("source"), d = b.is_sequence("destination");
+          if (!s && !d) return t.movedim(b.integer("source"), b.integer("destination"));
+          // (int, int) or (tuple of ints, tuple of ints): one of each matches neither overload.
+          if (s != d)
+            throw ExploreError(b.step().name + "() received an invalid combination of arguments - "
+                               "got (" + std::string(s ? "tuple" : "int") + ", " +
+                               (d ? "tuple" : "int") + "), but expected one of:\n"
+                               " * (int source, int destination)\n"
+                               " * (tuple of ints source, tuple of ints destination)",
+                               b.step().span);
           return t.movedim(b.ints("source"), b.ints("destination"));
         }}},
       {"swapaxes",
@@ -110,8 +124,15 @@ const std::map<std::string, Method>& methods() {
       {"moveaxis",
        {{"source", "destination"},
         [](const Tensor& t, const Binder& b, Meter&) {
-          if (!b.is_sequence("source") && !b.is_sequence("destination"))
-            return t.moveaxis(b.integer("source"), b.integer("destination"));
+          const bool s = b.is_sequence("source"), d = b.is_sequence("destination");
+          if (!s && !d) return t.moveaxis(b.integer("source"), b.integer("destination"));
+          if (s != d)  // as movedim: (int, int) or (tuple of ints, tuple of ints)
+            throw ExploreError(b.step().name + "() received an invalid combination of arguments - "
+                               "got (" + std::string(s ? "tuple" : "int") + ", " +
+                               (d ? "tuple" : "int") + "), but expected one of:\n"
+                               " * (int source, int destination)\n"
+                               " * (tuple of ints source, tuple of ints destination)",
+                               b.step().span);
           return t.moveaxis(b.ints("source"), b.ints("destination"));
         }}},
       {"detach", {{}, [](const Tensor& t, const Binder&, Meter&) { return t.detach(); }}},
@@ -155,6 +176,30 @@ MultiOutputCall sizes_or_count(const Binder& b, const char* op, const char* para
     c.n = b.integer(param);
   return c;
 }
+// tensor_split and h/v/dsplit: PyTorch's overloads (int sections, ...), (tuple of ints indices,
+// ...) and, for tensor_split, (Tensor tensor_indices_or_sections, ...). By position the first
+// argument's type picks one; by keyword its name does, sections= an int and indices= a list.
+MultiOutputCall split_call(const Binder& b, const char* op, bool has_dim) {
+  const char* signatures = has_dim ? "\n * (int sections, int dim = 0)\n * (tuple of ints indices, int dim = 0)"
+                                   : "\n * (int sections)\n * (tuple of ints indices)";
+  const auto invalid = [&]() {
+    std::string got;
+    for (const Argument& a : b.step().arguments)
+      got += (got.empty() ? "" : ", ") + (a.keyword.empty() ? "" : a.keyword + "=") +
+             type_name(a.value);
+    return ExploreError(std::string(op) + "() received an invalid combination of arguments - got (" +
+                            got + "), but expected one of:" + signatures,
+                        b.step().span);
+  };
+  const int given = (b.get("indices_or_sections") != nullptr) + (b.get("sections") != nullptr) +
+                    (b.get("indices") != nullptr);
+  if (given != 1) throw invalid();
+  if (b.get("sections") && b.is_sequence("sections")) throw invalid();
+  if (b.get("indices") && !b.is_sequence("indices")) throw invalid();
+  const std::string param = b.given({"indices_or_sections", "sections", "indices"});
+  return sizes_or_count(b, op, param.c_str(), has_dim);
+}
+
 const std::map<std::string, MultiMethod>& multi_methods() {
   static const std::map<std::string, MultiMethod> table = {
       {"split", {{"split_size", "dim="},
@@ -162,9 +207,13 @@ const std::map<std::string, MultiMethod>& multi_methods() {
       {"split_with_sizes",
        {{"split_sizes", "dim="},
         [](const Binder& b) {
+          // split_sizes is a tuple of ints: an int is refused, as PyTorch refuses it.
+          if (!b.is_sequence("split_sizes"))
+            throw ExploreError("split_with_sizes(): argument 'split_sizes' (position 1) must be "
+                               "tuple of ints, not " + type_name(b.required("split_sizes")),
+                               b.step().span);
           MultiOutputCall c = sizes_or_count(b, "split_with_sizes", "split_sizes", true);
           c.has_sizes = true;
-          if (c.sizes.empty() && !b.is_sequence("split_sizes")) c.sizes = {c.n};
           return c;
         }}},
       {"chunk", {{"chunks", "dim="},
@@ -176,23 +225,16 @@ const std::map<std::string, MultiMethod>& multi_methods() {
                     c.dim = b.integer_or("dim", 0);
                     return c;
                   }}},
+      // The first argument by position, or sections= or indices= by keyword (split_call).
       {"tensor_split",
-       {{"indices_or_sections", "dim="},
-        [](const Binder& b) {
-          return sizes_or_count(b, "tensor_split", "indices_or_sections", true);
-        }}},
-      {"hsplit", {{"indices_or_sections"},
-                  [](const Binder& b) {
-                    return sizes_or_count(b, "hsplit", "indices_or_sections", false);
-                  }}},
-      {"vsplit", {{"indices_or_sections"},
-                  [](const Binder& b) {
-                    return sizes_or_count(b, "vsplit", "indices_or_sections", false);
-                  }}},
-      {"dsplit", {{"indices_or_sections"},
-                  [](const Binder& b) {
-                    return sizes_or_count(b, "dsplit", "indices_or_sections", false);
-                  }}},
+       {{"indices_or_sections=", "/", "dim=", "*", "sections=", "indices="},
+        [](const Binder& b) { return split_call(b, "tensor_split", true); }}},
+      {"hsplit", {{"indices_or_sections=", "/", "*", "sections=", "indices="},
+                  [](const Binder& b) { return split_call(b, "hsplit", false); }}},
+      {"vsplit", {{"indices_or_sections=", "/", "*", "sections=", "indices="},
+                  [](const Binder& b) { return split_call(b, "vsplit", false); }}},
+      {"dsplit", {{"indices_or_sections=", "/", "*", "sections=", "indices="},
+                  [](const Binder& b) { return split_call(b, "dsplit", false); }}},
   };
   return table;
 }

@@ -289,6 +289,39 @@ TEST_CASE("keyword arguments bind as PyTorch binds them") {
   CHECK(error_of("arange(5, step=2)").rfind("1: arange() received an invalid combination", 0) == 0);
 }
 
+TEST_CASE("the argument forms PyTorch 1.13 and 2.6 accept, and the ones they refuse") {
+  const auto shape = [](const std::string& source) {
+    return evaluate(parse(source)).back().tensor.sizes();
+  };
+  const std::string x = "arange(6).view(2, 3)";
+  // sections= and indices= by keyword; the first argument's type by position.
+  CHECK(shape(x + ".tensor_split(sections=2)[0]") == Shape{1, 3});
+  CHECK(shape(x + ".tensor_split(indices=[1, 2], dim=1)[1]") == Shape{2, 1});
+  CHECK(shape(x + ".tensor_split(2, 1)[0]") == Shape{2, 2});
+  CHECK(shape(x + ".hsplit(sections=3)[0]") == Shape{2, 1});
+  CHECK(shape(x + ".hsplit(indices=[1])[0]") == Shape{2, 1});
+  CHECK(error_of(x + ".tensor_split(indices=2)[0]").find(
+            "tensor_split() received an invalid combination of arguments - got (indices=int)") !=
+        std::string::npos);
+  CHECK(error_of(x + ".hsplit(sections=[1])[0]").find("invalid combination") != std::string::npos);
+  CHECK(error_of(x + ".tensor_split(indices_or_sections=2)[0]").find("unexpected keyword") !=
+        std::string::npos);
+  // broadcast_to's one int list takes varargs on the method, not on torch.broadcast_to.
+  CHECK(shape("arange(3).broadcast_to(2, 3)") == Shape{2, 3});
+  CHECK(error_of("torch.broadcast_to(arange(3), 2, 3)").find("takes 2 positional arguments") !=
+        std::string::npos);
+  // Looser than PyTorch before: these are refused in PyTorch's words now.
+  CHECK(error_of(x + ".split_with_sizes(2)[0]") ==
+        "22: split_with_sizes(): argument 'split_sizes' (position 1) must be tuple of ints, not int");
+  CHECK(error_of(x + ".movedim((0,), 1)").find(
+            "movedim() received an invalid combination of arguments - got (tuple, int)") !=
+        std::string::npos);
+  CHECK(error_of(x + ".moveaxis(0, (1,))").find("got (int, tuple)") != std::string::npos);
+  CHECK(error_of(x + ".squeeze(None)").find("Please look up dimensions by name, got: name = None.") !=
+        std::string::npos);
+  CHECK(error_of("torch.squeeze(" + x + ", None)").find("name = None") != std::string::npos);
+}
+
 namespace {
 
 // The last step's layout, offset and dtype, as "(2,3,2):(6,2,1)+0 float32".

@@ -79,7 +79,9 @@ in order, flushing each:
       The start tensor is arange(numel) of the dtype (float32 when absent), reshaped,
       contiguous; with "values":[...] it holds those instead, row-major, as
       torch.tensor(values, dtype=...) takes them (numbers, true, false, "NaN", "Infinity",
-      "-Infinity"). Ops and their fields (a null field counts as omitted):
+      "-Infinity"). Ops and their fields (a null field counts as omitted;
+      a field a request, a start or an op does not have is bad input, as PyTorch refuses
+      an unknown keyword):
         permute{dims} transpose{dim0,dim1} slice{dim,start,stop,step} select{dim,index}
         diagonal{offset,dim1,dim2} expand{shape} broadcast_to{shape} unsqueeze{dim}
         squeeze{dim} (a dim or a list; no dim: all) view{shape} reshape{shape} flatten{start_dim,end_dim}
