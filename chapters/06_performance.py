@@ -13,6 +13,7 @@ import os
 import resource
 import sys
 
+import numpy as np
 import torch
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -297,6 +298,22 @@ answers.of("pairs")
 answers.of("first")
 answers.of("values")
 answers.of("differ")
+
+answers.group("numpy_order")
+# [numpy_order]
+a = np.arange(12.0).reshape(3, 4)  # float64, byte strides (32, 8)
+t = torch.from_numpy(a)            # the same memory: strides (4, 1)
+ufunc = a.T * 2                    # a ufunc keeps a.T's order: (8, 32)
+method_copy = a.T.copy()           # ndarray.copy() is order='C': (24, 8)
+function_copy = np.copy(a.T)       # np.copy() is order='K': (8, 32)
+doubled = t.t() * 2                # PyTorch keeps t.t()'s order: (1, 4)
+cloned = t.t().clone()             # and so does clone(): (1, 4)
+# [numpy_order]
+answers.of("ufunc.strides")
+answers.of("method_copy.strides")
+answers.of("function_copy.strides")
+answers.of("doubled")
+answers.of("cloned")
 
 answers.group("er10")
 x = torch.rand(4, 4, 8)[..., ::2]

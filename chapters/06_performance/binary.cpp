@@ -307,6 +307,36 @@ void performance::binary(book::Chapter& ch) {
              c.value("pf18_pairs", pairs);
            });
 
+  ch.claim("PF-18.numpy",
+           "NumPy's element-wise results keep the input's order as PyTorch's do: for the 3×4 "
+           "float64 a, a.T * 2 has byte strides (8, 32) and t.t() * 2 element strides (1, 4). "
+           "Their copies differ: ndarray.copy() is row-major, (24, 8), while np.copy() and "
+           "PyTorch's clone() keep the order, (8, 32) and (1, 4).",
+           [](book::Check& c) {
+             //! [numpy_order]
+             // The library reads no NumPy array; t is a's memory as from_numpy gives it.
+             Tensor t = arange(12, {DType::Float64}).view({3, 4});
+             Tensor doubled = t.t() * Scalar(int64_t{2});  // keeps t.t()'s order
+             Tensor cloned = t.t().clone();                 // clone() keeps it too
+             //! [numpy_order]
+             const int64_t item = t.element_size();
+             Shape bytes;  // doubled's strides as NumPy counts them, in bytes
+             for (int64_t s : doubled.strides()) bytes.push_back(s * item);
+             pytorch().compare(c, "numpy_order", "doubled", doubled);
+             pytorch().compare(c, "numpy_order", "cloned", cloned);
+             // NumPy's ufunc keeps the same order: its byte strides are the tensor's times 8.
+             pytorch().compare_value(c, "numpy_order", "ufunc.strides", bytes);
+             pytorch().compare_value(c, "numpy_order", "function_copy.strides", bytes);
+             // ndarray.copy() is row-major: the contiguous strides of the (4, 3) shape, in bytes.
+             const Tensor rows = t.t().contiguous();
+             Shape row_major;
+             for (int64_t s : rows.strides()) row_major.push_back(s * item);
+             pytorch().compare_value(c, "numpy_order", "method_copy.strides", row_major);
+             c.value("numpy_ufunc_bytes", bytes);
+             c.value("numpy_copy_bytes", row_major);
+             c.value("numpy_doubled", doubled.strides());
+           });
+
   ch.erratum("ER-10",
              "The result of a binary op has the strides of its first argument (nikitaved, PyTorch "
              "for Scientists!).",

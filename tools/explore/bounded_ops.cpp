@@ -58,6 +58,16 @@ Tensor bounded_arange(int64_t start, int64_t end, int64_t step, DType dtype, Met
   return arange(start, end, step, {dtype});
 }
 
+Tensor bounded_arange(const Scalar& start, const Scalar& end, const Scalar& step, DType dtype,
+                      Meter& m) {
+  // The count, with arange's own refusals, before the budget is charged for it.
+  const int64_t n = arange_numel(start, end, step, dtype);
+  m.charge("arange",
+           "arange(" + start.to_string() + ", " + end.to_string() + ", " + step.to_string() + ")",
+           new_tensor_cost(n, 1, dtype, element_work(dtype, dtype)));
+  return arange(start, end, step, {dtype});
+}
+
 Tensor bounded_full(IntList shape, const Scalar& value, DType dtype, const char* op, Meter& m) {
   charge_new(shape, dtype, op, m, 1);
   return full(shape, value, {dtype});

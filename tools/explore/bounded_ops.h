@@ -22,6 +22,10 @@ namespace strided::explore {
 Tensor arange_shaped(IntList shape, DType dtype, const std::string& op, Meter& m);
 
 Tensor bounded_arange(int64_t start, int64_t end, int64_t step, DType dtype, Meter& m);
+// arange with a number that has a fraction (arange(5.0), arange(0, 1, 0.25)): float32 unless dtype
+// says otherwise.
+Tensor bounded_arange(const Scalar& start, const Scalar& end, const Scalar& step, DType dtype,
+                      Meter& m);
 Tensor bounded_full(IntList shape, const Scalar& value, DType dtype, const char* op, Meter& m);
 // empty and empty_strided (op names which): zero-filled, so that every run of the explorer prints
 // the same values.

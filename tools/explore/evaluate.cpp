@@ -299,6 +299,21 @@ const std::map<std::string, Factory>& factories() {
        // arange(end), arange(start, end) and arange(start, end, step) (the last two bind alike).
        {{{"end", "*", "dtype"}, {"start", "end", "step=", "*", "dtype"}},
         [](const Binder& b, Meter& m) {
+          // A float among the numbers makes PyTorch's float arange, float32 by default.
+          const auto real = [&](const char* n) {
+            const Value* v = b.get(n);
+            return v && v->kind == Value::Kind::Float;
+          };
+          if (real("start") || real("end") || real("step")) {
+            const auto number = [&](const char* n, int64_t fallback) {
+              const Value* v = b.get(n);
+              if (v && v->kind == Value::Kind::Float) return Scalar(v->real);
+              return Scalar(v ? b.integer(n) : fallback);
+            };
+            if (!b.get("end")) b.required("end");
+            return bounded_arange(number("start", 0), number("end", 0), number("step", 1),
+                                  b.dtype_or(DType::Float32), m);
+          }
           return bounded_arange(b.integer_or("start", 0), b.integer("end"),
                                 b.integer_or("step", 1), b.dtype_or(DType::Int64), m);
         }}},

@@ -320,6 +320,13 @@ TEST_CASE("the argument forms PyTorch 1.13 and 2.6 accept, and the ones they ref
   CHECK(error_of(x + ".squeeze(None)").find("Please look up dimensions by name, got: name = None.") !=
         std::string::npos);
   CHECK(error_of("torch.squeeze(" + x + ", None)").find("name = None") != std::string::npos);
+  // A float among arange's numbers makes a float32 arange, as torch.arange(5.0) does.
+  const Tensor f = evaluate(parse("arange(5.0)")).back().tensor;
+  CHECK(f.dtype() == DType::Float32);
+  CHECK(f.to_vector() == std::vector<double>{0, 1, 2, 3, 4});
+  CHECK(evaluate(parse("arange(1, 2.5, 0.5)")).back().tensor.numel() == 3);
+  CHECK(evaluate(parse("arange(5.0, dtype=torch.int64)")).back().tensor.dtype() == DType::Int64);
+  CHECK(error_of("arange(0.0, 1.0, 0.0)").find("step must be nonzero") != std::string::npos);
 }
 
 namespace {

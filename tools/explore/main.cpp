@@ -41,7 +41,8 @@ Dtypes: bool, uint8, int8, int16, int32, int64, float16, bfloat16, float32, floa
 complex128, and torch's aliases short, int, long, half, float, double, cfloat, cdouble.
 
 Factories (torch.arange and arange are the same; dtype=torch.float32 or dtype='float32'):
-  arange(end) | arange(start, end[, step])      int64 unless dtype= says otherwise (not bool)
+  arange(end) | arange(start, end[, step])      int64, or float32 when a number is a float
+                                                (arange(5.0)), unless dtype= says otherwise
   zeros(*size) ones(*size) empty(*size)         float32; empty is zero-filled here
   empty_strided(size, stride)                   zero-filled here, so runs are reproducible
   rand(*size, seed=0) randn(*size, seed=0)      a seeded generator, float32

@@ -117,6 +117,64 @@ Tensor arange(int64_t start, int64_t end, int64_t step, TensorOptions options) {
   return t;
 }
 
+namespace {
+// arange's integral reading of a number: an int64, truncated (Scalar::to<int64_t>), refusing what
+// does not fit.
+int64_t arange_whole(const Scalar& v, const char* what) {
+  STRIDED_CHECK(fits_without_overflow(v, DType::Int64), "arange: ", what, " ", v.to_string(),
+                " cannot be converted to type int64 without overflow");
+  return v.kind() == Scalar::Kind::Float ? static_cast<int64_t>(std::trunc(v.to<double>()))
+                                         : v.to<int64_t>();
+}
+}  // namespace
+
+int64_t arange_numel(const Scalar& start, const Scalar& end, const Scalar& step, DType dtype) {
+  // RangeFactories.cpp, arange_out. An integral dtype reads each argument as an int64 and counts
+  // as the integer arange does; a floating one counts ceil((end - start) / step) in double.
+  if (!is_floating_point(dtype)) {
+    const int64_t s = arange_whole(start, "start"), e = arange_whole(end, "end"),
+                  st = arange_whole(step, "step");
+    STRIDED_CHECK(st != 0, "arange: step must be nonzero");
+    STRIDED_CHECK((st > 0 && e >= s) || (st < 0 && e <= s),
+                  "arange: upper bound and larger bound inconsistent with step sign (start=", s,
+                  ", end=", e, ", step=", st, ")");
+    const __int128 span = static_cast<__int128>(e) - s;
+    const __int128 count = (span + st - (st > 0 ? 1 : -1)) / st;
+    return count > INT64_MAX ? INT64_MAX : static_cast<int64_t>(count);
+  }
+  const double xs = start.to<double>(), xe = end.to<double>(), xstep = step.to<double>();
+  STRIDED_CHECK(xstep != 0, "arange: step must be nonzero");
+  STRIDED_CHECK(std::isfinite(xs) && std::isfinite(xe), "arange: unsupported range: ",
+                start.to_string(), " -> ", end.to_string());
+  STRIDED_CHECK((xstep > 0 && xe >= xs) || (xstep < 0 && xe <= xs),
+                "arange: upper bound and larger bound inconsistent with step sign (start=",
+                start.to_string(), ", end=", end.to_string(), ", step=", step.to_string(), ")");
+  const double size_d = std::ceil((xe - xs) / xstep);
+  STRIDED_CHECK(size_d >= 0 && size_d < 9.2233720368547758e18,
+                "arange: invalid size, possible overflow? (start=", start.to_string(), ", end=",
+                end.to_string(), ", step=", step.to_string(), ")");
+  return static_cast<int64_t>(size_d);
+}
+
+Tensor arange(const Scalar& start, const Scalar& end, const Scalar& step, TensorOptions options) {
+  // torch.arange(5.0), torch.arange(0, 1, 0.25): an integral dtype takes the integer arange of
+  // the arguments read as int64s; a floating one writes start + step * i, computed in double (the
+  // CPU kernel's accscalar_t) and rounded to the dtype.
+  if (!is_floating_point(options.dtype))
+    return arange(arange_whole(start, "start"), arange_whole(end, "end"),
+                  arange_whole(step, "step"), options);
+  const int64_t n = arange_numel(start, end, step, options.dtype);
+  const double xs = start.to<double>(), xstep = step.to<double>();
+  Tensor t = empty({n}, options);
+  STRIDED_CHECK(t.device().is_cpu(), "arange: fills on the CPU; copy the result to the GPU");
+  dispatch(options.dtype, [&](auto tag) {
+    using T = decltype(tag);
+    T* p = static_cast<T*>(t.data_ptr());
+    for (int64_t i = 0; i < n; ++i) p[i] = Scalar(xs + xstep * static_cast<double>(i)).to<T>();
+  });
+  return t;
+}
+
 Tensor from_values(const std::vector<double>& values, IntList sizes, TensorOptions options) {
   return from_scalars(std::vector<Scalar>(values.begin(), values.end()), sizes, options);
 }

@@ -260,6 +260,12 @@ Tensor full(IntList sizes, const Scalar& value, TensorOptions options = {});
 // arange(end), arange(start, end, step): int64 by default, as torch.arange with integer bounds.
 Tensor arange(int64_t end, TensorOptions options = {DType::Int64});
 Tensor arange(int64_t start, int64_t end, int64_t step = 1, TensorOptions options = {DType::Int64});
+// torch.arange with numbers that may have a fraction (arange(5.0), arange(0, 1, 0.25)), into the
+// dtype of options, which the caller chooses (PyTorch: float32 when any argument is a float).
+Tensor arange(const Scalar& start, const Scalar& end, const Scalar& step, TensorOptions options);
+// How many elements that arange makes, with its refusals (a zero step, a non-finite bound, a step
+// of the wrong sign, a count past int64), before anything is allocated.
+int64_t arange_numel(const Scalar& start, const Scalar& end, const Scalar& step, DType dtype);
 // A tensor of the given shape holding values in row-major order (values.size() must equal numel).
 Tensor from_values(const std::vector<double>& values, IntList sizes, TensorOptions options = {});
 // The same from Scalars: an integer stays exact (int64 all the way, as torch.tensor([2**63 - 1])).

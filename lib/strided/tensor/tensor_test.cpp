@@ -267,6 +267,31 @@ TEST_CASE("numel of sizes whose partial product overflows before a 0 (regression
   CHECK(t.to_vector().empty());
 }
 
+TEST_CASE("arange of numbers with a fraction, as torch.arange(5.0) and arange(0, 1, 0.25)") {
+  // torch 1.13 and 2.6: arange(-0.5, 2.7, 0.3) has 11 values from -0.5 to 2.5; arange(0.5, 3,
+  // dtype=torch.int64) is [0, 1, 2]; arange(1.0, 0.0), arange(1e30) and a zero step are refused.
+  const Tensor f = arange(Scalar(-0.5), Scalar(2.7), Scalar(0.3), {DType::Float32});
+  CHECK(f.numel() == 11);
+  CHECK(to_string(f) ==
+        "tensor([-0.5000, -0.2000,  0.1000,  0.4000,  0.7000,  1.0000,  1.3000,  1.6000,\n"
+        "         1.9000,  2.2000,  2.5000])");
+  CHECK(f.at({10}).to<double>() == static_cast<double>(static_cast<float>(-0.5 + 0.3 * 10)));
+  CHECK(arange(Scalar(0.5), Scalar(int64_t{3}), Scalar(int64_t{1}), {DType::Int64}).to_vector() ==
+        std::vector<double>{0, 1, 2});
+  CHECK(arange(Scalar(5.0), Scalar(int64_t{0}), Scalar(int64_t{-2}), {DType::Float64}).to_vector() ==
+        std::vector<double>{5, 3, 1});
+  CHECK(arange_numel(Scalar(0.1), Scalar(0.4), Scalar(0.1), DType::Float32) == 4);
+  CHECK_THROWS_WITH_AS(arange(Scalar(1.0), Scalar(0.0), Scalar(int64_t{1}), {DType::Float32}),
+                       doctest::Contains("upper bound and larger bound inconsistent with step sign"),
+                       Error);
+  CHECK_THROWS_WITH_AS(arange(Scalar(0.0), Scalar(1e30), Scalar(int64_t{1}), {DType::Float32}),
+                       doctest::Contains("invalid size, possible overflow?"), Error);
+  CHECK_THROWS_WITH_AS(arange(Scalar(0.0), Scalar(1.0), Scalar(0.0), {DType::Float32}),
+                       doctest::Contains("step must be nonzero"), Error);
+  CHECK_THROWS_WITH_AS(arange(Scalar(0.0), Scalar(1e300), Scalar(int64_t{1}), {DType::Int64}),
+                       doctest::Contains("cannot be converted to type int64 without overflow"), Error);
+}
+
 TEST_CASE("arange and allocation sizes near 2^63 are errors, not overflows (regression)") {
   // torch 1.13: torch.arange(-2**63, 2**63-1) raises "invalid size, possible overflow?". The
   // count (end - start + step - 1) / step once overflowed int64 here.
