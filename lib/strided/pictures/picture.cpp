@@ -130,13 +130,44 @@ Scalar storage_value(const Model& m, int64_t offset) {
   return load_scalar(base + offset * t.element_size(), m.dtype);
 }
 
+// A complex value as a cell shows it, short: "1+2j", "0.5-1j".
+std::string complex_text(double re, double im) {
+  const bool minus = std::signbit(im) && !std::isnan(im);
+  return short_value(Scalar(re)) + (minus ? "-" : "+") + short_value(Scalar(std::fabs(im))) + "j";
+}
+
+// The storage cell's text: its value, or for a complex dtype its two parts as stored. CONJ shows
+// the cell as a conjugate view reads it, its imaginary part negated.
+std::string storage_text(const Model& m, int64_t offset, bool conj = false) {
+  if (!is_complex(m.dtype)) return short_value(storage_value(m, offset));
+  const Tensor& t = m.layers[0].tensor;
+  const DType part = real_value_type(m.dtype);
+  const char* cell = static_cast<const char*>(t.storage().data()) + offset * t.element_size();
+  const double re = load_scalar(cell, part).to_double();
+  const double im = load_scalar(cell + itemsize(part), part).to_double();
+  return complex_text(re, conj ? -im : im);
+}
+
 // The value a logical cell shows. It is read from the storage cell the address formula gives
 // (the same read the storage row draws), and checked against the element as Tensor::at reads it
-// through its own index arithmetic: a figure that drew anything but the tensor's values would be
-// a figure contradicting the text beside it.
+// through its own index arithmetic (for complex data, at of view_as_real's parts): a figure that
+// drew anything but the tensor's values would be a figure contradicting the text beside it.
 std::string drawn_value(const Model& m, const LayerModel& l, const LogicalCell& cell) {
-  const std::string drawn = short_value(storage_value(m, cell.offset));
-  const std::string element = short_value(l.tensor.at(cell.index));
+  const std::string drawn = storage_text(m, cell.offset, l.tensor.is_conj());
+  std::string element;
+  if (is_complex(m.dtype)) {
+    Tensor raw = l.tensor;
+    raw.set_conj(false);
+    const Tensor parts = view_as_real(raw);
+    Shape index(cell.index.begin(), cell.index.end());
+    index.push_back(0);
+    const double re = parts.at(index).to_double();
+    index.back() = 1;
+    const double im = parts.at(index).to_double();
+    element = complex_text(re, l.tensor.is_conj() ? -im : im);
+  } else {
+    element = short_value(l.tensor.at(cell.index));
+  }
   STRIDED_CHECK(drawn == element, "picture: internal error: '", l.name, "' cell at offset ",
                 cell.offset, " would show ", drawn, " but the element is ", element);
   return drawn;
@@ -513,7 +544,7 @@ std::string render_svg(const Model& m, const PictureOptions& options, bool stora
     s.text(x + 3, yy + 10, std::to_string(off), 8, used ? kText : kMuted, "start", false,
            used ? "offset" : "offset muted");
     if (m.values) {
-      const std::string v = short_value(storage_value(m, off));
+      const std::string v = storage_text(m, off);
       s.text(x + kStore / 2, yy + 29, v, fit(v.size(), kStore, 13), used ? kText : kMuted,
              "middle", false, used ? "value" : "value muted");
     }

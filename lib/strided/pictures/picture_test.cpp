@@ -173,6 +173,17 @@ TEST_CASE("a float's bytes as uint8: each cell shows a byte, the storage caption
         std::vector<std::string>{"0", "0", "-128", "63", "0", "0", "32", "-64"});
 }
 
+TEST_CASE("complex data: each cell shows both parts, a conjugate view its imaginary part negated") {
+  // view_as_complex(tensor([[1., 2.], [3., -4.5]])) is tensor([1.+2.j, 3.-4.5j]); its conj()
+  // prints tensor([1.-2.j, 3.+4.5j]) and shares the storage, which keeps the parts as they were.
+  const Tensor z = view_as_complex(from_values({1, 2, 3, -4.5}, {2, 2}));
+  CHECK(texts_of(tensor_svg(z, "z"), "logical", "value") ==
+        std::vector<std::string>{"1+2j", "3-4.5j"});
+  const std::string conj = tensor_svg(z.conj(), "z.conj()");
+  CHECK(texts_of(conj, "logical", "value") == std::vector<std::string>{"1-2j", "3+4.5j"});
+  CHECK(texts_of(conj, "storage used", "value") == std::vector<std::string>{"1+2j", "3-4.5j"});
+}
+
 TEST_CASE("the page may recolour a figure: background, text and blank cells carry classes") {
   const std::string svg = tensor_svg(over(arange(12), {3}, {4}, 1), "x[:, 1]");
   CHECK(count(svg, "class=\"bg\"") == 1);
