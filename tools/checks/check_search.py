@@ -221,17 +221,21 @@ def errors_page(site, pages):
 
 def distinctive_words(texts, chapters):
     """For each chapter, a word of its prose that no other page has: the most frequent such word
-    of seven letters or more (ties alphabetically), so that the choice is stable. The search
-    stems words ("recording" finds "recorded"), so no other page may have a word that begins with
-    the same five letters either: a stem shared with a long page would push this one off the list."""
+    of seven letters or more (ties alphabetically), so that the choice is stable, or of six or
+    five letters where a page of short words has none that long. The search stems words
+    ("recording" finds "recorded"), so no other page may have a word that begins with the same
+    five letters either: a stem shared with a long page would push this one off the list."""
     stems = {p: {w.lower()[:5] for w in re.findall(r"[A-Za-z]{5,}", t["all"])}
              for p, t in texts.items()}
     chosen = {}
     for page in chapters:
-        prose = collections.Counter(w.lower() for w in re.findall(r"[A-Za-z]{7,}", texts[page]["prose"]))
-        unique = [w for w in prose if not any(w[:5] in stems[o] for o in texts if o != page)]
-        if unique:
-            chosen[page] = min(unique, key=lambda w: (-prose[w], w))
+        for length in (7, 6, 5):
+            prose = collections.Counter(
+                w.lower() for w in re.findall(r"[A-Za-z]{%d,}" % length, texts[page]["prose"]))
+            unique = [w for w in prose if not any(w[:5] in stems[o] for o in texts if o != page)]
+            if unique:
+                chosen[page] = min(unique, key=lambda w: (-prose[w], w))
+                break
     return chosen
 
 
