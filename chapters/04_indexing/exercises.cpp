@@ -11,6 +11,7 @@
 #include "strided/strided.h"
 
 using namespace strided;
+using indexing::None;
 using indexing::Slice;
 using indexing_chapter::pytorch;
 
