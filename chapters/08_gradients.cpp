@@ -21,10 +21,9 @@ using namespace strided;
 using namespace strided::autograd;
 using gradients_chapter::leaf;
 using gradients_chapter::pytorch;
+using gradients_chapter::values;
 
 namespace {
-
-std::vector<double> values(const Tensor& t) { return t.to_vector(); }
 
 // The saved tensors of each node of output's graph, as a count per node.
 std::vector<int64_t> saved_per_node(const Variable& output) {

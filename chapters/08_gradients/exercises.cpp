@@ -18,10 +18,6 @@ using namespace strided::autograd;
 
 namespace gradients_chapter {
 
-namespace {
-std::vector<double> values(const Tensor& t) { return t.to_vector(); }
-}  // namespace
-
 void numpy(book::Chapter& ch) {
   ch.claim("AG-01.numpy",
            "w.numpy() is refused while w requires grad, in PyTorch's words; w.detach().numpy() "

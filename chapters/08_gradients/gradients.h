@@ -19,6 +19,9 @@ inline const book::PytorchRecord& pytorch() {
   return book::PytorchRecord::of_chapter("08_gradients");
 }
 
+// A tensor's elements in row-major order, as the checks compare them.
+inline std::vector<double> values(const strided::Tensor& t) { return t.to_vector(); }
+
 // A float32 leaf that requires grad, from its values and shape.
 strided::autograd::Variable leaf(const std::vector<double>& values, strided::IntList sizes,
                                  strided::DType dtype = strided::DType::Float32);
