@@ -8,6 +8,8 @@
 // capability's copy is its own to the linker.
 #pragma once
 
+#include "strided/engine/copy_tiles.h"
+
 namespace strided::cpu {
 namespace {
 
@@ -500,9 +502,8 @@ void copy_run_bytes(char* d, const char* s, int64_t ds, int64_t ss, int64_t n, i
   }
 }
 
-// A block where the destination is contiguous along the inner dim and the source along the outer
-// one is a transpose: copying it in square tiles reads and writes whole cache lines of both
-// (ATen's copy_transpose_valid/copy_same_type_transpose_ use 60x60 tiles for the same reason).
+// A transpose block (copy_tiles.h) copied in square tiles, so that both sides read and write whole
+// cache lines (ATen's copy_same_type_transpose_ uses 60x60 tiles for the same reason).
 constexpr int64_t kTile = 32;
 void copy_block_tiled(char** data, const int64_t* st, int64_t n0, int64_t n1, int64_t item) {
   for (int64_t j0 = 0; j0 < n1; j0 += kTile) {
@@ -520,7 +521,7 @@ void copy_loops(const TensorIterator& it) {
   const DType dd = it.operand(0).dtype(), sd = it.operand(1).dtype();
   const int64_t item = it.operand(0).element_size();
   it.for_each([&](char** data, const int64_t* st, int64_t n0, int64_t n1) {
-    if (dd == sd && n1 > 1 && st[0] == item && st[3] == item && st[1] != item) {
+    if (copies_block_in_tiles(st, n1, item, dd == sd)) {
       copy_block_tiled(data, st, n0, n1, item);
       return;
     }

@@ -2,6 +2,7 @@
 // checked plan are the CPU kernels of the capability that runs (dispatch.h, elementwise_loops.h).
 #include "strided/engine/ops.h"
 
+#include "strided/engine/copy_tiles.h"
 #include "strided/engine/cpu_kernels.h"
 #include "strided/engine/dispatch.h"
 #include "strided/layout/layout.h"
@@ -331,6 +332,15 @@ void run_copy(const TensorIterator& it) {
                 " and ", it.ninputs());
   if (it.numel() == 0) return;
   cpu_kernels().copy(it);
+}
+
+bool copy_in_tiles(const TensorIterator& it) {
+  if (it.ndim() < 2 || it.noutputs() != 1 || it.ninputs() != 1) return false;
+  const Shape& d = it.operand(0).stride_bytes;
+  const Shape& s = it.operand(1).stride_bytes;
+  const int64_t st[4] = {d[0], s[0], d[1], s[1]};
+  return copies_block_in_tiles(st, it.shape()[1], it.operand(0).element_size(),
+                               it.operand(0).dtype() == it.operand(1).dtype());
 }
 
 // One definition of copy_'s semantics: Tensor::copy_ (copies.cpp). This free form is the

@@ -114,5 +114,8 @@ TensorIterator copy_plan(const Tensor& dst, const Tensor& src);
 // CUDA copy builds its plan from.
 TensorIteratorConfig copy_config(const Tensor& dst, const Tensor& src);
 void run_copy(const TensorIterator& plan);
+// Whether run_copy walks the plan's innermost 2-D blocks in square tiles (copy_tiles.h): true when
+// the destination steps one element along plan dim 0 and the source one element along plan dim 1.
+bool copy_in_tiles(const TensorIterator& plan);
 
 }  // namespace strided

@@ -287,6 +287,20 @@ TEST_CASE("copy_ and the engine's copy plan: broadcast, conversions, any layouts
   }
 }
 
+TEST_CASE("copy_in_tiles: a transpose of the plan's two inner dims, and nothing else") {
+  const Tensor cube = zeros({8, 8, 8});
+  const auto tiles = [](const Tensor& dst, const Tensor& src) {
+    return copy_in_tiles(copy_plan(dst, src));
+  };
+  CHECK(tiles(zeros({8, 8}), zeros({8, 8}).t()));                    // a 2-D transpose
+  CHECK(tiles(zeros({8, 8, 8}), cube.permute({0, 2, 1})));           // a batch of them
+  CHECK_FALSE(tiles(zeros({8, 8, 8}), cube.permute({2, 1, 0})));     // stride 1 moved outermost
+  CHECK_FALSE(tiles(zeros({8, 8, 8}), cube.permute({1, 0, 2})));     // stride 1 stays inner
+  CHECK_FALSE(tiles(zeros({8, 8, 8}), cube));                        // one contiguous run
+  CHECK_FALSE(tiles(zeros({8, 8}, {DType::Float64}), zeros({8, 8}).t()));  // a conversion
+  CHECK_FALSE(tiles(zeros({8}), zeros({8})));                        // one dim: no block
+}
+
 TEST_CASE("copy_ refuses what PyTorch refuses and allows copying a tensor onto itself") {
   CHECK_THROWS_WITH_AS(copy_(zeros({3}), zeros({2, 3})),
                        "copy_(): output with shape [3] doesn't match the broadcast shape [2, 3]",
