@@ -5,6 +5,7 @@
 #include "strided/cuda/backend.h"
 #include "strided/cuda/elementwise.h"
 #include "strided/cuda/runtime.h"
+#include "strided/layout/layout.h"
 
 namespace strided::cuda {
 
@@ -14,13 +15,24 @@ namespace {
 // one block and keeps its strides. (All strides are >= 0, so element 0 is the lowest address.)
 bool moves_as_one_block(const Tensor& t) { return t.is_non_overlapping_and_dense(); }
 
-// Packs a layout with holes or repeats into a contiguous tensor on its own device.
+// Packs a layout with holes or repeats densely, in the layout the result will have, on its own
+// device.
 Tensor staged(const Tensor& t) {
   if (moves_as_one_block(t)) return t;
-  return t.device().is_cpu() ? t.contiguous() : cuda::contiguous(t);
+  if (t.device().is_cpu()) return t.clone();  // preserve_format: dense in t's dim order
+  backend::DeviceGuard guard(t.device().index);  // the allocator allocates on the current device
+  Tensor packed = empty_strided(t.sizes(), device_copy_strides(t), {t.dtype(), t.device()});
+  cuda::copy_(packed, t);
+  return packed;
 }
 
 }  // namespace
+
+Shape device_copy_strides(const Tensor& t) {
+  STRIDED_CHECK(t.defined(), "cuda::device_copy_strides: undefined tensor");
+  if (moves_as_one_block(t)) return t.strides();
+  return infer_dense_strides(t.sizes(), t.strides());
+}
 
 Tensor to_device(const Tensor& t, Device device) {
   const char* op = "cuda::to_device";

@@ -41,7 +41,7 @@ TEST_CASE("a dense permuted tensor keeps its strides and moves as one block") {
   CHECK(bitwise_difference(to_cpu(d), p) == "");
 }
 
-TEST_CASE("layouts with holes or repeats arrive contiguous, from either side") {
+TEST_CASE("row-major layouts with holes or repeats arrive contiguous, from either side") {
   const Tensor base = random_floats({8, 5}, 2);
   const Tensor sliced = view(base, {8, 2}, {5, 2}, 1);  // base[:, 1::2]
   const Tensor expanded = view(base, {3, 8, 5}, {0, 5, 1});
@@ -57,6 +57,22 @@ TEST_CASE("layouts with holes or repeats arrive contiguous, from either side") {
     CHECK(back.is_contiguous());
     CHECK(bitwise_difference(back, t) == "");
   }
+}
+
+TEST_CASE("a permuted layout with holes arrives dense in its own dim order") {
+  // PyTorch's _to_copy allocates with empty_like(preserve_format): base.t()[:, ::2] arrives with
+  // strides (1, 5), dim 0 innermost as in t, not row-major (4, 1).
+  const Tensor base = random_floats({8, 5}, 3);
+  const Tensor t = base.t().slice(1, 0, 8, 2);  // (5, 4), strides (1, 10)
+  const Tensor d = to_cuda(t);
+  CHECK(d.strides() == device_copy_strides(t));
+  CHECK(d.strides() == Shape{1, 5});
+  CHECK(d.storage().nbytes() == t.numel() * 4);
+  CHECK(bitwise_difference(to_cpu(d), t) == "");
+  const Tensor dv = to_cuda_as_view(t);
+  const Tensor back = to_cpu(dv);
+  CHECK(back.strides() == Shape{1, 5});
+  CHECK(bitwise_difference(back, t) == "");
 }
 
 TEST_CASE("0-d and empty tensors") {
