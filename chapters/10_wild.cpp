@@ -1,8 +1,10 @@
 // Chapter 10, Strides in the wild: which layout PyTorch's ops return (einsum, matmul, cat, stack,
 // reductions with keepdim, clone and empty_like, sort, topk, cumsum), the copies hidden inside
-// ops (matmul's fold, to and clone of an expanded view), a reduction over a dim of 2, and, in
-// chapters/10_wild/boundaries.cpp, the boundaries with NumPy, DLPack, torch.save, a C++ kernel and
-// torch.compile. Claims SW-01 … SW-16 and the exercises EX-10.k. Where the library has the op,
+// ops (matmul's fold, to and clone of an expanded view; in chapters/10_wild/inside.cpp, ops that
+// call contiguous() and what contiguous() of a permutation costs), a reduction over a dim of 2,
+// copies to another device (devices.cpp), channels last through a network (network.cpp), and, in
+// boundaries.cpp, the boundaries with NumPy, DLPack, torch.save, a C++ kernel, flat buffers and
+// torch.compile. Claims SW-01 … SW-25 and the exercises EX-10.k. Where the library has the op,
 // its answer is compared with PyTorch's recorded one; where it has not (cat, einsum, sort), the
 // layout the rule predicts is computed with the library's layout functions and compared with the
 // record. The code between //! [name] markers is shown on the page (docs/10_wild.md).
@@ -259,6 +261,8 @@ int main(int argc, char** argv) {
              c.equal("strides of the float64 copy", f64.strides(), Shape{1000, 1}, "f64_strides");
            });
 
+  wild_chapter::hidden_copies(ch);
+
   // ---- Small innermost dims ---------------------------------------------------------------------
   ch.section("small", "Small innermost dims");
 
@@ -307,6 +311,8 @@ int main(int argc, char** argv) {
              c.value("pairs_add_ms", book::fixed(r.a_ms, 2));
            }).timing();
 
+  wild_chapter::devices(ch);
+  wild_chapter::network(ch);
   wild_chapter::boundaries(ch);
   wild_chapter::exercises(ch);
   return ch.main(argc, argv);

@@ -5,6 +5,7 @@ does not have (cat, stack, einsum, sort, topk, cumsum), and what happens at the 
 NumPy, DLPack, torch.save and torch.compile. `tools/book record-pytorch` runs it with torch 2.6
 and 1.13; the chapter's checks compare the library's answers and layout rules with it.
 """
+import copy
 import io
 import os
 import sys
@@ -12,12 +13,14 @@ import warnings
 
 import numpy as np
 import torch
+from torch._utils import _flatten_dense_tensors, _unflatten_dense_tensors
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "tools", "pytorch"))
 from answers import Answers, storage_of  # noqa: E402
 
 answers = Answers("10_wild")
+copy_module = copy.deepcopy
 
 # ---- Which layout an op returns -----------------------------------------------------------------
 answers.group("einsum")
@@ -126,6 +129,55 @@ answers.of("'aten::clone' in ops(lambda: dense @ w)")
 answers.of("'aten::bmm' in ops(lambda: dense @ w)")
 answers.of("'aten::clone' in ops(lambda: batch @ wg)")
 
+answers.group("inside")
+# [inside]
+x = torch.arange(4096.).view(8, 16, 32)
+xt = x.transpose(1, 2)              # (8, 32, 16), strides (512, 1, 32)
+norm = torch.nn.LayerNorm(16)
+y = norm(xt)                        # copies xt first: 4096 elements
+s = xt.sum(-1)                      # walks xt's strides: no copy
+# [inside]
+xc = xt.contiguous()
+idx = torch.tensor([0, 2])
+g = torch.zeros(8, 32, 1, dtype=torch.long)
+inside_ops = {
+    "layer_norm": lambda a: norm(a),
+    "softmax": lambda a: a.softmax(-1),
+    "index_select": lambda a: a.index_select(1, idx),
+    "sum": lambda a: a.sum(-1),
+    "cumsum": lambda a: a.cumsum(-1),
+    "topk": lambda a: a.topk(2, -1),
+    "gather": lambda a: a.gather(-1, g),
+}
+
+
+def hidden_copies(a):
+    """Which of inside_ops copy their input `a` first: an aten::clone in the profiler's list."""
+    return {name: "aten::clone" in ops(lambda: f(a)) for name, f in inside_ops.items()}
+
+
+def clone_bytes(run):
+    """The bytes of each aten::empty_like a call runs (the buffer of its hidden copy)."""
+    with torch.autograd.profiler.profile(profile_memory=True) as prof:
+        run()
+    return [e.cpu_memory_usage for e in prof.function_events if e.name == "aten::empty_like"]
+
+
+answers.of("xt")
+answers.of("hidden_copies(xt)")
+answers.of("hidden_copies(xc)")
+answers.of("clone_bytes(lambda: norm(xt))")
+
+answers.group("permute")
+# [permute]
+cube = torch.arange(24.).view(2, 3, 4)
+swap_last = cube.permute(0, 2, 1)   # strides (12, 1, 4): a batch of transposes
+reverse = cube.permute(2, 1, 0)     # strides (1, 4, 12): no dim keeps stride 1 in place
+# [permute]
+answers.of("swap_last.contiguous()")
+answers.of("reverse.contiguous()")
+answers.of("cube.view(6, 4).t().contiguous()")
+
 answers.group("expanded")
 # [expanded]
 col = torch.arange(3.).view(3, 1)
@@ -150,6 +202,42 @@ by_add = xy[:, 0] + xy[:, 1]          # an element-wise add of two stride-2 colu
 answers.of("xy.sum(-1)")
 answers.of("xy[:, 0] + xy[:, 1]")
 answers.of("xy[:, 0]", base="xy")
+
+# ---- Devices and buffers ------------------------------------------------------------------------
+answers.group("device")
+# [device]
+x = torch.arange(12.).view(3, 4)
+rows = x[1:]                        # rows 1 and 2: dense, 8 elements
+cols = x[:, ::2]                    # every second column: holes between its elements
+wide = torch.arange(3.).view(3, 1).expand(3, 1000)
+moved = cols.to("meta")             # the layout .to("cuda") allocates
+# [device]
+
+
+def moved_layout(t):
+    """The layout a copy of t to another device gets: its strides, offset and storage bytes."""
+    m = t.to("meta")
+    return {"strides": list(m.stride()), "offset": m.storage_offset(),
+            "nbytes": storage_of(m).nbytes()}
+
+
+answers.of("moved_layout(rows)")
+answers.of("moved_layout(cols)")
+answers.of("moved_layout(x.t())")
+answers.of("moved_layout(x.t()[:, ::2])")
+answers.of("moved_layout(wide)")
+
+
+def pin(t):
+    """pin_memory() of t: on a machine without CUDA, the error PyTorch raises."""
+    try:
+        return {"pinned": t.pin_memory().is_pinned()}
+    except Exception as e:  # noqa: BLE001 (the refusal is the answer)
+        return {"error": type(e).__name__, "first words": " ".join(str(e).split()[:6])}
+
+
+answers.of("pin(cols)")
+answers.of("torch.cuda.is_available()")
 
 # ---- Crossing a boundary ------------------------------------------------------------------------
 answers.group("numpy")
@@ -208,6 +296,34 @@ answers.of("l2.data_ptr() - l1.data_ptr()")
 answers.of("l2.storage_offset()")
 answers.of("storage_of(l1).nbytes()")
 
+answers.group("buffers")
+# [buffers]
+a = torch.arange(6.).view(2, 3)
+b = torch.arange(4.).view(2, 2).t()             # strides (1, 2)
+flat = _flatten_dense_tensors([a, b])           # one dense buffer of 10 elements
+a2, b2 = _unflatten_dense_tensors(flat, [a, b]) # views of it: b2 is contiguous, (2, 1)
+# [buffers]
+answers.of("flat")
+answers.of("a2", base="flat")
+answers.of("b2", base="flat")
+pb = torch.nn.Parameter(b.clone().t().contiguous().t())
+answers.of("torch.nn.utils.parameters_to_vector([pb])")
+
+
+def lstm_storages():
+    """How many storages an LSTM's four weights use on the CPU, before and after flatten_parameters."""
+    torch.manual_seed(0)
+    lstm = torch.nn.LSTM(4, 3)
+
+    def count():
+        return len({storage_of(w).data_ptr() for w in lstm._flat_weights})
+    before = count()
+    lstm.flatten_parameters()
+    return {"before": before, "after": count()}
+
+
+answers.of("lstm_storages()")
+
 answers.group("data_ptr")
 # [data_ptr]
 t = torch.arange(12.).view(3, 4).t()
@@ -217,6 +333,40 @@ flat = t.contiguous().view(-1)        # what it meant to read: t row by row
 answers.of("t.is_contiguous()")
 answers.of("raw")
 answers.of("flat")
+
+# ---- Channels last through a network -----------------------------------------------------------
+answers.group("network")
+# [network]
+torch.manual_seed(0)
+img = torch.rand(2, 3, 8, 8)                                # NCHW
+img_cl = img.contiguous(memory_format=torch.channels_last)  # NHWC in memory
+net = torch.nn.Sequential(
+    torch.nn.Conv2d(3, 4, 3, padding=1), torch.nn.BatchNorm2d(4), torch.nn.ReLU(),
+    torch.nn.MaxPool2d(2), torch.nn.Conv2d(4, 4, 1)).eval()
+out_cl = net(img_cl)                # channels last throughout: (64, 1, 16, 4)
+out = net(img)                      # contiguous throughout: (64, 16, 4, 1)
+# [network]
+answers.of("out_cl.stride()")
+answers.of("out.stride()")
+answers.of("net[0](img_cl).stride()")
+net_cl = copy_module(net).to(memory_format=torch.channels_last)
+answers.of("net_cl[0](img).stride()")
+answers.of("net_cl(img).stride()")
+answers.of("torch.allclose(out_cl, out, atol=1e-6)")
+answers.of("out_cl.flatten(1).stride()")
+answers.of("'aten::clone' in ops(lambda: out_cl.flatten(1))")
+
+# [linear]
+lin = torch.nn.Linear(3, 6)
+tokens = img.permute(0, 2, 3, 1)        # over NCHW memory: (192, 8, 1, 64)
+tokens_cl = img_cl.permute(0, 2, 3, 1)  # over NHWC memory: (192, 24, 3, 1)
+# [linear]
+answers.of("tokens.stride()")
+answers.of("tokens_cl.stride()")
+answers.of("'aten::clone' in ops(lambda: lin(tokens))")
+answers.of("'aten::clone' in ops(lambda: lin(tokens_cl))")
+answers.of("lin(tokens).stride()")
+answers.of("torch.allclose(lin(tokens), lin(tokens_cl))")
 
 answers.group("compile")
 # [compile]

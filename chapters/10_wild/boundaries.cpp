@@ -1,6 +1,7 @@
 // Chapter 10, sections "Crossing a boundary" and "Compilers", and the exercises: NumPy's byte
 // strides and Fortran order, a read-only array, DLPack, torch.save of two views, a kernel that
-// reads data_ptr() in storage order, torch.compile (SW-11 … SW-16, EX-10.1 … EX-10.5).
+// reads data_ptr() in storage order, flat buffers for collectives and cuDNN, torch.compile
+// (SW-11 … SW-16, SW-25, EX-10.1 … EX-10.6).
 #include <string>
 #include <vector>
 
@@ -161,6 +162,35 @@ void wild_chapter::boundaries(book::Chapter& ch) {
              c.value("flat_head", std::vector<double>(f.begin(), f.begin() + 3));
            });
 
+  ch.claim("SW-25",
+           "Collectives and cuDNN's RNNs want one dense buffer. _flatten_dense_tensors packs a "
+           "(2, 3) tensor and a (2, 2) transpose into 10 contiguous elements, each in its row-major "
+           "order, and _unflatten_dense_tensors returns contiguous views of it at offsets 0 and 6. "
+           "parameters_to_vector calls view(-1) and refuses the transpose. On the CPU, "
+           "flatten_parameters() leaves an LSTM's 4 weights in 4 storages.",
+           [](book::Check& c) {
+             //! [buffers]
+             Tensor a = arange(6, f32).view({2, 3});
+             Tensor b = arange(4, f32).view({2, 2}).t();          // strides (1, 2)
+             Tensor flat = empty({a.numel() + b.numel()}, f32);   // one dense buffer
+             Tensor a2 = flat.slice(0, 0, 6).view({2, 3});        // views of it, row-major
+             Tensor b2 = flat.slice(0, 6, 10).view({2, 2});
+             a2.copy_(a);
+             b2.copy_(b);                                         // b's values, b2's layout
+             //! [buffers]
+             pytorch().compare(c, "buffers", "flat", flat);
+             pytorch().compare(c, "buffers", "a2", a2, {&flat});
+             pytorch().compare(c, "buffers", "b2", b2, {&flat});
+             pytorch().compare_error(c, "buffers", "torch.nn.utils.parameters_to_vector([pb])",
+                                     [&] { (void)b.view({-1}); });
+             const nlohmann::json* lstm = pytorch().find("buffers", "lstm_storages()");
+             pytorch().versions(c, "buffers", "lstm_storages()");
+             c.equal("an LSTM's storages after flatten_parameters() on the CPU",
+                     lstm ? (*lstm)["value"].value("after", 0) : 0, 4, "lstm_storages");
+             c.equal("and before", lstm ? (*lstm)["value"].value("before", 0) : 0, 4);
+             c.equal("offset of the second view", b2.storage_offset(), int64_t{6}, "flat_offset");
+           });
+
   // ---- Compilers --------------------------------------------------------------------------------
   ch.section("compile", "Compilers");
 
@@ -241,5 +271,21 @@ void wild_chapter::exercises(book::Chapter& ch) {
                                      e5.storage().nbytes());
              c.equal("strides", e5.strides(), Shape{5, 1}, "ex5_strides");
              c.equal("bytes", e5.storage().nbytes(), int64_t{20000}, "ex5_bytes");
+           });
+
+  ch.claim("EX-10.6",
+           "Of softmax(-1) and sum(-1) of an (8, 32, 16) transpose, softmax copies it first, "
+           "16384 bytes, and sum copies nothing.",
+           [](book::Check& c) {
+             const Tensor xt = arange(4096, f32).view({8, 16, 32}).transpose(1, 2);
+             const nlohmann::json* got = pytorch().find("inside", "hidden_copies(xt)");
+             pytorch().versions(c, "inside", "hidden_copies(xt)");
+             const nlohmann::json v = got ? (*got)["value"] : nlohmann::json::object();
+             c.equal("softmax copies", v.value("softmax", false), !xt.is_contiguous());
+             c.equal("sum copies", v.value("sum", true), false);
+             const int64_t before = Storage::allocated_bytes();
+             (void)xt.contiguous();
+             c.equal("bytes of softmax's copy", Storage::allocated_bytes() - before, int64_t{16384},
+                     "ex6_bytes");
            });
 }

@@ -23,6 +23,14 @@ inline const book::PytorchRecord& pytorch() { return book::PytorchRecord::of_cha
 strided::Shape recorded_strides(book::Check& c, const std::string& group,
                                 const std::string& expression);
 
+// The second half of "Copies hidden inside ops": ops that call contiguous(), and what
+// contiguous() of a permutation costs (SW-17 … SW-19; inside.cpp).
+void hidden_copies(book::Chapter& ch);
+// The sections "Devices" (SW-20 … SW-22; devices.cpp) and "Channels last through a network"
+// (SW-23, SW-24, SW-26; network.cpp).
+void devices(book::Chapter& ch);
+void network(book::Chapter& ch);
+
 // The sections "Crossing a boundary" and "Compilers" (SW-11 … SW-15), and the exercises.
 void boundaries(book::Chapter& ch);
 void exercises(book::Chapter& ch);
