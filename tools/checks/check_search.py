@@ -33,6 +33,11 @@ from check_browser import (Browser, browser_arguments, find_chromium, report,  #
                            problems_in_events)
 
 QUERIES = ["contiguous", "permute", "memset", "as_strided", "MT-03"]
+# Questions readers bring about PyTorch's own ops and boundaries, each with the page that answers
+# it (chapter 10, Strides in the wild): that page must be among the first three results.
+TOPICS = [("einsum", "ch10.html"), ("flatten_parameters", "ch10.html"),
+          ("pin_memory", "ch10.html"), ("parameters_to_vector", "ch10.html"),
+          ("layer_norm", "ch10.html"), ("from_dlpack", "ch10.html")]
 # A chapter page: Doxygen keeps the Markdown file's name (docs/03_contiguity.md) as an anchor.
 CHAPTER_ANCHOR = re.compile(r'id="md_pages_[0-9]{2}_')
 
@@ -278,6 +283,13 @@ def main(argv=None):
                     not res["items"][0]["href"].endswith("#" + q):
                 failures.append(f"{q!r}: the first result is {res['items'][0]['href']}, not the claim")
 
+        for q, page in TOPICS:
+            res = r.type(q)
+            found = [urllib.parse.urlsplit(i["href"]).path.rsplit("/", 1)[-1] for i in res["items"]]
+            print(f"check_search: {q!r} finds {found[:3]}")
+            if page not in found[:3]:
+                failures.append(f"{q!r}: {page} is not among the first three results {found[:3]}")
+
         # Each word is typed into the search box of the page the last one led to: every page has
         # the box, and a reader searches from wherever they are.
         words = distinctive_words(texts, chapters)
@@ -304,6 +316,11 @@ def main(argv=None):
             failures.append("no errors page (no div.book-error-entry) to paste messages from")
         else:
             r.open(errors)
+            # The errors page sends a reader on to the chapter of layouts in PyTorch's own ops.
+            if not json.loads(r.js("JSON.stringify(Array.from(document.querySelectorAll("
+                                   "'.contents a[href]')).some((a) => "
+                                   "a.getAttribute('href').startsWith('ch10.html')))")):
+                failures.append(f"{errors}: no link to ch10.html, Strides in the wild")
             entries = json.loads(r.js(ENTRIES))
             for e in entries:
                 if not e["anchor"] or not e["messages"]:
