@@ -1,7 +1,17 @@
 """The check that a claim's sentence says its statement's numbers.
 
 A reader must never find the prose beside a mark saying other numbers than the claim that was
-checked; see docs/claim_numbers.txt for the reviewed exceptions."""
+checked. So every number of a claim's statement must be found in what the reader sees with the
+mark: the paragraph that carries it (values put in), the code, outputs, tables and displayed
+formulas shown earlier in its section or right after the paragraph, or in words ("twice",
+"three times"). And a shape (32³, 2×3×4) or a size (4 KiB) in the marked sentence, or in the
+caption of one of the claim's outputs, must be one the statement has, when the statement has one
+of that kind. What the tool cannot read is said in docs/claim_numbers.txt, one reviewed line each.
+The check reads the Markdown with the run's values, outputs and snippets, which is what Doxygen
+renders, so a failure names the page's line and the claim before anything is rendered; the
+browser checks (tools/checks) would have to find the same paragraphs and sections again in
+Doxygen's HTML, and could only fail the tests, not the build. (number_forms.py reads the numbers.)
+"""
 
 import html
 import json
