@@ -1,0 +1,133 @@
+"""Tests of embed/tryit.py: Try it blocks and Explorer links."""
+
+import os
+import shutil
+import sys
+import unittest
+
+if __package__ in (None, ""):  # run as a file: the package is one folder up
+    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+from embed.book_case import BookCase, PAGE  # noqa: E402
+
+
+class TryItTest(BookCase):
+    def test_a_tryit_block_shows_the_real_output_escaped(self):
+        explore = self.fake_explore('echo "ran: $1 <$2>"\n')
+        self.write(os.path.join(self.docs, "99_demo.md"), PAGE + '\n\\tryit "x.t()" --strides\n\nDone.\n')
+        rc, err = self.run_embed("--explore", explore)
+        self.assertEqual(rc, 0, err)
+        page = self.read("99_demo.md")
+        self.assertIn("\\htmlinclude[block] tryit.99_demo.", page)
+        name = [f for f in os.listdir(os.path.join(self.pages, "fragments")) if f.startswith("tryit.")][0]
+        block = self.read("fragments", name)
+        self.assertIn("$ strided-explore &quot;x.t()&quot; --strides", block)
+        self.assertIn("ran: x.t() &lt;--strides&gt;", block)
+
+    def test_a_failing_tryit_command_fails_the_build(self):
+        explore = self.fake_explore('echo "bad expression" >&2\nexit 2\n')
+        self.write(os.path.join(self.docs, "99_demo.md"), PAGE + "\n\\tryit nonsense\n")
+        rc, err = self.run_embed("--explore", explore)
+        self.assertEqual(rc, 1)
+        self.assertIn("99_demo.md", err)
+        self.assertIn("exited 2: bad expression", err)
+
+    def test_an_explore_link_opens_the_expression_in_the_explorer(self):
+        explore = self.fake_explore('exit 0\n')
+        self.write(os.path.join(self.docs, "99_demo.md"),
+                   PAGE + "\nSee \\explore{arange(12).view(3, 4).t()} there.\n\nDone.\n")
+        rc, err = self.run_embed("--explore", explore)
+        self.assertEqual(rc, 0, err)
+        page = self.read("99_demo.md")
+        self.assertIn('href="explorer.html#arange(12).view(3,%204).t()"', page)
+        self.assertIn("<code>arange(12).view(3, 4).t()</code>", page)
+
+    def test_an_explore_link_the_explorer_cannot_read_fails_but_a_refusal_may_be_shown(self):
+        self.write(os.path.join(self.docs, "99_demo.md"),
+                   PAGE + "\nSee \\explore{arange(6).vew(4)}.\n\nDone.\n")
+        unread = self.fake_explore("echo \"error at column 10: unknown method 'vew'\" >&2\nexit 2\n")
+        rc, err = self.run_embed("--explore", unread)
+        self.assertEqual(rc, 1)
+        self.assertIn("cannot read it", err)
+        refused = self.fake_explore('echo "error at column 10: view(): shape is invalid" >&2\nexit 2\n')
+        rc, err = self.run_embed("--explore", refused)
+        self.assertEqual(rc, 0, err)
+
+    def test_a_tryit_block_shows_pytorchs_recorded_answer_beside_the_librarys(self):
+        self.with_companion(self.tryit_record())
+        explore = self.fake_explore("cat <<'EOF'\n" + self.EXPLORED + "EOF\n")
+        self.write(os.path.join(self.docs, "99_demo.md"), PAGE + "\n\\tryit 'arange(4).view(2, 2)'\n\nDone.\n")
+        rc, err = self.run_embed("--explore", explore)
+        self.assertEqual(rc, 0, err)
+        name = [f for f in os.listdir(os.path.join(self.pages, "fragments")) if f.startswith("tryit.")][0]
+        block = self.read("fragments", name)
+        self.assertIn("PyTorch 2.6.0 (recorded)", block)
+        self.assertNotIn("PyTorch 1.13.0a0", block)  # 1.13 answered the same: one column
+        self.assertIn("<code>torch.arange(4).view(2, 2)</code>", block)
+        self.assertIn("<th scope=\"row\">stride()</th><td><code>(2, 1)</code></td><td><code>(2, 1)</code>", block)
+        self.assertLess(block.index("book-tryit-pair"), block.index("$ strided-explore"))
+
+    def test_a_tryit_block_shows_one_row_a_step_and_keeps_the_rest_behind_a_toggle(self):
+        self.with_companion(self.tryit_record())
+        explored = self.EXPLORED.replace("  storage offset  0\n  dtype",
+                                         "  storage offset  0\n  memory          view: shares\n  dtype")
+        explore = self.fake_explore("cat <<'EOF'\n" + explored + "EOF\n")
+        self.write(os.path.join(self.docs, "99_demo.md"), PAGE + "\n\\tryit 'arange(4).view(2, 2)'\n\nDone.\n")
+        rc, err = self.run_embed("--explore", explore)
+        self.assertEqual(rc, 0, err)
+        name = [f for f in os.listdir(os.path.join(self.pages, "fragments")) if f.startswith("tryit.")][0]
+        block = self.read("fragments", name)
+        steps = block[block.index("book-tryit-steps"):block.index("</table>")]
+        # step 1 as written, step 2 as what it added; then PyTorch's last step
+        self.assertIn("<td><code>arange(4)</code></td><td><code>(4,)</code></td>", steps)
+        self.assertIn("<td><code>.view(2, 2)</code></td><td><code>(2, 2)</code></td>"
+                      "<td><code>(2, 1)</code></td><td>0</td><td>yes</td><td>view</td>", steps)
+        self.assertIn('<tr class="book-tryit-pytorch"><td>PyTorch 2.6.0 (recorded)</td>', steps)
+        self.assertIn('href="explorer.html#arange(4).view(2,%202)"', block)
+        toggle = block.index('<details class="book-tryit-full">')
+        self.assertLess(toggle, block.index("book-tryit-pair"))
+        self.assertLess(toggle, block.index("$ strided-explore"))
+
+    def test_a_changed_recorded_answer_fails_naming_chapter_and_expression(self):
+        self.with_companion(self.tryit_record(strides=[1, 2]))
+        explore = self.fake_explore("cat <<'EOF'\n" + self.EXPLORED + "EOF\n")
+        self.write(os.path.join(self.docs, "99_demo.md"), PAGE + "\n\\tryit 'arange(4).view(2, 2)'\n\nDone.\n")
+        rc, err = self.run_embed("--explore", explore)
+        self.assertEqual(rc, 1)
+        self.assertIn("chapter 99_demo, Try it arange(4).view(2, 2): stride() is '(2, 1)' here but "
+                      "'(1, 2)' in PyTorch 2.6.0's recorded answer", err)
+
+    def test_a_tryit_with_no_recorded_answer_fails(self):
+        self.with_companion()
+        explore = self.fake_explore("cat <<'EOF'\n" + self.EXPLORED + "EOF\n")
+        self.write(os.path.join(self.docs, "99_demo.md"), PAGE + "\n\\tryit 'arange(4).view(2, 2)'\n\nDone.\n")
+        rc, err = self.run_embed("--explore", explore)
+        self.assertEqual(rc, 1)
+        self.assertIn("chapter 99_demo, Try it arange(4).view(2, 2): no PyTorch answer recorded", err)
+
+    def test_a_tryit_where_the_versions_differ_shows_both_and_needs_a_note(self):
+        earlier = self.tryit_record(strides=[1, 2])
+        key = "Try it arange(4).view(2, 2)"
+        explore = self.fake_explore("cat <<'EOF'\n" + self.EXPLORED + "EOF\n")
+        self.write(os.path.join(self.docs, "99_demo.md"), PAGE + "\n\\tryit 'arange(4).view(2, 2)'\n\nDone.\n")
+        self.with_companion(self.tryit_record(), earlier_tryits=earlier)
+        rc, err = self.run_embed("--explore", explore)
+        self.assertEqual(rc, 1)
+        self.assertIn(f"chapter 99_demo, {key}: the records differ", err)
+        self.assertIn("differences.json does not say what differs", err)
+        shutil.rmtree(os.path.join(self.docs, "recorded", "pytorch"))
+        self.with_companion(self.tryit_record(), earlier_tryits=earlier,
+                            notes={"99_demo": {key: "the strides changed"}})
+        rc, err = self.run_embed("--explore", explore)
+        self.assertEqual(rc, 0, err)
+        name = [f for f in os.listdir(os.path.join(self.pages, "fragments")) if f.startswith("tryit.")][0]
+        block = self.read("fragments", name)
+        self.assertLess(block.index("PyTorch 1.13.0a0 (recorded)"), block.index("PyTorch 2.6.0 (recorded)"))
+        self.assertIn("<td><code>(1, 2)</code></td><td><code>(2, 1)</code></td>", block)
+        versions_page = self.read("fragments", "book.versions.html")
+        self.assertIn("the strides changed", versions_page)
+        self.assertIn("its Try it block", versions_page)
+
+
+if __name__ == "__main__":
+    unittest.main()
