@@ -7,14 +7,17 @@ Run by a maintainer, never by the build:
 
 Deterministic: every case is enumerated, none is drawn, so the same torch gives byte-identical
 output. The committed file is PyTorch 2.6's answer (run in the root of tools/book pytorch2-root,
-as tools/pytorch/record.py runs the companions), and 1.13's is byte for byte the same. The cases are --jsonl requests in the form of generate.py's ({"id", "request",
+as tools/pytorch/record.py runs the companions, with `--with-1-13 FILE`, FILE being this script's
+output under 1.13). 1.13's answer is the same but for exp and sqrt of float16, which 1.13 refuses
+on the CPU; those cases keep it as "expected_1_13". The cases are --jsonl requests in the form of generate.py's ({"id", "request",
 "expected"}), run by tests/conformance/check.cpp (the test conformance.dtypes):
 
 - promotion: add, sub, mul and div for every ordered pair of dtypes with a narrow integer among
   them (bool, uint8, int8, int16, int32, int64, float16, bfloat16, float32, float64), the operands
   holding values at the edges of their types, so that sums and products wrap; a dimensioned
   narrow tensor with a 0-d operand of every dtype, and the other way round; x + 1;
-- neg, abs, exp and sqrt of each narrow type (abs(-128) is -128 in int8);
+- neg, abs, exp and sqrt of each narrow type (abs(-128) is -128 in int8), and exp and sqrt of
+  float16 and bfloat16;
 - view(dtype) between uint8, int8, int16 and float32, int32, int64, float16, bool, on layouts
   that pass and that meet each of PyTorch's refusals, and a float's bytes read as uint8;
 - casts (the chain op "to"): float32, float64, float16 and bfloat16 to each narrow type through
@@ -232,6 +235,16 @@ def unary_cases():
                          lambda: getattr(torch, op)(chain_tensor(x)))
 
 
+def half_unary_cases():
+    """exp and sqrt of float16 and bfloat16. PyTorch 1.13 refuses float16's on the CPU
+    ("exp_vml_cpu" not implemented for 'Half'); 2.6 computes them, and the library follows 2.6."""
+    for dname in ["float16", "bfloat16"]:
+        x = {"start": start_json([2, 3], dname, [0.5, 1.0, 2.0, 4.0, 100.25, 0.0])}
+        for op in ["exp", "sqrt"]:
+            yield engine({"unary": op, "x": x},
+                         lambda: getattr(torch, op)(chain_tensor(x)))
+
+
 def view_dtype_cases():
     targets = ["uint8", "int8", "int16", "int32", "int64", "float32", "float16", "bool"]
     layouts = [
@@ -356,12 +369,20 @@ def grad_cases():
 
 def main():
     makers = [promotion_cases, unary_cases, view_dtype_cases, cast_cases, tensor_cases, sum_cases,
-              matmul_cases, image_cases, grad_cases]
+              matmul_cases, image_cases, grad_cases, half_unary_cases]
+    # --with-1-13 FILE: FILE is this script's output under PyTorch 1.13; its answer is kept beside
+    # each case as "expected_1_13" where it differs (answers.py, with_1_13).
+    earlier = {}
+    if len(sys.argv) == 3 and sys.argv[1] == "--with-1-13":
+        with open(sys.argv[2], encoding="utf-8") as f:
+            earlier = {c["id"]: c["expected"] for c in map(json.loads, f)}
     case_id = 0
     for make in makers:
         for request, expected in make():
-            sys.stdout.write(json.dumps({"id": case_id, "request": request, "expected": expected},
-                                        separators=(",", ":"), allow_nan=False) + "\n")
+            case = {"id": case_id, "request": request, "expected": expected}
+            if case_id in earlier and earlier[case_id] != expected:
+                case["expected_1_13"] = earlier[case_id]
+            sys.stdout.write(json.dumps(case, separators=(",", ":"), allow_nan=False) + "\n")
             case_id += 1
 
 
