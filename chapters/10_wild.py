@@ -299,13 +299,17 @@ answers.of("storage_of(l1).nbytes()")
 answers.group("buffers")
 # [buffers]
 a = torch.arange(6.).view(2, 3)
-b = torch.arange(4.).view(2, 2).t()             # strides (1, 2)
-flat = _flatten_dense_tensors([a, b])           # one dense buffer of 10 elements
-a2, b2 = _unflatten_dense_tensors(flat, [a, b]) # views of it: b2 is contiguous, (2, 1)
+b = torch.arange(4.).view(2, 2).t()                 # strides (1, 2)
+flat = torch.cat([a.reshape(-1), b.reshape(-1)])    # one dense buffer of 10 elements
+a2, b2 = flat[:6].view(2, 3), flat[6:].view(2, 2)   # views of it: b2 is contiguous, (2, 1)
 # [buffers]
 answers.of("flat")
 answers.of("a2", base="flat")
 answers.of("b2", base="flat")
+# What distributed data parallel's buckets do (torch/_utils.py): the same buffer, the same views.
+answers.of("torch.equal(flat, _flatten_dense_tensors([a, b]))")
+answers.of("[u.stride() for u in _unflatten_dense_tensors(flat, [a, b])]")
+answers.of("[u.storage_offset() for u in _unflatten_dense_tensors(flat, [a, b])]")
 pb = torch.nn.Parameter(b.clone().t().contiguous().t())
 answers.of("torch.nn.utils.parameters_to_vector([pb])")
 

@@ -175,12 +175,21 @@ void wild_chapter::boundaries(book::Chapter& ch) {
              Tensor flat = empty({a.numel() + b.numel()}, f32);   // one dense buffer
              Tensor a2 = flat.slice(0, 0, 6).view({2, 3});        // views of it, row-major
              Tensor b2 = flat.slice(0, 6, 10).view({2, 2});
-             a2.copy_(a);
-             b2.copy_(b);                                         // b's values, b2's layout
+             a2.copy_(a);                                         // what cat of the reshapes
+             b2.copy_(b);                                         // writes: b's values, b2's layout
              //! [buffers]
              pytorch().compare(c, "buffers", "flat", flat);
              pytorch().compare(c, "buffers", "a2", a2, {&flat});
              pytorch().compare(c, "buffers", "b2", b2, {&flat});
+             // PyTorch's own packing (_flatten_dense_tensors, _unflatten_dense_tensors) agrees.
+             pytorch().compare_value(c, "buffers", "torch.equal(flat, _flatten_dense_tensors([a, b]))",
+                                     true);
+             pytorch().compare_value(c, "buffers",
+                                     "[u.stride() for u in _unflatten_dense_tensors(flat, [a, b])]",
+                                     std::vector<Shape>{a2.strides(), b2.strides()});
+             pytorch().compare_value(
+                 c, "buffers", "[u.storage_offset() for u in _unflatten_dense_tensors(flat, [a, b])]",
+                 std::vector<int64_t>{a2.storage_offset(), b2.storage_offset()});
              pytorch().compare_error(c, "buffers", "torch.nn.utils.parameters_to_vector([pb])",
                                      [&] { (void)b.view({-1}); });
              const nlohmann::json* lstm = pytorch().find("buffers", "lstm_storages()");

@@ -101,7 +101,7 @@ void wild_chapter::devices(book::Chapter& ch) {
 #if WILD_HAVE_CUDA_API
              if (book::gpu().available) return c.not_run("this machine has a CUDA device");
              c.throws("to_cuda without a CUDA device",
-                      [] { (void)cuda::to_cuda(arange(4, f32)); });
+                      [] { (void)cuda::to_cuda(arange(4, f32)); }, "cuda::to_device: no CUDA device");
 #endif
            });
 }
