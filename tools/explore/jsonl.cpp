@@ -242,7 +242,8 @@ Json answer(const Request& request, Meter& m) {
   std::vector<std::string> kinds;
   for (const char* k : {"unary", "binary", "matmul", "grad", "broadcast_shapes"})
     if (request.contains(k)) kinds.push_back(k);
-  if (request.contains("start") || request.contains("ops")) kinds.push_back("start");
+  if (request.contains("start") || request.contains("ops"))
+    kinds.push_back(request.contains("start") ? "start" : "ops");  // a view chain, by its field
   if (kinds.size() > 1)
     throw BadInput("a request is of one kind; this one has both \"" + kinds[0] + "\" and \"" +
                    kinds[1] + "\"");

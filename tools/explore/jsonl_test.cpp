@@ -311,6 +311,9 @@ TEST_CASE("every request is strict: a field it does not have is refused, never d
           "matmul has no field \"dtyp\"");
   refused(R"({"grad":{"start":{"shape":[2]}},"x":1})", "a grad request has no field \"x\"");
   refused(R"({"broadcast_shapes":[[2]],"start":{"shape":[2]}})", "this one has both");
+  // A chain's "ops" alone beside another kind is named as itself (found by fuzz/jsonl_fields.cpp).
+  refused(R"({"grad":{"start":{"shape":[2]}},"ops":[]})",
+          "this one has both \"grad\" and \"ops\"");
   // tensor_split's indices must be a list: an integer ran as no split at all.
   refused(R"({"start":{"shape":[6]},"ops":[{"op":"tensor_split","indices":2,"index":0}]})",
           "tensor_split.indices must be a list of integers, got 2");
