@@ -1,0 +1,167 @@
+// The in-place ops of the expression language (add_, mul_, fill_, copy_, zero_, index_put_ and
+// x[...] = v): their results and their refusals, against PyTorch 2.6's answers
+// (tools/conformance/inplace_cases.py, with PyTorch 1.13's kept where it differs), and what the
+// report says about a write.
+#include <doctest/doctest.h>
+
+#include "test_path.h"
+
+#include <fstream>
+
+#include <nlohmann/json.hpp>
+
+#include "evaluate.h"
+#include "expression.h"
+#include "inplace.h"
+#include "report.h"
+
+using namespace strided;
+using namespace strided::explore;
+
+namespace {
+
+std::vector<nlohmann::json> inplace_cases(const char* kind) {
+  std::ifstream in(strided::testing::test_path("STRIDED_INPLACE_CASES"));
+  REQUIRE(in);
+  std::vector<nlohmann::json> out;
+  std::string line;
+  while (std::getline(in, line))
+    if (!line.empty()) {
+      nlohmann::json c = nlohmann::json::parse(line);
+      if (c.contains(kind)) out.push_back(std::move(c));
+    }
+  return out;
+}
+
+void flatten_values(const nlohmann::json& v, std::vector<double>& out) {
+  if (v.is_array()) {
+    for (const auto& item : v) flatten_values(item, out);
+  } else {
+    out.push_back(v.get<double>());
+  }
+}
+
+std::string write_error(const std::string& source) {
+  try {
+    evaluate(parse(source));
+  } catch (const ExploreError& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+std::string write_report(const std::string& source) {
+  Meter m;
+  const std::vector<StepResult> steps = evaluate(parse(source), m);
+  return report(steps, m);
+}
+
+bool mentions(const std::string& text, const std::string& what) {
+  return text.find(what) != std::string::npos;
+}
+
+}  // namespace
+
+TEST_CASE("in-place expressions answer as PyTorch 2.6 does") {
+  const std::vector<nlohmann::json> all = inplace_cases("expression");
+  CHECK(all.size() >= 30);
+  for (const nlohmann::json& c : all) {
+    const std::string source = c["expression"];
+    CAPTURE(source);
+    if (c.contains("error")) {
+      CHECK(write_error(source) == c["error"].get<std::string>());
+      continue;
+    }
+    std::vector<double> expected;
+    flatten_values(c["values"], expected);
+    const std::vector<StepResult> steps = evaluate(parse(source));
+    CHECK(steps.back().relation == StepResult::Relation::InPlace);
+    CHECK(steps.back().tensor.to_vector() == expected);
+  }
+}
+
+TEST_CASE("PyTorch 1.13 and 2.6 differ on x.expand(...)[:, 0] = 5 alone; the explorer follows 2.6") {
+  int differ = 0;
+  for (const nlohmann::json& c : inplace_cases("expression"))
+    if (c.contains("expected_1_13")) {
+      ++differ;
+      CHECK(c["expression"] == "ones(1, 3).expand(4, 3)[:, 0] = 5");
+      CHECK(c["expected_1_13"].contains("values"));  // 1.13 filled the stride-0 column
+    }
+  CHECK(differ == 1);
+}
+
+TEST_CASE("an in-place step returns self, and the steps sharing its storage see the write") {
+  const std::string r = write_report("arange(12).view(3, 4)[:, 0].fill_(7)");
+  CHECK(mentions(r, "step 4: arange(12).view(3, 4)[:, 0].fill_(7)\n"));
+  CHECK(mentions(r, "memory          in place: writes into step 3's elements and returns that tensor "
+               "(self), nothing copied\n"));
+  CHECK(mentions(r, "values after the write\n    tensor([7, 7, 7])\n"));
+  CHECK(mentions(r, "seen by         steps 1, 2, which share its storage\n"));
+  CHECK(mentions(r, "step 1 after the write\n    tensor([ 7,  1,  2,  3,  7,  5,  6,  7,  7,  9, 10, "
+               "11])\n"));
+  // Each earlier step shows its values as they were when it ran.
+  CHECK(mentions(r, "  values\n    tensor([ 0,  1,  2,  3,  4,  5,  6,  7,  8,  9, 10, 11])\n"));
+  CHECK(mentions(r, "  values\n    tensor([0, 4, 8])\n"));
+}
+
+TEST_CASE("x[...] = v shows x after the write, and the step names the assignment") {
+  const std::vector<StepResult> steps = evaluate(parse("arange(12).view(3, 4)[:, 0] = 5"));
+  REQUIRE(steps.size() == 3);
+  CHECK(steps[2].text == "arange(12).view(3, 4)[:, 0] = 5");
+  CHECK(steps[2].tensor.sizes() == Shape{3, 4});
+  CHECK(steps[2].seen_by == std::vector<size_t>{1, 0});
+  CHECK(steps[0].before_write.to_vector() ==
+        std::vector<double>{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11});
+  const std::string r = write_report("arange(12).view(3, 4)[:, 0] = 5");
+  CHECK(mentions(r, "in place: writes into step 2's elements"));
+  CHECK(mentions(r, "seen by         step 1, which shares its storage\n"));
+}
+
+TEST_CASE("a tensor argument runs first, reported as steps of its own") {
+  const std::vector<StepResult> steps = evaluate(parse("arange(3.).add_(ones(3))"));
+  REQUIRE(steps.size() == 3);
+  CHECK(steps[1].text == "ones(3)");
+  CHECK(steps[2].relation == StepResult::Relation::InPlace);
+  CHECK(steps[2].seen_by.front() == 0);
+  CHECK(steps[2].tensor.to_vector() == std::vector<double>{1, 2, 3});
+  // The chain goes on from self.
+  CHECK(evaluate(parse("arange(4.).mul_(2).view(2, 2)")).back().tensor.to_vector() ==
+        std::vector<double>{0, 2, 4, 6});
+}
+
+TEST_CASE("only an indexing can be assigned to, and only at the end") {
+  CHECK(write_error("arange(4).t() = 3") ==
+        "cannot assign to a function call: only x[...] = value writes into a tensor");
+  CHECK(write_error("arange(4).T = 3") ==
+        "cannot assign to an attribute: only x[...] = value writes into a tensor");
+  CHECK(write_error("arange(4)[0] = 3 = 4") == "unexpected '=' after the expression");
+  CHECK(write_error("arange(4)[0] = ") == "expected a value, found end of input");
+  CHECK(write_error("arange(4)[0] = 'a'") ==
+        "setitem(): argument 'value' must be Tensor or Number, not str");
+  CHECK(write_error("arange(4)[:, [0]] = 1") ==
+        "x[...] = value with lists of integers takes lists alone here (x[[0, 2]] = v, "
+        "x[[0, 1], [2, 0]] = v): write x.index_put_ for the others");
+}
+
+TEST_CASE("in-place arguments bind as PyTorch's") {
+  CHECK(write_error("arange(4.).add_(ones(4), 2)") ==
+        "add_() takes 1 positional argument but 2 were given");
+  CHECK(write_error("arange(4.).copy_(2)") == "copy_(): argument 'src' must be Tensor, not int");
+  CHECK(write_error("arange(4.).index_put_((tensor([0]),), 1.0)") ==
+        "index_put_(): argument 'values' must be Tensor, not float");
+  CHECK(write_error("arange(4.).index_put_(tensor([0]), tensor(1.))") ==
+        "index_put_(): argument 'indices' (position 1) must be tuple of Tensors, not Tensor");
+  CHECK(write_error("arange(4.).index_put_((tensor([0.]),), tensor(1.))") ==
+        "tensors used as indices must be long, int, byte or bool tensors");
+}
+
+TEST_CASE("torch_words drops the library's op name and layouts, keeping PyTorch's words") {
+  CHECK(torch_words("add: unsupported operation: more than one element of the written-to tensor "
+                    "refers to a single memory location. Please clone() the tensor before "
+                    "performing the operation. (written-to tensor (4,3):(0,1))") ==
+        "unsupported operation: more than one element of the written-to tensor refers to a "
+        "single memory location. Please clone() the tensor before performing the operation.");
+  CHECK(torch_words("a leaf Variable that requires grad is being used in an in-place operation.") ==
+        "a leaf Variable that requires grad is being used in an in-place operation.");
+}
