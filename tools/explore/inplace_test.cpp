@@ -13,6 +13,7 @@
 #include "evaluate.h"
 #include "expression.h"
 #include "inplace.h"
+#include "jsonl.h"
 #include "report.h"
 
 using namespace strided;
@@ -164,4 +165,46 @@ TEST_CASE("torch_words drops the library's op name and layouts, keeping PyTorch'
         "single memory location. Please clone() the tensor before performing the operation.");
   CHECK(torch_words("a leaf Variable that requires grad is being used in an in-place operation.") ==
         "a leaf Variable that requires grad is being used in an in-place operation.");
+}
+
+TEST_CASE("--jsonl: an in-place op answers self, and the start tensor after the write") {
+  const nlohmann::json a = nlohmann::json::parse(answer_line(
+      R"({"start":{"shape":[3,4],"dtype":"int64"},"ops":[{"op":"select","dim":1,"index":0},)"
+      R"({"op":"fill_","value":7}]})"));
+  const nlohmann::json& r = a["results"][1];
+  CHECK(r["shape"] == nlohmann::json::array({3}));
+  CHECK(r["stride"] == nlohmann::json::array({4}));
+  CHECK(r["shares_prev"] == true);
+  CHECK(r["in_place"] == true);
+  CHECK(r["values"] == nlohmann::json::array({7, 7, 7}));
+  CHECK(r["start_values"] == nlohmann::json::array({7, 1, 2, 3, 7, 5, 6, 7, 7, 9, 10, 11}));
+  // index_put_ with accumulate, its values a chain of their own (arange(3) as float32).
+  const nlohmann::json b = nlohmann::json::parse(answer_line(
+      R"({"start":{"shape":[6]},"ops":[{"op":"index_put_","indices":[[0,2,2]],)"
+      R"("values":{"start":{"shape":[3]}},"accumulate":true}]})"));
+  CHECK(b["results"][0]["values"] == nlohmann::json::array({0.0, 1.0, 5.0, 3.0, 4.0, 5.0}));
+}
+
+TEST_CASE("--jsonl: an operand without a start is a view of the chain's start, and may overlap") {
+  const auto message = [](const std::string& line) {
+    const nlohmann::json a = nlohmann::json::parse(answer_line(line));
+    return a["results"].back().value("message", std::string());
+  };
+  const std::string overlap =
+      "unsupported operation: some elements of the input tensor and the written-to tensor refer "
+      "to a single memory location. Please clone() the tensor before performing the operation.";
+  CHECK(message(R"({"start":{"shape":[5]},"ops":[{"op":"slice","start":1},)"
+                R"({"op":"copy_","src":{"ops":[{"op":"slice","stop":-1}]}}]})") == overlap);
+  CHECK(message(R"({"start":{"shape":[5]},"ops":[{"op":"slice","start":1},)"
+                R"({"op":"add_","other":{"ops":[{"op":"slice","stop":-1}]}}]})") == overlap);
+  CHECK(message(R"({"start":{"shape":[1,3]},"ops":[{"op":"expand","shape":[4,3]},)"
+                R"({"op":"add_","other":1}]})") ==
+        "unsupported operation: more than one element of the written-to tensor refers to a single "
+        "memory location. Please clone() the tensor before performing the operation.");
+  CHECK(message(R"({"start":{"shape":[3],"dtype":"int64"},"ops":[{"op":"add_","other":1.5}]})") ==
+        "result type Float can't be cast to the desired output type Long");
+  CHECK(message(R"({"start":{"shape":[3]},"ops":[{"op":"mul_","other":{"start":{"shape":[2,3]}}}]})") ==
+        "output with shape [3] doesn't match the broadcast shape [2, 3]");
+  CHECK(message(R"({"start":{"shape":[4]},"ops":[{"op":"index_put_","indices":[[5]],"values":1}]})") ==
+        "index 5 is out of bounds for dimension 0 with size 4");
 }
