@@ -208,3 +208,22 @@ TEST_CASE("--jsonl: an operand without a start is a view of the chain's start, a
   CHECK(message(R"({"start":{"shape":[4]},"ops":[{"op":"index_put_","indices":[[5]],"values":1}]})") ==
         "index 5 is out of bounds for dimension 0 with size 4");
 }
+
+TEST_CASE("gradient requests with in-place ops answer as PyTorch 2.6 does") {
+  const std::vector<nlohmann::json> all = inplace_cases("grad");
+  CHECK(all.size() >= 10);
+  for (const nlohmann::json& c : all) {
+    const std::string line = nlohmann::json{{"grad", c["grad"]}}.dump();
+    CAPTURE(line);
+    const nlohmann::json a = nlohmann::json::parse(answer_line(line));
+    if (c.contains("error")) {
+      CHECK(a.value("message", std::string()) == c["error"].get<std::string>());
+      continue;
+    }
+    REQUIRE(a.contains("values"));
+    std::vector<double> expected, got;
+    flatten_values(c["values"], expected);
+    flatten_values(a["values"], got);
+    CHECK(got == expected);
+  }
+}
