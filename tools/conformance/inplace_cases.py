@@ -60,6 +60,8 @@ EXPRESSIONS = [
     "arange(4.).index_put_((tensor([0, 1]),), tensor([1., 2., 3.]))",
     "arange(4.).index_put_((tensor([0]),), tensor([1]))",
     "arange(4.).index_put_(([0],), tensor(1.))",
+    "arange(4.).index_put_((tensor([0.]),), tensor(1.))",
+    "arange(4.).index_put_((tensor([0, 1]),), tensor([1., 2.]), True)",
     "arange(4.).fill_(ones(2))",
     "arange(12.).view(3, 4)[:, 0] = ones(4)",
     "arange(4.)[[5]] = 1",
