@@ -136,7 +136,7 @@ Variable reduce(const Variable& x, const Request& op, bool mean) {
 }
 
 // A number field as a Scalar, as written (checked by check_op).
-Scalar number(const Request& v) {
+Scalar grad_number(const Request& v) {
   if (v.is_boolean()) return Scalar(v.get<bool>());
   if (v.is_number_integer()) return Scalar(v.get<int64_t>());
   return Scalar(v.get<double>());
@@ -146,23 +146,23 @@ Scalar number(const Request& v) {
 // refuses a leaf that requires grad, a view of one, and one output of several views
 // (check_inplace and handle_view_on_rebase, torch/csrc/autograd/VariableTypeUtils.h), and bumps
 // the version counter a saved tensor is checked against at backward.
-Variable apply_inplace(const Variable& x, const std::string& name, const Request& op, Meter& m) {
+Variable apply_grad_inplace(const Variable& x, const std::string& name, const Request& op, Meter& m) {
   const Tensor& t = x.tensor();
   m.charge(name, "a write into " + t.layout(), elementwise_cost(t.sizes(), t.dtype(), {t}));
   try {
     if (name == "add_") {
       // add_(other, alpha=alpha) adds alpha * other (a number here).
-      Scalar other = number(op.at("other"));
+      Scalar other = grad_number(op.at("other"));
       if (const Request* a = field(op, "alpha")) {
-        const Scalar alpha = number(*a);
+        const Scalar alpha = grad_number(*a);
         other = other.kind() != Scalar::Kind::Float && alpha.kind() != Scalar::Kind::Float
                     ? Scalar(other.to_int() * alpha.to_int())
                     : Scalar(other.to_double() * alpha.to_double());
       }
       return autograd::add_(x, other);
     }
-    if (name == "mul_") return autograd::mul_(x, number(op.at("other")));
-    if (name == "fill_") return autograd::fill_(x, number(op.at("value")));
+    if (name == "mul_") return autograd::mul_(x, grad_number(op.at("other")));
+    if (name == "fill_") return autograd::fill_(x, grad_number(op.at("value")));
     return autograd::fill_(x, Scalar(int64_t{0}));  // zero_: fill_(0), FillBackward0 too
   } catch (const Error& e) {
     throw Error(torch_words(e.what()));
@@ -199,7 +199,7 @@ Variable pick_output(const Variable& x, const std::string& name, const Request& 
 Variable apply_grad_op(const Variable& x, const Request& op, Meter& m) {
   const std::string name = grad_op_name(op);
   const Tensor& t = x.tensor();
-  if (is_inplace(name)) return apply_inplace(x, name, op, m);
+  if (is_inplace(name)) return apply_grad_inplace(x, name, op, m);
   if (is_math_op(name)) {
     // The result (the leaf is floating, and so is every step: nothing is converted). A reduction
     // sums one dim at a time, holding two partial results at once, and a mean divides the last.
