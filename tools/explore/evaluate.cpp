@@ -745,7 +745,6 @@ class Runner {
     };
     // The write's operands, evaluated before anything is written (Python evaluates a call's
     // arguments, and the right side of an assignment, first).
-    std::function<void()> run;
     std::optional<Operand> assigned;
     std::optional<Binder> b;
     if (step.kind == Step::Kind::SetItem) {
@@ -753,10 +752,9 @@ class Runner {
     } else {
       b.emplace(step, inplace_methods().at(step.name).params);
     }
-    seen_by.push_back(self_step);
+    seen_by.push_back(self_step);  // then the earlier steps on the same storage, in order
     for (size_t k = 0; k < self_step; ++k)
       if (out[k].tensor.storage().is_same(self.storage())) seen_by.push_back(k);
-    std::sort(seen_by.begin() + 1, seen_by.end());
     const auto keep_values = [&] {
       for (const size_t k : seen_by) {
         StepResult& seen = out[k];
