@@ -187,3 +187,14 @@ TEST_CASE("an argument of the wrong type names the op and the parameter") {
   CHECK_ERROR(run("arange(6).to(dtype=3)"), "to(): argument 'dtype' must be torch.dtype, not int");
   CHECK_ERROR(run("tensor([1, 'a'])"), "tensor(): expected a number, got str");
 }
+
+TEST_CASE("an assignment to something that is not an indexing") {
+  CHECK_ERROR(run("arange(4).view(2, 2) = 1"),
+              "cannot assign to a function call: only x[...] = value writes into a tensor");
+}
+
+TEST_CASE("an in-place write into an expanded tensor") {
+  CHECK_ERROR(run("ones(1, 3).expand(4, 3).mul_(2)"),
+              "unsupported operation: more than one element of the written-to tensor refers to a "
+              "single memory location. Please clone() the tensor before performing the operation.");
+}

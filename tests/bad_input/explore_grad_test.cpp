@@ -37,8 +37,13 @@ TEST_CASE("a gradient request that is not an object, or lacks its start") {
 
 TEST_CASE("a gradient request's ops name the field that is wrong") {
   check_contains(error_message(grad(R"({"op":"frob"})")), {"bad input: unknown op \"frob\""});
-  check_contains(error_message(grad(R"({"op":"split","split_size":1,"index":0})")),
-                 {"bad input: grad: the op \"split\" has no gradient here"});
+  check_contains(error_message(grad(R"({"op":"tensor_split","sections":1,"index":0})")),
+                 {"bad input: grad: the op \"tensor_split\" has no gradient here"});
+  check_contains(error_message(grad(R"({"op":"copy_","src":{"ops":[]}})")),
+                 {"bad input: grad: the op \"copy_\" has no gradient here"});
+  check_contains(error_message(grad(R"({"op":"add_","other":{"ops":[]}})")),
+                 {"bad input: grad: add_.other must be a number, got {\"ops\":[]}"});
+  check_contains(error_message(grad(R"({"op":"mul_"})")), {"bad input: mul_ needs \"other\""});
   check_contains(error_message(grad(R"({"op":"pow"})")), {"bad input: pow needs \"exponent\""});
   check_contains(error_message(grad(R"({"op":"pow","exponent":"2"})")),
                  {"bad input: pow.exponent must be a number, got \"2\""});
@@ -105,4 +110,15 @@ TEST_CASE("a gradient request allocates no more than it was charged") {
     CHECK(answer.find("\"error\"") == std::string::npos);
     CHECK(Storage::allocated_bytes() - before <= m.charged_bytes());
   }
+}
+
+TEST_CASE("an in-place op PyTorch refuses under autograd is its error, in its words") {
+  check_contains(error_message(grad(R"({"op":"zero_"})")),
+                 {"a leaf Variable that requires grad is being used in an in-place operation."});
+  check_contains(error_message(grad(R"({"op":"clone"},{"op":"unbind","index":1},{"op":"fill_","value":0})")),
+                 {"Output 1 of UnbindBackward0 is a view and is being modified inplace."});
+  check_contains(error_message(grad(R"({"op":"clone"},{"op":"split","split_size":1,"index":7})")),
+                 {"tuple index out of range"});
+  check_contains(error_message(grad(R"({"op":"clone"},{"op":"chunk","chunks":0,"index":0})")),
+                 {"chunk expects `chunks` to be greater than 0, got: 0"});
 }

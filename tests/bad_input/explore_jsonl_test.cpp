@@ -171,3 +171,33 @@ TEST_CASE("every bad line is answered and the next line still served") {
   CHECK(Json::parse(second).value("error", false));
   CHECK(Json::parse(third)["result"] == Json::array({3, 4}));
 }
+
+TEST_CASE("an in-place op's malformed fields") {
+  check_contains(error_message(kStart + R"({"op":"add_"}]})"), {"bad input: add_ needs \"other\""});
+  check_contains(error_message(kStart + R"({"op":"add_","other":"a"}]})"),
+                 {"bad input: add_.other must be a chain"});
+  check_contains(error_message(kStart + R"({"op":"add_","other":1,"alpha":[1]}]})"),
+                 {"bad input: add_.alpha must be a number, got [1]"});
+  check_contains(error_message(kStart + R"({"op":"fill_","value":{"ops":[]}}]})"),
+                 {"bad input: fill_.value must be a number"});
+  check_contains(error_message(kStart + R"({"op":"copy_","src":{"ops":[],"shape":[2]}}]})"),
+                 {"bad input: copy_.src has no field \"shape\""});
+  check_contains(error_message(kStart + R"({"op":"copy_","src":{"ops":[{"op":"frob"}]}}]})"),
+                 {"bad input: unknown op \"frob\""});
+  check_contains(error_message(kStart + R"({"op":"index_put_","indices":[0],"values":1}]})"),
+                 {"bad input: index_put_.indices must be a list of lists of integers"});
+  check_contains(error_message(kStart +
+                               R"({"op":"index_put_","indices":[[0]],"values":1,"accumulate":1}]})"),
+                 {"bad input: index_put_.accumulate must be true or false, got 1"});
+  check_contains(error_message(kStart + R"({"op":"zero_","value":0}]})"),
+                 {"bad input: the op zero_ has no field \"value\""});
+}
+
+TEST_CASE("an in-place op PyTorch refuses ends its chain with PyTorch's words") {
+  // A write into memory its operand partly covers (aten/src/ATen/MemoryOverlap.cpp).
+  check_contains(error_message(R"({"start":{"shape":[5]},"ops":[{"op":"slice","start":1},)"
+                               R"({"op":"copy_","src":{"ops":[{"op":"slice","stop":-1}]}}]})"),
+                 {"unsupported operation: some elements of the input tensor and the written-to "
+                  "tensor refer to a single memory location. Please clone() the tensor before "
+                  "performing the operation."});
+}

@@ -71,6 +71,12 @@ TEST_CASE("the meter's charges bound what the ops allocate") {
       "randn(5, dtype=torch.float64).unsqueeze(0).expand(3, 5).flatten()",
       "tensor([[1, 2], [3, 4]]).mT.contiguous()",
       "ones(2, 3).T.reshape(6)",
+      // In place: the values kept before a write, operands converted, a number made a tensor.
+      "arange(12.).view(3, 4)[:, 0].add_(ones(3, dtype=torch.float16), alpha=2)",
+      "arange(6).view(2, 3)[0] = tensor([1.5, 2, 3])",
+      "arange(6.).index_put_((tensor([0, 2]),), tensor([5., 6.]), accumulate=True)",
+      "arange(4).view(2, 2).t().copy_(ones(2, 2, dtype=torch.float64))",
+      "arange(4.)[[0, 3]] = 9",
   };
   for (const std::string& source : expressions) {
     INFO(source);
@@ -90,6 +96,9 @@ TEST_CASE("the meter's charges bound what the ops allocate") {
       R"({"matmul":{"a_shape":[4,1,2,3],"b_shape":[1,5,3,2],"dtype":"bfloat16"}})",
       R"({"matmul":{"a_shape":[2,3,4],"b_shape":[4],"dtype":"int64"}})",
       R"({"matmul":{"a_shape":[3],"b_shape":[2,3,4]}})",
+      R"({"start":{"shape":[2,4]},"ops":[{"op":"t"},{"op":"copy_","src":{"ops":[{"op":"flip","dims":[0]},{"op":"t"}]}},{"op":"mul_","other":{"start":{"shape":[2],"dtype":"int64"}}}]})",
+      R"({"start":{"shape":[6]},"ops":[{"op":"index_put_","indices":[[0,5]],"values":2.5},{"op":"fill_","value":1}]})",
+      R"({"grad":{"start":{"shape":[2,3],"dtype":"float64"},"ops":[{"op":"mul_self"},{"op":"select","dim":0,"index":1},{"op":"add_","other":1,"alpha":2}]}})",
   };
   for (const std::string& line : lines) {
     INFO(line);

@@ -216,3 +216,17 @@ TEST_CASE("a refused view says, after PyTorch's message, which dims cannot merge
   CHECK(p.status == 2);
   CHECK(!has(p.err, "why: "));
 }
+
+TEST_CASE("an assignment writes through, and a refused write exits with status 2") {
+  const Run r = run("'arange(12).view(3, 4)[:, 0] = 5'");
+  CHECK(r.status == 0);
+  CHECK(has(r.out, "step 3: arange(12).view(3, 4)[:, 0] = 5\n"));
+  CHECK(has(r.out, "in place: writes into step 2's elements"));
+  CHECK(has(r.out, "step 1 after the write\n    tensor([ 5,  1,  2,  3,  5,  5,  6,  7,  5,  9, "
+                   "10, 11])\n"));
+  const Run bad = run("'ones(1, 3).expand(4, 3).add_(1)'");
+  CHECK(bad.status == 2);
+  CHECK(has(bad.err, "error at column 25: unsupported operation: more than one element of the "
+                     "written-to tensor refers to a single memory location. Please clone() the "
+                     "tensor before performing the operation.\n"));
+}

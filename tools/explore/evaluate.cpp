@@ -7,6 +7,7 @@
 
 #include "binder.h"
 #include "bounded_ops.h"
+#include "inplace.h"
 #include "strided/layout/layout.h"
 #include "torch_functions.h"
 
@@ -20,6 +21,138 @@ struct Factory {
   std::vector<Signature> signatures;  // more than one when PyTorch overloads the name
   FactoryFn run;
 };
+
+// The in-place methods (inplace.h): each writes into the tensor it is called on and returns it, as
+// PyTorch's do. A tensor argument is an expression of its own, run by the caller (tensor_of).
+using TensorOf = std::function<Tensor(const Value&)>;
+struct InplaceMethod {
+  Signature params;
+  std::function<void(const Tensor&, const Binder&, const TensorOf&, Meter&)> run;
+};
+
+// A Tensor-or-Number parameter (add_'s other, x[...] = v's value), as python_arg_parser reads it.
+Operand operand_of(const Value& v, const std::string& op, const std::string& param,
+                   const TensorOf& tensor_of) {
+  Operand o;
+  switch (v.kind) {
+    case Value::Kind::Int: o.number = Scalar(v.integer); break;
+    case Value::Kind::Float: o.number = Scalar(v.real); break;
+    case Value::Kind::Bool: o.number = Scalar(v.boolean); break;
+    case Value::Kind::Tensor: o.tensor = tensor_of(v); break;
+    default:
+      throw ExploreError(op + "(): argument '" + param + "' must be Tensor or Number, not " +
+                             type_name(v),
+                         v.span);
+  }
+  return o;
+}
+
+Tensor tensor_argument(const Binder& b, const std::string& param, const TensorOf& tensor_of) {
+  const Value& v = b.required(param);
+  if (v.kind != Value::Kind::Tensor)
+    throw ExploreError(b.step().name + "(): argument '" + param + "' must be Tensor, not " +
+                           type_name(v),
+                       v.span);
+  return tensor_of(v);
+}
+
+// index_put_'s indices: a tuple (or list) of 1-D integer tensors, one per dim from dim 0.
+std::vector<std::vector<int64_t>> index_lists(const Binder& b, const TensorOf& tensor_of) {
+  const Value& v = b.required("indices");
+  if (v.kind != Value::Kind::Sequence)
+    throw ExploreError("index_put_(): argument 'indices' (position 1) must be tuple of Tensors, "
+                       "not " + type_name(v),
+                       v.span);
+  std::vector<std::vector<int64_t>> out;
+  for (size_t k = 0; k < v.items.size(); ++k) {
+    const Value& item = v.items[k];
+    // python_arg_parser's message for a tuple of Tensors holding something else.
+    if (item.kind != Value::Kind::Tensor)
+      throw ExploreError("expected Tensor as element " + std::to_string(k) +
+                             " in argument 0, but got " + type_name(item),
+                         item.span);
+    const Tensor t = tensor_of(item);
+    if (t.dtype() != DType::Int64 && t.dtype() != DType::Int32) {
+      // TensorAdvancedIndexing.cpp (PyTorch 2.6's words; 1.13's lacked "int"). Masks are not
+      // taken here.
+      if (t.dtype() == DType::Bool || t.dtype() == DType::UInt8)
+        throw ExploreError("index_put_: boolean and byte masks are not taken here; index with "
+                           "integer tensors",
+                           item.span);
+      throw ExploreError("tensors used as indices must be long, int, byte or bool tensors",
+                         item.span);
+    }
+    if (t.dim() != 1)
+      throw ExploreError("index_put_: the explorer takes 1-D index tensors, got one of shape " +
+                             to_string(t.sizes()),
+                         item.span);
+    std::vector<int64_t> list;
+    for (int64_t i = 0; i < t.numel(); ++i) list.push_back(t.at({i}).to_int());
+    out.push_back(std::move(list));
+  }
+  return out;
+}
+
+const std::map<std::string, InplaceMethod>& inplace_methods() {
+  static const std::map<std::string, InplaceMethod> table = {
+      // native_functions.yaml: add_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1); a
+      // Python number is wrapped as a 0-d tensor (add_.Scalar binds the same way here).
+      {"add_",
+       {{"other", "*", "alpha="},
+        [](const Tensor& t, const Binder& b, const TensorOf& tensor_of, Meter& m) {
+          Scalar alpha(int64_t{1});
+          if (const Value* a = b.get("alpha")) {
+            const Operand o = operand_of(*a, "add_", "alpha", tensor_of);
+            if (!o.number)
+              throw ExploreError("add_(): argument 'alpha' must be Number, not Tensor", a->span);
+            alpha = *o.number;
+          }
+          bounded_add_(t, operand_of(b.required("other"), "add_", "other", tensor_of), alpha, m);
+        }}},
+      {"mul_",
+       {{"other"},
+        [](const Tensor& t, const Binder& b, const TensorOf& tensor_of, Meter& m) {
+          bounded_mul_(t, operand_of(b.required("other"), "mul_", "other", tensor_of), m);
+        }}},
+      {"fill_",
+       {{"value"},
+        [](const Tensor& t, const Binder& b, const TensorOf& tensor_of, Meter& m) {
+          const Operand o = operand_of(b.required("value"), "fill_", "value", tensor_of);
+          if (o.number) {
+            bounded_fill_(t, *o.number, m);
+            return;
+          }
+          // fill_.Tensor (aten/src/ATen/native/Fill.cpp): a 0-d value only.
+          if (o.tensor.dim() != 0)
+            throw ExploreError("fill_ only supports 0-dimension value tensor but got tensor with " +
+                                   std::to_string(o.tensor.dim()) + " dimensions.",
+                               b.required("value").span);
+          bounded_fill_(t, o.tensor.item(), m);
+        }}},
+      {"zero_",
+       {{}, [](const Tensor& t, const Binder&, const TensorOf&, Meter& m) { bounded_zero_(t, m); }}},
+      {"copy_",
+       {{"src", "non_blocking="},
+        [](const Tensor& t, const Binder& b, const TensorOf& tensor_of, Meter& m) {
+          bounded_copy_(t, tensor_argument(b, "src", tensor_of), m);
+        }}},
+      {"index_put_",
+       {{"indices", "values", "accumulate="},
+        [](const Tensor& t, const Binder& b, const TensorOf& tensor_of, Meter& m) {
+          bool accumulate = false;
+          if (const Value* a = b.get("accumulate")) {
+            if (a->kind != Value::Kind::Bool)
+              throw ExploreError("index_put_(): argument 'accumulate' must be bool, not " +
+                                     type_name(*a),
+                                 a->span);
+            accumulate = a->boolean;
+          }
+          const std::vector<std::vector<int64_t>> indices = index_lists(b, tensor_of);
+          bounded_index_put_(t, indices, tensor_argument(b, "values", tensor_of), accumulate, m);
+        }}},
+  };
+  return table;
+}
 
 const std::map<std::string, Method>& methods() {
   static const std::map<std::string, Method> table = {
@@ -431,6 +564,7 @@ Tensor apply(const Step& step, const Tensor& in, Meter& m) {
                          step.name_span);
     }
     case Step::Kind::Call: break;
+    case Step::Kind::SetItem: break;  // Runner::write
   }
   const auto it = methods().find(step.name);
   if (it == methods().end()) {
@@ -529,6 +663,7 @@ const std::vector<std::string>& method_names() {
     for (const auto& [name, m] : methods()) out.push_back(name);
     for (const auto& [name, m] : multi_methods()) out.push_back(name);
     for (const auto& [name, p] : properties()) out.push_back(name);
+    for (const auto& [name, w] : inplace_methods()) out.push_back(name);
     return out;
   }();
   return names;
@@ -557,8 +692,13 @@ class Runner {
       if (i > 0) input = out.back().tensor;
       const bool multi = step.kind == Step::Kind::Call && multi_methods().count(step.name);
       const Step* pick = multi && i + 1 < steps.size() ? &steps[i + 1] : nullptr;
+      const bool writes = i > 0 && (step.kind == Step::Kind::SetItem ||
+                                    (step.kind == Step::Kind::Call &&
+                                     inplace_methods().count(step.name)));
       try {
-        if (i == 0 && step.kind == Step::Kind::Call && !factories().count(step.name) &&
+        if (writes) {
+          r.tensor = write(step, *input, r.seen_by);
+        } else if (i == 0 && step.kind == Step::Kind::Call && !factories().count(step.name) &&
             step.torch && torch_has_function(step.name)) {
           r.tensor = function(step, pick, input);
         } else if (i > 0 && multi) {
@@ -580,7 +720,8 @@ class Runner {
         ++i;
       }
       r.text = source_.substr(begin, r.span.end - begin);
-      r.relation = !input                                       ? StepResult::Relation::New
+      r.relation = writes                                       ? StepResult::Relation::InPlace
+                   : !input                                     ? StepResult::Relation::New
                    : same_tensor(r.tensor, *input)               ? StepResult::Relation::Same
                    : r.tensor.storage().is_same(input->storage()) ? StepResult::Relation::View
                                                                   : StepResult::Relation::Copy;
@@ -593,6 +734,51 @@ class Runner {
   std::vector<StepResult> out;
 
  private:
+  // An in-place step on self, the previous step's tensor: its tensor arguments run first (each
+  // reported as steps of their own), then every step whose tensor shares self's storage keeps
+  // its values as they were (before_write), then the write. Returns self.
+  Tensor write(const Step& step, Tensor self, std::vector<size_t>& seen_by) {
+    const size_t self_step = out.size() - 1;
+    const TensorOf tensor_of = [this](const Value& v) {
+      chain(v.steps, v.steps.front().span.begin);
+      return out.back().tensor;
+    };
+    // The write's operands, evaluated before anything is written (Python evaluates a call's
+    // arguments, and the right side of an assignment, first).
+    std::optional<Operand> assigned;
+    std::optional<Binder> b;
+    if (step.kind == Step::Kind::SetItem) {
+      assigned = operand_of(*step.assigned, "setitem", "value", tensor_of);
+    } else {
+      b.emplace(step, inplace_methods().at(step.name).params);
+    }
+    seen_by.push_back(self_step);  // then the earlier steps on the same storage, in order
+    for (size_t k = 0; k < self_step; ++k)
+      if (out[k].tensor.storage().is_same(self.storage())) seen_by.push_back(k);
+    const auto keep_values = [&] {
+      for (const size_t k : seen_by) {
+        StepResult& seen = out[k];
+        if (seen.before_write.defined()) continue;
+        seen.before_write = bounded_clone(seen.tensor, meter_);
+        kept_.push_back(seen.before_write);
+        meter_.hold(kept_);
+      }
+    };
+    if (assigned) {
+      std::vector<indexing::TensorIndex> index;
+      for (const IndexItem& item : step.index) index.push_back(to_index(item));
+      keep_values();
+      bounded_set_item(self, index, *assigned, meter_);
+      return self;
+    }
+    meter_.charge(step.name, "a view of " + self.layout(), view_cost(self));
+    // The method's tensor arguments run inside it (tensor_of), after the values are kept: they
+    // are expressions of their own, with storages of their own.
+    keep_values();
+    inplace_methods().at(step.name).run(self, *b, tensor_of, meter_);
+    return self;
+  }
+
   // torch.f(input, ...): input's chain runs first, then the op of the same name, its other
   // arguments bound as the method's are.
   Tensor function(const Step& call, const Step* pick, std::optional<Tensor>& input) {

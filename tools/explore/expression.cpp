@@ -139,6 +139,7 @@ class Parser {
     Expression e;
     e.source = source;
     chain(e.steps);
+    if (is_punct("=")) assignment(e.steps);
     if (!at_end()) throw ExploreError("unexpected " + describe(peek()) + " after the expression",
                                       peek().span);
     return e;
@@ -188,6 +189,22 @@ class Parser {
       throw ExploreError("nesting deeper than " + std::to_string(kMaxNesting) + " levels", where);
   }
   void leave() { --depth_; }
+
+  // statement := chain '=' value, where the chain ends with an indexing: Python's x[...] = v
+  // (a call or a property cannot be assigned to, as in Python).
+  void assignment(std::vector<Step>& steps) {
+    const Token& equals = next();
+    Step& target = steps.back();
+    if (steps.size() < 2 || target.kind != Step::Kind::Index)
+      throw ExploreError("cannot assign to " +
+                             std::string(target.kind == Step::Kind::Call ? "a function call"
+                                                                         : "an attribute") +
+                             ": only x[...] = value writes into a tensor",
+                         Span{target.span.begin, equals.span.end});
+    target.kind = Step::Kind::SetItem;
+    target.assigned = value();
+    target.span.end = target.assigned->span.end;
+  }
 
   // chain := primary postfix*
   void chain(std::vector<Step>& steps) {

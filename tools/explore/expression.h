@@ -83,21 +83,23 @@ struct IndexItem {
   Span span;
 };
 
-// A factory call, a function call (torch.view_as_real(z)), a method call, a property (x.mT) or an
-// indexing.
+// A factory call, a function call (torch.view_as_real(z)), a method call, a property (x.mT), an
+// indexing, or an assignment through an indexing: Python's statement x[...] = value, which can
+// only end an expression (Python's __setitem__ returns None; the step shows x after the write).
 struct Step {
-  enum class Kind { Call, Property, Index };
+  enum class Kind { Call, Property, Index, SetItem };
   Kind kind = Kind::Call;
   std::string name;  // function, method or property name; empty for indexing
   bool torch = false;  // the call was written torch.name(...)
   std::vector<Argument> arguments;
-  std::vector<IndexItem> index;
-  Span span;       // the step's own text: "permute(2,0,1)", "[1:, ::2]"
+  std::vector<IndexItem> index;  // Index and SetItem
+  std::optional<Value> assigned;  // SetItem: the value after '='
+  Span span;       // the step's own text: "permute(2,0,1)", "[1:, ::2]", "[:, 0] = 5"
   Span name_span;  // the name alone, where errors about the call point
 };
 
 // A chain: the first step is a factory call or a torch function applied to a tensor expression,
-// the rest apply to the result one after the other.
+// the rest apply to the result one after the other; the last may be an assignment, x[...] = v.
 struct Expression {
   std::string source;
   std::vector<Step> steps;

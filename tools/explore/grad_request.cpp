@@ -8,9 +8,11 @@
 #include <vector>
 
 #include "bounded_ops.h"
+#include "inplace.h"
 #include "request_fields.h"
 #include "strided/autograd/autograd.h"
 #include "strided/engine/ops.h"
+#include "strided/layout/layout.h"
 
 namespace strided::explore {
 
@@ -34,9 +36,9 @@ bool is_math_op(const std::string& name) {
 // A view chain's ops that have no derivative here.
 bool is_without_grad(const std::string& name) {
   static const std::set<std::string> kNone = {
-      "split",  "split_with_sizes", "chunk",      "unbind",     "tensor_split", "hsplit",
-      "vsplit", "dsplit",           "view_dtype", "atleast_1d", "atleast_2d",   "atleast_3d",
-      "alias",  "to"};
+      "split_with_sizes", "tensor_split", "hsplit",     "vsplit",     "dsplit", "view_dtype",
+      "atleast_1d",       "atleast_2d",   "atleast_3d", "alias",      "to",     "copy_",
+      "index_put_"};
   return kNone.count(name) != 0;
 }
 
@@ -55,7 +57,10 @@ void check_grad_op(const Request& op) {
                    "\" has no gradient here (a gradient request takes a view chain's other ops, "
                    "and sum, mean, exp, log, pow, mul_self)");
   if (!is_math_op(name)) {
-    check_op(op);  // a view op, checked as a chain checks it
+    check_op(op);  // a view op or an in-place op, checked as a chain checks it
+    // An in-place op's operand is a number here: the leaf is the one tensor a request has.
+    if (const Request* other = field(op, "other"); other && !other->is_number() && !other->is_boolean())
+      throw BadInput("grad: " + name + ".other must be a number, got " + text(*other));
     return;
   }
   if (name == "sum" || name == "mean") {
@@ -130,9 +135,71 @@ Variable reduce(const Variable& x, const Request& op, bool mean) {
   return mean ? autograd::mean(x, dims, keepdim) : autograd::sum(x, dims, keepdim);
 }
 
+// A number field as a Scalar, as written (checked by check_op).
+Scalar grad_number(const Request& v) {
+  if (v.is_boolean()) return Scalar(v.get<bool>());
+  if (v.is_number_integer()) return Scalar(v.get<int64_t>());
+  return Scalar(v.get<double>());
+}
+
+// add_, mul_, fill_ and zero_ through the library's autograd (strided/autograd/inplace.cpp), which
+// refuses a leaf that requires grad, a view of one, and one output of several views
+// (check_inplace and handle_view_on_rebase, torch/csrc/autograd/VariableTypeUtils.h), and bumps
+// the version counter a saved tensor is checked against at backward.
+Variable apply_grad_inplace(const Variable& x, const std::string& name, const Request& op, Meter& m) {
+  const Tensor& t = x.tensor();
+  m.charge(name, "a write into " + t.layout(), elementwise_cost(t.sizes(), t.dtype(), {t}));
+  try {
+    if (name == "add_") {
+      // add_(other, alpha=alpha) adds alpha * other (a number here).
+      Scalar other = grad_number(op.at("other"));
+      if (const Request* a = field(op, "alpha")) {
+        const Scalar alpha = grad_number(*a);
+        other = other.kind() != Scalar::Kind::Float && alpha.kind() != Scalar::Kind::Float
+                    ? Scalar(other.to_int() * alpha.to_int())
+                    : Scalar(other.to_double() * alpha.to_double());
+      }
+      return autograd::add_(x, other);
+    }
+    if (name == "mul_") return autograd::mul_(x, grad_number(op.at("other")));
+    if (name == "fill_") return autograd::fill_(x, grad_number(op.at("value")));
+    return autograd::fill_(x, Scalar(int64_t{0}));  // zero_: fill_(0), FillBackward0 too
+  } catch (const Error& e) {
+    throw Error(torch_words(e.what()));
+  }
+}
+
+// split, chunk and unbind: every output a view of x and one output of a single node (so none
+// takes an in-place write, as in PyTorch); index picks the one the chain continues with, as
+// Python indexes the tuple.
+Variable pick_output(const Variable& x, const std::string& name, const Request& op) {
+  std::vector<Variable> outputs;
+  const int64_t dim = get_int(op, "dim", 0);
+  if (name == "unbind") {
+    outputs = autograd::unbind(x, dim);
+  } else if (name == "chunk") {
+    // TensorShape.cpp, chunk: split by ceil(size / chunks); its node is SplitBackward0.
+    const int64_t chunks = get_int(op, "chunks");
+    STRIDED_CHECK(x.dim() > 0, "chunk expects at least a 1-dimensional tensor");
+    STRIDED_CHECK(chunks > 0, "chunk expects `chunks` to be greater than 0, got: ", chunks);
+    const int64_t size = x.size(wrap_dim(dim, x.dim(), "chunk"));
+    outputs = autograd::split(x, (size + chunks - 1) / chunks, dim);
+  } else if (op.at("split_size").is_array()) {
+    outputs = autograd::split(x, get_ints(op, "split_size"), dim);
+  } else {
+    outputs = autograd::split(x, get_int(op, "split_size"), dim);
+  }
+  int64_t i = get_int(op, "index");
+  const int64_t n = static_cast<int64_t>(outputs.size());
+  if (i < 0) i += n;
+  STRIDED_CHECK(i >= 0 && i < n, "tuple index out of range");
+  return outputs[static_cast<size_t>(i)];
+}
+
 Variable apply_grad_op(const Variable& x, const Request& op, Meter& m) {
   const std::string name = grad_op_name(op);
   const Tensor& t = x.tensor();
+  if (is_inplace(name)) return apply_grad_inplace(x, name, op, m);
   if (is_math_op(name)) {
     // The result (the leaf is floating, and so is every step: nothing is converted). A reduction
     // sums one dim at a time, holding two partial results at once, and a mean divides the last.
@@ -155,6 +222,7 @@ Variable apply_grad_op(const Variable& x, const Request& op, Meter& m) {
   m.charge(name, (copies ? "the copy of " : "a view of ") + t.layout(),
            copies ? copy_cost(t, t.dtype()) : view_cost(t));
   if (std::optional<Variable> v = shared_view(x, name, op)) return *v;
+  if (name == "split" || name == "chunk" || name == "unbind") return pick_output(x, name, op);
   if (name == "swapdims") return x.transpose(get_int(op, "dim0"), get_int(op, "dim1"));
   if (name == "swapaxes") return x.transpose(get_int(op, "axis0"), get_int(op, "axis1"));
   if (name == "reshape") return x.reshape(get_ints(op, "shape"));

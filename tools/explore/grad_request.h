@@ -2,8 +2,10 @@
 //   {"grad":{"start":{"shape":[2,3],"dtype":"float64"},"ops":[...]}}
 // The leaf x is the chain's start tensor (arange(numel) reshaped, as a view chain's) with
 // requires_grad; the ops run on it in turn, giving y. They are a view chain's (jsonl.h) but for
-// the ones without a derivative here (the ops with several outputs, view_dtype, alias,
-// atleast_1d/2d/3d), and five more:
+// the ones without a derivative here (split_with_sizes, tensor_split, h/v/dsplit, view_dtype,
+// alias, atleast_1d/2d/3d, copy_, index_put_), the in-place add_, mul_ (a number as other),
+// fill_ and zero_ with PyTorch's refusals (a leaf that requires grad, a view of one, one output
+// of split, chunk or unbind; and at backward, a saved tensor written since), and five more:
 //   {"op":"sum","dim":..,"keepdim":..}  {"op":"mean","dim":..,"keepdim":..}  (no dim: every dim)
 //   {"op":"exp"}  {"op":"log"}  {"op":"pow","exponent":2.5}  {"op":"mul_self"} (y * y)
 // Backward runs from (y * w).sum(), w = arange(1, y.numel() + 1) shaped like y, so that every

@@ -12,6 +12,7 @@
 #include "engine_requests.h"
 #include "request_fields.h"
 #include "grad_request.h"
+#include "inplace.h"
 #include "strided/layout/layout.h"
 
 namespace strided::explore {
@@ -51,7 +52,10 @@ class DuplicateKeys : public nlohmann::detail::json_sax_dom_parser<Request> {
 // A field of an op: an integer, a list of integers (an integer is accepted as a list of one),
 // either ("int or list": movedim's source), or a list that must be one (tensor_split's indices,
 // where an integer would be read as no split at all). Required fields must be present and not null.
-enum class FieldType { Int, Ints, IntOrInts, List, Dtype };
+// The in-place ops' fields: a number (int, float or bool), an operand (a number or a chain: with
+// "start", a tensor of its own; without, {"ops":[...]} applied to this chain's start tensor, so
+// that it may share the written storage), a chain alone, a boolean, a list of lists of integers.
+enum class FieldType { Int, Ints, IntOrInts, List, Dtype, Number, Operand, Chain, Bool, Lists };
 struct FieldSpec {
   const char* name;
   FieldType type;
@@ -119,6 +123,15 @@ const std::map<std::string, std::vector<FieldSpec>>& op_specs() {
       {"H", {}},
       {"mH", {}},
       {"adjoint", {}},
+      // In place (inplace.h): each writes into the tensor it is applied to and returns it.
+      {"add_", {{"other", T::Operand, true}, {"alpha", T::Number, false}}},
+      {"mul_", {{"other", T::Operand, true}}},
+      {"fill_", {{"value", T::Number, true}}},
+      {"zero_", {}},
+      {"copy_", {{"src", T::Chain, true}}},
+      // indices[k] indexes dim k; a number as values is a 0-d tensor of the written dtype.
+      {"index_put_",
+       {{"indices", T::Lists, true}, {"values", T::Operand, true}, {"accumulate", T::Bool, false}}},
   };
   return specs;
 }
@@ -194,8 +207,17 @@ Json answer_chain(const Request& request, Meter& m) {
   m.hold({first});
   for (const Request& op : *ops) {
     try {
-      const Tensor t = apply_op(prev, op, m);
+      const Tensor t = apply_op(prev, op, m, first);
       results.push_back(result_json(t, first, prev, m, op_name(op)));
+      if (is_inplace(op_name(op))) {
+        // The write is seen through every view of the storage: the start tensor after it.
+        Json& r = results.back();
+        r["in_place"] = true;
+        if (first.numel() <= kMaxValues) {
+          m.spend(first.numel(), op_name(op) + ": the start tensor after the write");
+          r["start_values"] = values_json(first);
+        }
+      }
       prev = t;
       m.hold({first, prev});  // the chain keeps its start and its last step
     } catch (const Error& e) {
@@ -354,6 +376,70 @@ MultiOutputCall multi_output_call(const std::string& name, const Request& op) {
   return c;
 }
 
+namespace {
+
+// An in-place op's tensor operand: {"start":...,"ops":[...]} or {"ops":[...]}.
+void check_operand_chain(const Request& v, const std::string& where) {
+  if (!v.is_object())
+    throw BadInput(where + " must be a chain: {\"start\":...,\"ops\":[...]}, or {\"ops\":[...]} "
+                   "on this chain's start tensor");
+  only_fields(v, where, {"start", "ops"});
+  const Request* ops = field(v, "ops");
+  if (ops && !ops->is_array()) throw BadInput(where + ".ops must be a list");
+  if (ops)
+    for (const Request& op : *ops) check_op(op);
+}
+
+// A number field as a Scalar: an int64, a double or a bool, as written.
+Scalar number_of(const Request& v, const std::string& where) {
+  if (v.is_boolean()) return Scalar(v.get<bool>());
+  if (v.is_number_integer()) return Scalar(as_int(v, where));
+  return Scalar(v.get<double>());
+}
+
+// An operand: a number, a chain of its own, or ops on the chain's start tensor.
+Operand request_operand(const Request& v, const std::string& where, const Tensor& start, Meter& m) {
+  Operand o;
+  if (v.is_number() || v.is_boolean()) {
+    o.number = number_of(v, where);
+    return o;
+  }
+  if (field(v, "start")) {
+    o.tensor = run_chain(v, m, {start});
+    return o;
+  }
+  Tensor t = start;
+  if (const Request* ops = field(v, "ops"))
+    for (const Request& op : *ops) t = apply_op(t, op, m, start);
+  o.tensor = t;
+  return o;
+}
+
+Tensor apply_inplace(const Tensor& t, const std::string& name, const Request& op, Meter& m,
+                     const Tensor& start) {
+  if (name == "add_") {
+    const Request* alpha = field(op, "alpha");
+    return bounded_add_(t, request_operand(op.at("other"), "add_.other", start, m),
+                        alpha ? number_of(*alpha, "add_.alpha") : Scalar(int64_t{1}), m);
+  }
+  if (name == "mul_") return bounded_mul_(t, request_operand(op.at("other"), "mul_.other", start, m), m);
+  if (name == "fill_") return bounded_fill_(t, number_of(op.at("value"), "fill_.value"), m);
+  if (name == "zero_") return bounded_zero_(t, m);
+  if (name == "copy_") {
+    const Operand src = request_operand(op.at("src"), "copy_.src", start, m);
+    return bounded_copy_(t, src.tensor, m);
+  }
+  // index_put_
+  std::vector<std::vector<int64_t>> indices;
+  for (const Request& l : op.at("indices")) indices.push_back(as_ints(l, "index_put_.indices"));
+  Operand values = request_operand(op.at("values"), "index_put_.values", start, m);
+  if (values.number) values.tensor = full({}, *values.number, {t.dtype()});
+  const Request* accumulate = field(op, "accumulate");
+  return bounded_index_put_(t, indices, values.tensor, accumulate && accumulate->get<bool>(), m);
+}
+
+}  // namespace
+
 void check_op(const Request& op) {
   const std::string name = op_name(op);
   const auto it = op_specs().find(name);
@@ -377,6 +463,29 @@ void check_op(const Request& op) {
         as_ints(*v, where);
         break;
       case FieldType::Dtype: op_dtype(*v, where); break;
+      case FieldType::Number:
+        if (!v->is_number() && !v->is_boolean())
+          throw BadInput(where + " must be a number, got " + text(*v));
+        if (v->is_number_integer()) as_int(*v, where);
+        break;
+      case FieldType::Operand:
+        if (v->is_number() || v->is_boolean()) {
+          if (v->is_number_integer()) as_int(*v, where);
+          break;
+        }
+        check_operand_chain(*v, where);
+        break;
+      case FieldType::Chain: check_operand_chain(*v, where); break;
+      case FieldType::Bool:
+        if (!v->is_boolean()) throw BadInput(where + " must be true or false, got " + text(*v));
+        break;
+      case FieldType::Lists:
+        if (!v->is_array()) throw BadInput(where + " must be a list of lists of integers");
+        for (const Request& l : *v) {
+          if (!l.is_array()) throw BadInput(where + " must be a list of lists of integers");
+          as_ints(l, where);
+        }
+        break;
     }
   }
   if (name == "tensor_split" || name == "hsplit" || name == "vsplit" || name == "dsplit")
@@ -384,12 +493,13 @@ void check_op(const Request& op) {
       throw BadInput(name + " needs one of \"sections\" and \"indices\"");
 }
 
-Tensor apply_op(const Tensor& t, const Request& op, Meter& m) {
+Tensor apply_op(const Tensor& t, const Request& op, Meter& m, const Tensor& start) {
   check_op(op);
   const std::string name = op_name(op);
   // Every op costs its input's dims at least (a view copies sizes and strides); the ops that
   // copy are charged for the copy too.
   m.charge(name, "a view of " + t.layout(), view_cost(t));
+  if (is_inplace(name)) return apply_inplace(t, name, op, m, start.defined() ? start : t);
   // The ops whose refusals the library explains (bounded_ops.h), before the shared ones.
   if (name == "view") return explained_view(t, get_ints(op, "shape"));
   if (name == "expand") return explained_expand(t, get_ints(op, "shape"), false);

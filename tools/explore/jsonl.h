@@ -56,7 +56,9 @@ Tensor chain_start(const Request& start, Meter& m);
 Tensor start_tensor(const Request& shape, const Request* dtype, const std::string& shape_name,
                     const std::string& dtype_name, Meter& m);
 void check_op(const Request& op);                           // the op's name and fields, before running
-Tensor apply_op(const Tensor& t, const Request& op, Meter& m);  // one op, already checked
+// One op, already checked; an in-place op's operand {"ops":[...]} applies to start (to t when
+// start is undefined).
+Tensor apply_op(const Tensor& t, const Request& op, Meter& m, const Tensor& start = Tensor());
 // {"start":...,"ops":[...]}, every op applied, while the request also holds held.
 Tensor run_chain(const Request& chain, Meter& m, std::vector<Tensor> held = {});
 Json values_json(const Tensor& t);                 // row-major: integers, booleans or numbers

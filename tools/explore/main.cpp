@@ -63,6 +63,12 @@ Functions, as torch spells them: torch.f(x, ...) for each method or property abo
   expression: torch.view_as_real(zeros(2, 3, dtype=torch.complex64).t())
 Indexing: integers, slices start:stop:step (step > 0), None, one ..., lists of integers
   (advanced indexing: a copy), e.g. x[0], x[1:, ::2], x[..., None], x[[0, 2]]
+In place (each writes into the tensor it is called on and returns it, self; the step shows the
+  values after the write and the steps sharing its storage, which see it):
+  add_(other, alpha=1) mul_(other) fill_(value) zero_() copy_(src)
+  index_put_((tensor([0, 2]),), values, accumulate=False)   other: a number or a tensor
+  and, ending an expression, x[...] = value: arange(12).view(3, 4)[:, 0] = 5, x[[0, 2]] = v
+  (lists alone); PyTorch 2.6's refusals, e.g. a write through a stride-0 dim of expand
 
 Errors (syntax, unknown names, and everything PyTorch would refuse) are reported with the
 column and a caret under the offending text, and exit with status 2; where a layout rule
@@ -98,6 +104,11 @@ in order, flushing each:
         split{split_size (an int or a list),dim,index} split_with_sizes{sizes,dim,index}
         chunk{chunks,dim,index} unbind{dim,index} tensor_split{sections or indices,dim,index}
         hsplit{sections or indices,index} (and vsplit, dsplit)
+        In place, each answering the tensor it wrote into, with "in_place":true and
+        "start_values" (the start tensor after the write): add_{other,alpha} mul_{other}
+        fill_{value} zero_{} copy_{src} index_put_{indices (a list per dim),values,accumulate},
+        where other, src and values are a number (not src) or a chain: {"start":...,"ops":[...]}
+        a tensor of its own, or {"ops":[...]} the ops applied to this chain's start tensor
       Answer: {"results":[...]} with one entry per op applied:
         {"shape","stride","storage_offset","is_contiguous","shares_storage" (with the start
          tensor),"shares_prev" (with the previous step's tensor),"numel","values" (row-major,
@@ -119,8 +130,10 @@ in order, flushing each:
   {"grad":{"start":{"shape":[2,3],"dtype":"float64"},"ops":[{"op":"exp"}]}}
       A gradient: the leaf x is the start tensor with requires_grad, y is x after the ops, and
       backward runs from (y * w).sum() with w = arange(1, y.numel() + 1) shaped like y. The ops
-      are a chain's (but for those with several outputs, view_dtype, to, alias and atleast_*),
-      and sum{dim,keepdim} mean{dim,keepdim} (no dim: all) exp{} log{} pow{exponent}
+      are a chain's (but for split_with_sizes, tensor_split, h/v/dsplit, view_dtype, to,
+      alias, atleast_*, copy_ and index_put_; add_ and mul_ take a number as other; an in-place
+      op is refused in PyTorch's words on the leaf, on a view of it, on an output of split,
+      chunk or unbind, and at backward when it wrote a tensor a node saved), and sum{dim,keepdim} mean{dim,keepdim} (no dim: all) exp{} log{} pow{exponent}
       mul_self{} (y * y); at most 64 of them. Answer: x.grad as {"shape","stride","values"}
       (values as in a chain's answer), or {"error":true,"message":...} where PyTorch raises.
   Integers in requests are int64, exactly. A line that is not a request (not JSON, JSON and

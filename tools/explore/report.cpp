@@ -45,6 +45,10 @@ std::string memory_line(const std::vector<StepResult>& steps, size_t i) {
     case StepResult::Relation::Same: return "the same tensor as " + prev + ": nothing copied";
     case StepResult::Relation::View:
       return "view: shares the storage of " + prev + ", nothing copied";
+    case StepResult::Relation::InPlace:
+      // The step written into is seen_by's first; the steps between ran the arguments.
+      return "in place: writes into step " + std::to_string(s.seen_by.front() + 1) +
+             "'s elements and returns that tensor (self), nothing copied";
     case StepResult::Relation::Copy: break;
   }
   return "copy: a new storage of " + storage_words(s.tensor);
@@ -61,6 +65,23 @@ std::string step_text(const std::string& text) {
 std::string budget_words(const Meter& m) {
   return std::to_string(m.print_left()) + " of the print budget (" +
          std::to_string(kPrintBudget) + " numbers per request) left";
+}
+
+// The steps that share the written storage see the write: their numbers, and the values of the
+// first of them (the base, as a rule) after the write, when it is not the written tensor itself.
+void write_seen(std::ostringstream& out, const std::vector<StepResult>& steps,
+                const StepResult& s, Meter& meter) {
+  if (s.seen_by.size() < 2) return;
+  std::string numbers;
+  for (size_t k = 1; k < s.seen_by.size(); ++k)
+    numbers += (k > 1 ? ", " : "") + std::to_string(s.seen_by[k] + 1);
+  out << "  seen by         step" << (s.seen_by.size() > 2 ? "s " : " ") << numbers
+      << ", which share" << (s.seen_by.size() > 2 ? "" : "s") << " its storage\n";
+  const StepResult& base = steps[s.seen_by[1]];
+  const int64_t shown = printed_elements(base.tensor);
+  if (meter.take(shown))
+    out << "  step " << s.seen_by[1] + 1 << " after the write\n"
+        << indent(to_string(base.tensor), "    ");
 }
 
 }  // namespace
@@ -89,12 +110,16 @@ std::string report(const std::vector<StepResult>& steps, Meter& meter) {
         << ")\n";
     out << "  memory          " << memory_line(steps, i) << "\n";
     const int64_t shown = printed_elements(t);
+    // A step a later one wrote into shows its values as they were then.
+    const Tensor& values = s.before_write.defined() ? s.before_write : t;
     if (meter.take(shown)) {
-      out << "  values\n" << indent(to_string(t), "    ");
+      out << "  values" << (s.relation == StepResult::Relation::InPlace ? " after the write" : "")
+          << "\n" << indent(to_string(values), "    ");
     } else {
       out << "  values          not printed: PyTorch's print shows " << shown << " of its "
           << t.numel() << " elements, with " << budget_words(meter) << "\n";
     }
+    if (s.relation == StepResult::Relation::InPlace) write_seen(out, steps, s, meter);
     PictureOptions o;
     o.cells_per_row = 16;
     const int64_t storage_cells = t.storage().nbytes() / t.element_size();

@@ -118,6 +118,22 @@ TEST_CASE("cat and split route the gradient back unchanged (AG-06)") {
   CHECK(x.grad().to_vector() == std::vector<double>{0, 0, 3, 3, 0});
 }
 
+TEST_CASE("unbind's pieces are views and outputs of one node, which refuse an in-place write") {
+  Variable x = leaf({1, 2, 3, 4, 5, 6}, {6}, DType::Float64);
+  Variable y = x * 1.0;
+  auto rows = unbind(y.view({2, 3}), 0);
+  REQUIRE(rows.size() == 2);
+  CHECK(rows[1].grad_fn()->name() == "UnbindBackward0");
+  CHECK(rows[1].output_nr() == 1);
+  CHECK(error_of([&] { mul_(rows[1], 2.0); }) ==
+        "Output 1 of UnbindBackward0 is a view and is being modified inplace. This view is the "
+        "output of a function that returns multiple views. Such functions do not allow the output "
+        "views to be modified inplace. You should replace the inplace operation by an out-of-place "
+        "one.");
+  sum(rows[1] * 2.0).backward();
+  CHECK(x.grad().to_vector() == std::vector<double>{0, 0, 0, 2, 2, 2});
+}
+
 TEST_CASE("the version counter refuses a backward that saved a tensor written since") {
   Variable x = leaf({1, 2, 3}, {3});
   Variable a = exp(x);

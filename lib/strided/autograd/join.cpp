@@ -1,4 +1,4 @@
-// cat and split, each the other's backward (claim AG-06): cat's gradient is split back into the
+// cat and split (and unbind), each the other's backward (claim AG-06): cat's gradient is split back into the
 // inputs' sizes, split's is concatenated back, with zeros for a piece that received none.
 #include "strided/autograd/detail.h"
 #include "strided/autograd/ops.h"
@@ -135,6 +135,35 @@ std::vector<Variable> split(const Variable& x, IntList split_sizes, int64_t dim)
                 x.size(d), " (input tensor's size at dimension ", d, "), but got split_sizes=",
                 to_string(split_sizes));
   return split_impl(x, split_sizes.vec(), d, "SplitWithSizesBackward0");
+}
+
+std::vector<Variable> unbind(const Variable& x, int64_t dim) {
+  // TensorShape.cpp, unbind: x.select(dim, i) for each i, views of x and the outputs of one node,
+  // so that an in-place write into one is refused (handle_view_on_rebase, inplace.cpp).
+  STRIDED_CHECK(x.dim() > 0, "Dimension specified as ", dim, " but tensor has no dimensions");
+  const int64_t d = wrap_dim(dim, x.dim(), "unbind");
+  auto op = record("UnbindBackward0", {&x});
+  std::vector<Variable> out;
+  for (int64_t i = 0; i < x.size(d); ++i) {
+    Variable piece = detail::make_view(x, x.tensor().select(d, i), nullptr);
+    if (op) set_history(piece, op, i);
+    piece.meta()->multi_output = GradMode::is_enabled();
+    out.push_back(piece);
+  }
+  // unbind: self: unbind_backward(grads, dim) = stack of the pieces' gradients, zeros for a
+  // piece that received none.
+  if (op) {
+    const Shape in = x.sizes();
+    const DType dtype = x.dtype();
+    op->formula = [=](Op&, const std::vector<Tensor>& g) {
+      Shape piece = in;
+      piece[static_cast<size_t>(d)] = 1;
+      std::vector<Tensor> parts;
+      for (const Tensor& gi : g) parts.push_back(gi.defined() ? gi.unsqueeze(d) : zeros(piece, {dtype}));
+      return std::vector<Tensor>{cat_tensors(parts, d)};
+    };
+  }
+  return out;
 }
 
 }  // namespace strided::autograd

@@ -54,6 +54,8 @@ Variable cat(const std::vector<Variable>& tensors, int64_t dim = 0);
 // a view of x and one output of a single node.
 std::vector<Variable> split(const Variable& x, int64_t split_size, int64_t dim = 0);
 std::vector<Variable> split(const Variable& x, IntList split_sizes, int64_t dim = 0);
+// x.select(dim, i) for every i: each a view of x and one output of a single node (UnbindBackward0).
+std::vector<Variable> unbind(const Variable& x, int64_t dim = 0);
 
 // ---- in place (inplace.cpp) ---------------------------------------------------------------------------
 // Each writes self's elements and bumps the version counter self shares with every view of its
