@@ -12,6 +12,7 @@
 #include "book/outputs.h"
 #include "book/show.h"
 #include "book/status.h"
+#include "strided/core/error.h"
 
 namespace book {
 
@@ -49,18 +50,23 @@ class Check : public Recorder {
             std::string_view key = {});
   // A property that holds or not; `measured` says what was seen ("24 of 24 elements").
   bool that(std::string_view what, bool holds, std::string measured = {});
-  // f must throw (any std::exception) with a message containing `contains`; records the message.
+  // f must refuse its input: throw a user's error (strided::Error) with a message containing
+  // `contains`; records the message. Any other exception, strided::InternalError (a library bug)
+  // included, fails the check.
   template <class F>
   bool throws(std::string_view what, F&& f, std::string_view contains = {}) {
+    const std::string expected =
+        contains.empty() ? "an error" : "an error containing \"" + std::string(contains) + "\"";
     try {
       f();
-    } catch (const std::exception& e) {
+    } catch (const strided::Error& e) {
       const std::string msg = e.what();
       const bool ok = msg.find(contains) != std::string::npos;
-      add(what, "error: " + msg,
-          contains.empty() ? "an error" : "an error containing \"" + std::string(contains) + "\"",
-          ok);
+      add(what, "error: " + msg, expected, ok);
       return ok;
+    } catch (const std::exception& e) {
+      add(what, std::string("not a user's error: ") + e.what(), expected, false);
+      return false;
     }
     add(what, "no error", "an error", false);
     return false;

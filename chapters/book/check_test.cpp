@@ -79,10 +79,19 @@ TEST_CASE("not run outranks nothing but a failure, and keeps its reason") {
 
 TEST_CASE("throws() records the error message and checks its words") {
   Check c("MT-07");
-  CHECK(c.throws("negative step", [] { throw std::invalid_argument("step must be greater than zero"); },
+  CHECK(c.throws("negative step", [] { throw strided::Error("step must be greater than zero"); },
                  "greater than zero"));
   CHECK(c.measurements()[0].measured == "error: step must be greater than zero");
   CHECK_FALSE(c.throws("no error", [] {}));
+  CHECK(c.status() == Status::Failed);
+}
+
+TEST_CASE("throws() accepts a user's error alone: a library bug or a stray exception fails it") {
+  Check c("MT-07");
+  CHECK_FALSE(c.throws("an internal error", [] { STRIDED_INTERNAL_ASSERT(1 + 1 == 3); }));
+  CHECK(c.measurements()[0].measured.rfind("not a user's error: internal error at ", 0) == 0);
+  CHECK_FALSE(c.throws("another exception", [] { throw std::invalid_argument("step"); }, "step"));
+  CHECK(c.measurements()[1].measured == "not a user's error: step");
   CHECK(c.status() == Status::Failed);
 }
 

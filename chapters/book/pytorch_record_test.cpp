@@ -96,12 +96,17 @@ TEST_CASE("a refusal compares with PyTorch's recorded error: the library's messa
   Check d("VW-15");
   CHECK_FALSE(r.compare_error(d, "rows", "T.view(-1, 4)", [&] { T.view({-1, 3}); }));  // no error
   CHECK_FALSE(r.compare_error(d, "rows", "T.view(-1, 4)",
-                              [&] { throw std::runtime_error("another refusal"); }));
+                              [&] { throw strided::Error("another refusal"); }));
+  // PyTorch's words inside an error that is no user's error: a library bug, never a refusal.
+  CHECK_FALSE(r.compare_error(d, "rows", "T.view(-1, 4)", [&] {
+    throw strided::InternalError("shape '[-1, 4]' is invalid for input of size 6");
+  }));
   CHECK_FALSE(r.compare_error(d, "rows", "T[:, 1]", [&] { T.view({-1, 4}); }));  // not refused
   CHECK_FALSE(r.compare_error(d, "rows", "T.view(4, -1)", [&] { T.view({4, -1}); }));  // missing
   const std::string f = failures(d);
   CHECK(f.find("T.view(-1, 4): PyTorch 1.13.0a0 (recorded) = no error\n") != std::string::npos);
   CHECK(f.find("= error: another refusal\n") != std::string::npos);
+  CHECK(f.find("= not a user's error: shape '[-1, 4]' is invalid") != std::string::npos);
   CHECK(f.find("PyTorch did not refuse it") != std::string::npos);
   CHECK(f.find("T.view(4, -1): PyTorch 1.13.0a0 (recorded) = none in test.json") !=
         std::string::npos);
