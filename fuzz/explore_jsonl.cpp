@@ -3,7 +3,7 @@
 // meter). The fuzzer checks that
 //  - every answer is one line of JSON: an object holding "results" (a list whose entries are
 //    layouts, the last one possibly an error), "result", the layout of an engine request, or
-//    {"error":true,"message":...} with a message;
+//    {"error":true,"message":...} with a message that is not an internal error;
 //  - the meter never undercharges: the bytes the ops allocate (Storage's counter) are at most the
 //    bytes the meter charged for them, and the work spent is within its budget;
 //  - the answer stays bounded (the print budget bounds the numbers it writes);
@@ -46,6 +46,10 @@ void check_answer(const std::string& line, const std::string& answer) {
     require(a["error"] == true && a.contains("message") && a["message"].is_string() &&
                 !a["message"].get<std::string>().empty(),
             "an error without a message", line, answer);
+    // A library bug (strided::InternalError, or any exception that is no user's error) is
+    // answered as "internal error: ...": never right for any input.
+    require(a["message"].get<std::string>().rfind("internal error", 0) != 0,
+            "an internal error", line, answer);
   } else if (a.contains("results")) {
     require(a["results"].is_array(), "results that are not a list", line, answer);
     const Json& r = a["results"];

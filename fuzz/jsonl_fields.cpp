@@ -106,6 +106,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }
   std::vector<std::string> messages;
   messages_of(a, messages);
+  for (const std::string& m : messages)
+    if (m.rfind("internal error", 0) == 0) fail("an internal error", line, answer);
   if (impossible_value || !plain_name(key)) {
     if (messages.empty()) fail("a field that no request takes was ignored", line, answer);
     bool named = false;

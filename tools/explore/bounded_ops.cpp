@@ -280,7 +280,7 @@ std::vector<Tensor> run_multi(const Tensor& t, const MultiOutputCall& c) {
   if (c.op == "hsplit") return c.has_sizes ? t.hsplit(IntList(c.sizes)) : t.hsplit(c.n);
   if (c.op == "vsplit") return c.has_sizes ? t.vsplit(IntList(c.sizes)) : t.vsplit(c.n);
   if (c.op == "dsplit") return c.has_sizes ? t.dsplit(IntList(c.sizes)) : t.dsplit(c.n);
-  throw Error("internal error: " + c.op + " is not an op with several outputs");
+  throw InternalError("internal error: " + c.op + " is not an op with several outputs");
 }
 }  // namespace
 
