@@ -1,6 +1,7 @@
 // Copies: the ops that make new memory (contiguous, clone, to, repeat, flip) and the
-// two that write into existing memory (copy_, fill_). All run on the CPU through one strided loop;
-// the compute engine (iterator.h) will later take over the fast path.
+// two that write into existing memory (copy_, fill_). Every copy but flip's runs on the engine's
+// copy plan (ops.h, copy_plan and run_copy; tiled where copy_tiles.h says), fill_ on the engine's
+// plan of its output alone; flip keeps a strided loop of its own, below.
 // References: aten/src/ATen/native/Copy.cpp, TensorFactories.cpp (empty_like, clone),
 // TensorProperties.cpp (contiguous), TensorConversions.cpp (to), TensorShape.cpp (repeat),
 // MemoryOverlap.cpp, TensorTransformations.cpp (flip),
