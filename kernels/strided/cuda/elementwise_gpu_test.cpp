@@ -89,8 +89,8 @@ TEST_CASE("x * y.transpose(0,2) and friends (seed In[17]), and the output layout
   check_binary(x, yt, ElementwiseKernel::Auto, "x * y.T");
   check_binary(yt, x, ElementwiseKernel::Auto, "y.T * x");
   const Tensor dx = to_cuda(x), dyt = to_cuda_as_view(yt);
-  CHECK(mul(dx, dyt).strides() == Shape{256, 16, 1});
-  CHECK(mul(dyt, dx).strides() == Shape{1, 16, 256});
+  CHECK(cuda::mul(dx, dyt).strides() == Shape{256, 16, 1});
+  CHECK(cuda::mul(dyt, dx).strides() == Shape{1, 16, 256});
   // A non-dense input gives a dense output in its order (PF-19).
   const Tensor s5 = to_cuda_as_view(make(layouts()[4], 12));
   CHECK(add(s5, 3.0f).strides() == Shape{64, 8, 1});

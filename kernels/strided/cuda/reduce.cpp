@@ -12,19 +12,19 @@ namespace strided::cuda {
 namespace {
 
 // The result's shape (in's without dim) and the wrapped dim, after PyTorch's checks.
-struct Checked {
+struct ReduceArgs {
   int64_t dim = 0;
   int64_t reduced = 1;
   Shape out_sizes;
 };
 
-Checked check(const char* op, backend::ReduceOp kind, const Tensor& in, int64_t dim) {
+ReduceArgs check(const char* op, backend::ReduceOp kind, const Tensor& in, int64_t dim) {
   STRIDED_CHECK(in.defined(), op, ": undefined tensor");
   STRIDED_CHECK(in.device().is_cuda(), op, ": expected a CUDA tensor, got one on ",
                 in.device().str());
   STRIDED_CHECK(in.dtype() == DType::Float32, op,
                 ": the GPU reductions are compiled for float32 only, got ", name(in.dtype()));
-  Checked c;
+  ReduceArgs c;
   c.dim = wrap_dim(dim, in.dim(), op);
   int64_t outputs = 1;
   for (int64_t k = 0; k < in.dim(); ++k) {
@@ -54,7 +54,7 @@ ReduceVersion version(ReduceKernel k, const ReducePlan& plan) {
 
 Tensor& reduce_out(const char* op, backend::ReduceOp kind, Tensor& out, const Tensor& in,
                    int64_t dim, ReduceKernel kernel) {
-  const Checked c = check(op, kind, in, dim);
+  const ReduceArgs c = check(op, kind, in, dim);
   check_packed_out(op, out, in, c.out_sizes, DType::Float32,
                    "float32 tensor of shape " + to_string(c.out_sizes));
   check_no_overlap(op, out, in, "the input");
@@ -73,7 +73,7 @@ Tensor& reduce_out(const char* op, backend::ReduceOp kind, Tensor& out, const Te
 
 Tensor reduce(const char* op, backend::ReduceOp kind, const Tensor& in, int64_t dim,
               ReduceKernel kernel) {
-  const Checked c = check(op, kind, in, dim);
+  const ReduceArgs c = check(op, kind, in, dim);
   require_available(op);
   backend::DeviceGuard guard(in.device().index);
   Tensor out = strided::empty(c.out_sizes, {DType::Float32, in.device()});

@@ -29,6 +29,11 @@ void for_each_offset(IntList sizes, IntList strides, F&& f) {
 
 float apply(BinaryOp op, float x, float y) { return op == BinaryOp::Add ? x + y : x * y; }
 
+void require_add_or_mul(BinaryOp op, const char* what) {
+  STRIDED_CHECK(op == BinaryOp::Add || op == BinaryOp::Mul, what,
+                ": the GPU computes add and mul only, got ", to_string(op));
+}
+
 struct Split {
   int64_t outer = 1, reduced = 1, inner = 1;
   Shape out_sizes;
@@ -51,6 +56,7 @@ Split split_at(const Tensor& in, int64_t dim, const char* op) {
 Tensor reference_binary(const Tensor& a, const Tensor& b, BinaryOp op) {
   require_cpu_float(a, "reference_binary");
   require_cpu_float(b, "reference_binary");
+  require_add_or_mul(op, "reference_binary");
   const Shape shape = broadcast_shapes(a.sizes(), b.sizes());
   const Geometry ga = expand_geometry(a.sizes(), a.strides(), shape);
   const Geometry gb = expand_geometry(b.sizes(), b.strides(), shape);
@@ -70,6 +76,7 @@ Tensor reference_binary(const Tensor& a, const Tensor& b, BinaryOp op) {
 
 Tensor reference_binary_scalar(const Tensor& a, float s, BinaryOp op) {
   require_cpu_float(a, "reference_binary_scalar");
+  require_add_or_mul(op, "reference_binary_scalar");
   Tensor out = strided::empty(a.sizes());
   float* o = out.data<float>();
   const float* pa = a.data<float>();

@@ -15,13 +15,13 @@
 #include <cstdint>
 #include <vector>
 
+#include "strided/engine/ops.h"
 #include "strided/tensor/tensor.h"
 
 namespace strided::cuda {
 
-enum class BinaryOp : uint8_t { Add, Mul };
-
-// a (op) b with broadcasting, in float32 as the GPU computes it; a contiguous float32 result.
+// a (op) b with broadcasting, in float32 as the GPU computes it; a contiguous float32 result. op is
+// the library's own BinaryOp (strided/engine/ops.h), Add or Mul: the two the GPU computes.
 Tensor reference_binary(const Tensor& a, const Tensor& b, BinaryOp op);
 // a (op) s for a float scalar s.
 Tensor reference_binary_scalar(const Tensor& a, float s, BinaryOp op);

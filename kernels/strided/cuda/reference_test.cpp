@@ -20,15 +20,23 @@ Tensor strided_view(const Tensor& t, IntList sizes, IntList strides, int64_t off
 TEST_CASE("reference_binary broadcasts and follows any layout") {
   const Tensor a = from_values({1, 2, 3, 4, 5, 6}, {2, 3});
   const Tensor row = from_values({10, 20, 30}, {3});
-  CHECK(reference_binary(a, row, cuda::BinaryOp::Add).to_vector() ==
+  CHECK(reference_binary(a, row, BinaryOp::Add).to_vector() ==
         std::vector<double>{11, 22, 33, 14, 25, 36});
   // a.t() (3,2):(1,3) times a column (3,1): [[1,4],[2,5],[3,6]] * [[1],[2],[3]].
   const Tensor col = from_values({1, 2, 3}, {3, 1});
-  const Tensor r = reference_binary(strided_view(a, {3, 2}, {1, 3}), col, cuda::BinaryOp::Mul);
+  const Tensor r = reference_binary(strided_view(a, {3, 2}, {1, 3}), col, BinaryOp::Mul);
   CHECK(r.sizes() == Shape{3, 2});
   CHECK(r.to_vector() == std::vector<double>{1, 4, 4, 10, 9, 18});
-  CHECK(reference_binary_scalar(a, 3.0f, cuda::BinaryOp::Add).to_vector() ==
+  CHECK(reference_binary_scalar(a, 3.0f, BinaryOp::Add).to_vector() ==
         std::vector<double>{4, 5, 6, 7, 8, 9});
+}
+
+TEST_CASE("reference_binary takes the library's BinaryOp and refuses the two the GPU lacks") {
+  const Tensor a = from_values({1, 2}, {2});
+  CHECK_THROWS_WITH_AS(reference_binary(a, a, BinaryOp::Sub),
+                       "reference_binary: the GPU computes add and mul only, got sub", Error);
+  CHECK_THROWS_WITH_AS(reference_binary_scalar(a, 1.0f, BinaryOp::Div),
+                       "reference_binary_scalar: the GPU computes add and mul only, got div", Error);
 }
 
 TEST_CASE("reference_transpose of a view, any 4-byte or 8-byte dtype") {
