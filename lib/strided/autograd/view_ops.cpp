@@ -20,17 +20,7 @@ namespace strided::autograd {
 
 namespace {
 using detail::make_view;
-
-// Records a one-input view op whose formula maps the view's gradient to the base's.
-template <class Backward>
-Variable view_op(const Variable& self, Tensor out, const char* name, Backward backward) {
-  auto op = record(name, {&self});
-  if (op)
-    op->formula = [backward](Op&, const std::vector<Tensor>& g) {
-      return std::vector<Tensor>{backward(g[0])};
-    };
-  return make_view(self, std::move(out), op);
-}
+using detail::view_op;
 
 // A zero tensor of the base's shape with the gradient written through the same view of it
 // (select_backward, slice_backward, diagonal_backward in FunctionsManual.cpp).
@@ -280,11 +270,13 @@ Variable Variable::unfold(int64_t dim, int64_t size, int64_t step) const {
   const Shape in = this->sizes();
   const int64_t d = in.empty() ? 0 : (dim < 0 ? dim + this->dim() : dim);
   return view_op(*this, std::move(out), "UnfoldBackward0", [=](const Tensor& g) {
-    if (in.empty()) return g.reshape(in);
+    // A 0-d input was viewed as one element of size 1, unfolded into size (0 or 1) windows of it:
+    // its gradient is the sum of theirs (0 when there is none).
+    if (in.empty()) return detail::sum(g).reshape(in);
     Tensor result = zeros(in, {g.dtype()});
     for (int64_t i = 0; i < g.size(d); ++i) {
       Tensor window = result.narrow(d, i * step, size);
-      window.copy_(strided::add(window, g.select(d, i).movedim(-1, d)));
+      window.copy_(detail::add(window, g.select(d, i).movedim(-1, d)));
     }
     return result;
   });
