@@ -141,20 +141,26 @@ Variable Variable::broadcast_to(IntList sizes) const {
 }
 
 Variable Variable::squeeze() const {
-  // squeeze: self: unsqueeze_to(grad, self.sym_sizes())
+  // squeeze: self: unsqueeze_to(grad, self.sym_sizes()): an unsqueeze at each size-1 dim, in
+  // increasing order (FunctionsManual.cpp), not a reshape: the strides unsqueeze gives those dims
+  // are the ones x.grad keeps (AccumulateGrad's layout contract ignores size-1 dims).
   const Shape in = this->sizes();
-  return view_op(*this, data_.squeeze(), "SqueezeBackward0",
-                 [in](const Tensor& g) { return g.reshape(in); });
+  return view_op(*this, data_.squeeze(), "SqueezeBackward0", [in](const Tensor& g) {
+    Tensor r = g;
+    for (size_t d = 0; d < in.size(); ++d)
+      if (in[d] == 1) r = r.unsqueeze(static_cast<int64_t>(d));
+    return r;
+  });
 }
 
 Variable Variable::squeeze(int64_t dim) const {
-  // squeeze.dim: self: unsqueeze_to(grad, dim, self.sym_sizes()): back only if it was of size 1.
+  // squeeze.dim: self: unsqueeze_to(grad, dim, self.sym_sizes()): back only if it was of size 1,
+  // else the gradient itself, strides and all (FunctionsManual.cpp).
   Tensor out = data_.squeeze(dim);
-  const Shape in = this->sizes();
   const bool removed = out.dim() < this->dim();
   const int64_t d = dim < 0 ? dim + this->dim() : dim;
-  return view_op(*this, std::move(out), "SqueezeBackward1", [in, removed, d](const Tensor& g) {
-    return removed ? g.unsqueeze(d) : g.reshape(in);
+  return view_op(*this, std::move(out), "SqueezeBackward1", [removed, d](const Tensor& g) {
+    return removed ? g.unsqueeze(d) : g;
   });
 }
 
