@@ -249,7 +249,8 @@ Json answer_grad(const Request& grad, Meter& m) {
     m.hold(held);
     m.charge("grad", "the weights for " + yt.layout(),
              elementwise_cost(yt.sizes(), yt.dtype(), {w}));
-    const Variable weights(strided::add(w, Scalar(int64_t{1})).to(yt.dtype()));  // arange(1, numel + 1)
+    // arange(1, numel + 1)
+    const Variable weights(strided::add(w, Scalar(int64_t{1})).to(yt.dtype()));
     held.push_back(weights.tensor());
     m.hold(held);
     m.charge("grad", "(y * w).sum() for y " + yt.layout(),
