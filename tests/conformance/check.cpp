@@ -134,10 +134,14 @@ std::string compare_step(const Json& expected, const Json& actual) {
 
 // A gradient's values (grad_chain_cases.jsonl) are computed, through exp, log and pow, by other
 // kernels than PyTorch's: they agree within a few units in the last place of the dtype, and NaN
-// and the infinities exactly.
+// and the infinities exactly. A complex gradient's values are [re, im] pairs, each part so.
 bool close_values(const Json& a, const Json& b, double tolerance) {
   if (!a.is_array() || !b.is_array() || a.size() != b.size()) return false;
   for (size_t i = 0; i < a.size(); ++i) {
+    if (a[i].is_array() || b[i].is_array()) {
+      if (!close_values(a[i], b[i], tolerance)) return false;
+      continue;
+    }
     const auto x = number(a[i]), y = number(b[i]);
     if (!x || !y) return false;
     if (*x == *y || (std::isnan(*x) && std::isnan(*y))) continue;
@@ -155,7 +159,8 @@ std::string compare(const Json& request, const Json& expected, const Json& actua
     // Strides too: AccumulateGrad keeps a gradient that obeys the layout contract with its own
     // strides on size-1 dims, as PyTorch does (lib/strided/autograd/node.cpp).
     if (expected.at("stride") != actual.at("stride")) return "field stride";
-    const bool single = request.at("grad").at("start").value("dtype", "float32") == "float32";
+    const std::string dtype = request.at("grad").at("start").value("dtype", "float32");
+    const bool single = dtype == "float32" || dtype == "complex64";
     if (!actual.contains("values") ||
         !close_values(expected.at("values"), actual.at("values"), single ? 1e-6 : 1e-13))
       return "field values";

@@ -75,6 +75,7 @@ def call_of(op):
         "clone": lambda t: t.clone(), "mT": lambda t: t.mT, "H": lambda t: t.H,
         "mH": lambda t: t.mH, "real": lambda t: t.real, "imag": lambda t: t.imag,
         "conj": lambda t: t.conj(), "resolve_conj": lambda t: t.resolve_conj(),
+        "conj_physical": lambda t: t.conj_physical(),
         "adjoint": lambda t: t.adjoint(), "view_as_real": torch.view_as_real,
         "view_as_complex": torch.view_as_complex, "atleast_1d": torch.atleast_1d,
         "atleast_2d": torch.atleast_2d, "atleast_3d": torch.atleast_3d,

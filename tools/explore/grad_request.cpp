@@ -106,7 +106,7 @@ struct BackwardCost {
     const int64_t all = saturated(Checked(n) * kBackwardTensors);
     step = std::max(step, all);
     work += Checked(all) + in.dim() * in.dim() + out.dim() * out.dim();
-    bytes += Checked(all) * 8;  // float64 at most: requires_grad takes floating dtypes only
+    bytes += Checked(all) * 16;  // complex128 at most: requires_grad takes floating and complex
   }
 };
 
@@ -209,7 +209,7 @@ Variable apply_grad_op(const Variable& x, const Request& op, Meter& m) {
     m.charge(name, "the result of " + name + " on " + t.layout(),
              Cost{n, saturated(Checked(n) * (reduction ? 2 : 1)),
                   saturated(Checked(n) * copies + t.dim() * t.dim()),
-                  saturated(Checked(n) * copies * 8 + 16)});
+                  saturated(Checked(n) * copies * t.element_size() + 16)});
     if (name == "sum") return reduce(x, op, false);
     if (name == "mean") return reduce(x, op, true);
     if (name == "exp") return autograd::exp(x);
@@ -218,7 +218,8 @@ Variable apply_grad_op(const Variable& x, const Request& op, Meter& m) {
     return autograd::mul(x, x);  // mul_self
   }
   const bool copies = name == "reshape" || name == "flatten" || name == "contiguous" ||
-                      name == "clone" || name == "flip";
+                      name == "clone" || name == "flip" || name == "resolve_conj" ||
+                      name == "conj_physical";
   m.charge(name, (copies ? "the copy of " : "a view of ") + t.layout(),
            copies ? copy_cost(t, t.dtype()) : view_cost(t));
   if (std::optional<Variable> v = shared_view(x, name, op)) return *v;
@@ -228,10 +229,17 @@ Variable apply_grad_op(const Variable& x, const Request& op, Meter& m) {
   if (name == "reshape") return x.reshape(get_ints(op, "shape"));
   if (name == "flatten") return x.flatten(get_int(op, "start_dim", 0), get_int(op, "end_dim", -1));
   if (name == "t") return x.t();
-  if (name == "mT") {
-    t.mT();  // refuses fewer than 2 dims in PyTorch's words
-    return x.transpose(-2, -1);
-  }
+  if (name == "mT") return x.mT();
+  if (name == "H") return x.H();
+  if (name == "mH") return x.mH();
+  if (name == "adjoint") return x.adjoint();
+  if (name == "conj") return x.conj();
+  if (name == "resolve_conj") return x.resolve_conj();
+  if (name == "conj_physical") return x.conj_physical();
+  if (name == "real") return x.real();
+  if (name == "imag") return x.imag();
+  if (name == "view_as_real") return autograd::view_as_real(x);
+  if (name == "view_as_complex") return autograd::view_as_complex(x);
   if (name == "narrow")
     return x.narrow(get_int(op, "dim"), get_int(op, "start"), get_int(op, "length"));
   if (name == "as_strided")
@@ -303,12 +311,14 @@ Json answer_grad(const Request& grad, Meter& m) {
     }
     // (y * w).sum(): w and the product, then their gradients.
     const Tensor& yt = y.tensor();
-    const Tensor w = arange_shaped(yt.sizes(), yt.dtype(), "grad: the weights", m);
+    // A complex y's weights are real numbers in y's dtype (grad_chains.py: arange(...).to(dtype)).
+    const Tensor w = arange_shaped(yt.sizes(), real_value_type(yt.dtype()), "grad: the weights", m);
     held.push_back(w);
     m.hold(held);
     m.charge("grad", "the weights for " + yt.layout(),
              elementwise_cost(yt.sizes(), yt.dtype(), {w}));
-    const Variable weights(strided::add(w, Scalar(int64_t{1})));  // arange(1, numel + 1)
+    // arange(1, numel + 1)
+    const Variable weights(strided::add(w, Scalar(int64_t{1})).to(yt.dtype()));
     held.push_back(weights.tensor());
     m.hold(held);
     m.charge("grad", "(y * w).sum() for y " + yt.layout(),

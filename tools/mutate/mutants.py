@@ -223,7 +223,7 @@ MUTANTS = [
     # ---- autograd --------------------------------------------------------------------------------
     dict(id="grad-expand-first-only", file="lib/strided/autograd/detail.cpp",
          rule="a broadcast gradient keeps the first element of each stride-0 dim instead of summing it",
-         find="      g = sum(g, static_cast<int64_t>(i), /*keepdim=*/true);",
+         find="      g = detail::sum(g, static_cast<int64_t>(i), /*keepdim=*/true);",
          replace="      g = g.narrow(static_cast<int64_t>(i), 0, 1);"),
     dict(id="grad-mul-saves-one", file="lib/strided/autograd/arithmetic.cpp",
          rule="a product's backward node keeps only one factor, so the other input gets no gradient",

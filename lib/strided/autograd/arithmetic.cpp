@@ -49,18 +49,20 @@ Variable sub(const Variable& a, const Scalar& b) {
 
 Variable mul(const Variable& a, const Variable& b) {
   auto op = record("MulBackward0", {&a, &b});
-  // mul.Tensor: self: mul_tensor_backward(grad, other, self.scalar_type())   (grad * other)
-  //             other: mul_tensor_backward(grad, self, other.scalar_type())  (grad * self)
-  // Each factor is saved only when the other's gradient is wanted.
+  // mul.Tensor: self: mul_tensor_backward(grad, other, self.scalar_type())   (grad * other.conj())
+  //             other: mul_tensor_backward(grad, self, other.scalar_type())  (grad * self.conj())
+  // (FunctionsManual.cpp; conj is the identity on a real tensor, and a complex gradient reaching a
+  // real input keeps its real part: handle_r_to_c, done by the engine's cast to the input's
+  // dtype.) Each factor is saved only when the other's gradient is wanted.
   if (op) {
     const int64_t other = op->needs(0) ? static_cast<int64_t>(op->save(b)) : -1;
     const int64_t self = op->needs(1) ? static_cast<int64_t>(op->save(a)) : -1;
     op->formula = [other, self](Op& n, const Grads& g) {
-      return Grads{other >= 0 ? strided::mul(g[0], n.saved(other)) : Tensor(),
-                   self >= 0 ? strided::mul(g[0], n.saved(self)) : Tensor()};
+      return Grads{other >= 0 ? detail::mul(g[0], n.saved(other).conj()) : Tensor(),
+                   self >= 0 ? detail::mul(g[0], n.saved(self).conj()) : Tensor()};
     };
   }
-  return detail::with_history(strided::mul(a.tensor(), b.tensor()), op);
+  return detail::with_history(detail::mul(a.tensor(), b.tensor()), op);
 }
 
 Variable mul(const Variable& a, const Scalar& b) {

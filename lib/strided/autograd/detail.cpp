@@ -10,10 +10,10 @@ Tensor sum_to(const Tensor& grad, IntList sizes) {
   // aten/src/ATen/ExpandUtils.h, sum_to: the leading dims, then the dims that were 1.
   Tensor g = grad;
   const int64_t lead = grad.dim() - static_cast<int64_t>(sizes.size());
-  for (int64_t i = 0; i < lead; ++i) g = sum(g, 0);
+  for (int64_t i = 0; i < lead; ++i) g = detail::sum(g, 0, false);
   for (size_t i = 0; i < sizes.size(); ++i)
     if (sizes[i] == 1 && g.size(static_cast<int64_t>(i)) != 1)
-      g = sum(g, static_cast<int64_t>(i), /*keepdim=*/true);
+      g = detail::sum(g, static_cast<int64_t>(i), /*keepdim=*/true);
   return g;
 }
 
@@ -57,6 +57,23 @@ std::pair<int64_t, int64_t> span_of(IntList sizes, IntList strides, int64_t offs
 
 Tensor as_strided_backward(const Tensor& grad, IntList input_sizes, IntList input_strides,
                            int64_t input_offset, IntList sizes, IntList strides, int64_t offset) {
+  // FunctionsManual.cpp: a size-0 dim in the output's or the input's geometry returns
+  // at::zeros(input sizes): row-major, whatever the input's strides.
+  for (IntList s : {sizes, input_sizes})
+    for (const int64_t n : s)
+      if (n == 0) return zeros(input_sizes, {grad.dtype()});
+  if (is_complex(grad.dtype())) {
+    // Linear in the gradient: each part goes back on its own (strides count complex elements).
+    const Tensor g = grad.resolve_conj();
+    const Tensor re = as_strided_backward(g.real(), input_sizes, input_strides, input_offset,
+                                          sizes, strides, offset);
+    const Tensor im = as_strided_backward(g.imag(), input_sizes, input_strides, input_offset,
+                                          sizes, strides, offset);
+    Tensor out = empty_strided(input_sizes, re.strides(), {grad.dtype()});
+    out.real().copy_(re);
+    out.imag().copy_(im);
+    return out;
+  }
   auto [in_lo, in_hi] = span_of(input_sizes, input_strides, input_offset);
   auto [out_lo, out_hi] = span_of(sizes, strides, offset);
   const int64_t lo = std::min(in_lo, out_lo), hi = std::max(in_hi, out_hi);
@@ -69,12 +86,13 @@ Tensor as_strided_backward(const Tensor& grad, IntList input_sizes, IntList inpu
                     [&](int64_t k, int64_t pos) { storage[static_cast<size_t>(pos - lo)] += g[k]; });
   for_each_position(input_sizes, input_strides, input_offset,
                     [&](int64_t, int64_t pos) { ++readers[static_cast<size_t>(pos - lo)]; });
-  std::vector<double> result(static_cast<size_t>(checked_numel(input_sizes, "as_strided_backward")));
-  for_each_position(input_sizes, input_strides, input_offset, [&](int64_t k, int64_t pos) {
-    const size_t p = static_cast<size_t>(pos - lo);
-    result[static_cast<size_t>(k)] = storage[p] / static_cast<double>(readers[p]);
-  });
-  return from_values(result, input_sizes, {grad.dtype()});
+  // Step (4) of FunctionsManual.cpp's as_strided_backward: the result is the storage seen through
+  // the input's geometry (storage.as_strided(inp_sizes, inp_strides, ...)), so it has the input's
+  // strides, which x.grad keeps where they obey AccumulateGrad's layout contract.
+  for (size_t p = 0; p < storage.size(); ++p)
+    if (readers[p] > 0) storage[p] /= static_cast<double>(readers[p]);
+  const Tensor flat = from_values(storage, {static_cast<int64_t>(storage.size())}, {grad.dtype()});
+  return flat.as_strided(input_sizes, input_strides, input_offset - lo);
 }
 
 namespace {

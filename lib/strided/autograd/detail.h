@@ -28,6 +28,16 @@ Variable with_history(Tensor out, const std::shared_ptr<Node>& op);
 // root as its own base, and records `node` (may be null) as its grad_fn.
 Variable make_view(const Variable& base, Tensor view, const std::shared_ptr<Node>& node);
 
+// Records a one-input view op whose formula maps the view's gradient to the base's.
+template <class Backward>
+Variable view_op(const Variable& self, Tensor out, const char* name, Backward backward) {
+  auto op = record(name, {&self});
+  if (op)
+    op->formula = [backward](Op&, const std::vector<Tensor>& g) {
+      return std::vector<Tensor>{backward(g[0])};
+    };
+  return make_view(self, std::move(out), op);
+}
 // The node a view of a base written in place since gets: AsStridedBackward0 over the base.
 std::shared_ptr<Node> regenerate_view_grad_fn(const ViewInfo& info, const Tensor& view);
 
@@ -35,5 +45,14 @@ std::shared_ptr<Node> regenerate_view_grad_fn(const ViewInfo& info, const Tensor
 Tensor log(const Tensor& x);
 Tensor pow(const Tensor& x, double exponent);
 Tensor pow(const Tensor& x, const Tensor& exponent);  // broadcast, same dtype
+
+// The engine's mul, add, div by a number and sum, for complex operands too (complex.cpp): the
+// backward formulas of the ops a complex tensor goes through call these. Real operands take the
+// engine's op unchanged.
+Tensor mul(const Tensor& a, const Tensor& b);
+Tensor add(const Tensor& a, const Tensor& b);
+Tensor div(const Tensor& a, const Scalar& n);
+Tensor sum(const Tensor& x);
+Tensor sum(const Tensor& x, int64_t dim, bool keepdim);
 
 }  // namespace strided::autograd::detail

@@ -48,6 +48,11 @@ void backward(const std::vector<Variable>& outputs, const std::vector<Tensor>& g
     Tensor g = i < grad_outputs.size() ? grad_outputs[i] : Tensor();
     if (!g.defined()) {
       STRIDED_CHECK(out.numel() == 1, "grad can be implicitly created only for scalar outputs");
+      // PyTorch 2 (torch/autograd/__init__.py, _make_grads) refuses a complex scalar too; 1.13
+      // let it through with a gradient of 1.
+      STRIDED_CHECK(is_floating_point(out.dtype()),
+                    "grad can be implicitly created only for real scalar outputs but got torch.",
+                    name(out.dtype()));
       g = ones(out.sizes(), {out.dtype()});
     } else {
       STRIDED_CHECK(g.sizes() == out.sizes(), "Mismatch in shape: grad_output[", i,
@@ -81,7 +86,7 @@ void backward(const std::vector<Variable>& outputs, const std::vector<Tensor>& g
     if (buf.size() < to->outputs().size()) buf.resize(to->outputs().size());
     Tensor& slot = buf[static_cast<size_t>(input_nr)];
     if (!g.defined()) return;
-    slot = slot.defined() ? add(slot, g) : g;
+    slot = slot.defined() ? detail::add(slot, g) : g;
   };
   std::priority_queue<Node*, std::vector<Node*>, ByNewest> ready;
   for (size_t i = 0; i < roots.size(); ++i) {

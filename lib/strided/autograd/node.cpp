@@ -3,6 +3,7 @@
 #include <atomic>
 #include <sstream>
 
+#include "strided/autograd/detail.h"
 #include "strided/engine/ops.h"
 
 namespace strided::autograd {
@@ -137,7 +138,9 @@ std::vector<Tensor> AccumulateGrad::apply(std::vector<Tensor>&& grads) {
     fresh.copy_(g);
     meta_->grad = fresh;
   } else {
-    add_(meta_->grad, g);  // variable_grad += new_grad, with grad mode off
+    // variable_grad += new_grad, with grad mode off (complex: through the parts, complex.cpp)
+    if (is_complex(meta_->grad.dtype())) meta_->grad.copy_(detail::add(meta_->grad, g));
+    else add_(meta_->grad, g);
   }
   return {};
 }

@@ -30,8 +30,8 @@ Shape reduced_dims(const Tensor& x, IntList dims, const char* op) {
 
 Tensor sum_dims(const Tensor& x, const Shape& dims, bool keepdim) {
   Tensor out = x;
-  if (x.dim() == 0) return strided::sum(x);
-  for (auto it = dims.rbegin(); it != dims.rend(); ++it) out = strided::sum(out, *it, keepdim);
+  if (x.dim() == 0) return detail::sum(x);
+  for (auto it = dims.rbegin(); it != dims.rend(); ++it) out = detail::sum(out, *it, keepdim);
   return out;
 }
 
@@ -50,7 +50,7 @@ Variable sum(const Variable& x) {
   // sum: self: grad.expand_symint(self.sym_sizes())
   const Shape sizes = x.sizes();
   if (op) op->formula = [sizes](Op&, const Grads& g) { return Grads{g[0].expand(sizes)}; };
-  return detail::with_history(strided::sum(x.tensor()), op);
+  return detail::with_history(detail::sum(x.tensor()), op);
 }
 
 Variable sum(const Variable& x, IntList dims, bool keepdim) {
@@ -65,29 +65,32 @@ Variable sum(const Variable& x, IntList dims, bool keepdim) {
 }
 
 Variable mean(const Variable& x) {
-  Tensor out = strided::mean(x.tensor());
+  // A complex mean is its sum divided by numel (ReduceOps.cpp, mean_out); a real one the engine's.
+  Tensor out = is_complex(x.dtype()) ? detail::div(detail::sum(x.tensor()), Scalar(x.numel()))
+                                     : strided::mean(x.tensor());
   auto op = record("MeanBackward0", {&x});
   // mean: self: grad.expand_symint(self.sym_sizes()) / self.sym_numel()
   const Shape sizes = x.sizes();
   const int64_t n = x.numel();
   if (op) op->formula = [=](Op&, const Grads& g) {
-    return Grads{strided::div(g[0].expand(sizes), Scalar(n))};
+    return Grads{detail::div(g[0].expand(sizes), Scalar(n))};
   };
   return detail::with_history(std::move(out), op);
 }
 
 Variable mean(const Variable& x, IntList dims, bool keepdim) {
-  if (!is_floating_point(x.dtype())) strided::mean(x.tensor());  // refused in mean's own words
+  if (!is_floating_point(x.dtype()) && !is_complex(x.dtype()))
+    strided::mean(x.tensor());  // refused in mean's own words
   const Shape d = reduced_dims(x.tensor(), dims, "mean");
   int64_t n = 1;
   for (int64_t k : d) n *= x.dim() == 0 ? 1 : x.size(k);
-  Tensor out = strided::div(sum_dims(x.tensor(), d, keepdim), Scalar(n));
+  Tensor out = detail::div(sum_dims(x.tensor(), d, keepdim), Scalar(n));
   auto op = record("MeanBackward1", {&x});
   // mean.dim: self: mean_backward(grad, self.sym_sizes(), dim, self.sym_numel(), keepdim)
   //   = sum_backward(grad, sizes, dim, keepdim) / (the number of elements each output averaged)
   const Shape sizes = x.sizes();
   if (op) op->formula = [=](Op&, const Grads& g) {
-    return Grads{strided::div(sum_backward(g[0], sizes, d, keepdim), Scalar(n))};
+    return Grads{detail::div(sum_backward(g[0], sizes, d, keepdim), Scalar(n))};
   };
   return detail::with_history(std::move(out), op);
 }

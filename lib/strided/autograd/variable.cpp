@@ -12,9 +12,10 @@ thread_local bool g_grad_enabled = true;
 // PyTorch words the refusal by where it is asked (both 1.13 and 2.6): a tensor made with
 // requires_grad=True (the factories' and torch.tensor's check) says "Only Tensors of floating point
 // and complex dtype ...", x.requires_grad_() (set_requires_grad, torch/csrc/autograd/variable.cpp)
-// "only Tensors of floating point dtype ...".
+// "only Tensors of floating point dtype ...". Both let a complex tensor require grad
+// (isDifferentiableType: floating or complex).
 void check_can_require_grad(const Tensor& t, const char* words) {
-  STRIDED_CHECK(is_floating_point(t.dtype()), words);
+  STRIDED_CHECK(is_floating_point(t.dtype()) || is_complex(t.dtype()), words);
 }
 constexpr const char* kMadeWithGrad =
     "Only Tensors of floating point and complex dtype can require gradients";

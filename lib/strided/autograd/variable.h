@@ -127,6 +127,21 @@ class Variable {
                       std::optional<int64_t> storage_offset = std::nullopt) const;
   Variable unfold(int64_t dim, int64_t size, int64_t step) const;
 
+  // ---- the transposes and complex views (complex_views.cpp) -------------------------------------
+  // mT, H, mH and adjoint of a 0-d tensor are the tensor (H, mH, adjoint: its conj), as PyTorch's
+  // (deprecated) identity there; other refusals are the Tensor's. conj, resolve_conj,
+  // conj_physical and real of a real tensor are the tensor; imag of one is refused, as is imag of
+  // a conjugated tensor (tensor.h: no negative bit here).
+  Variable mT() const;
+  Variable H() const;
+  Variable mH() const;
+  Variable adjoint() const;
+  Variable conj() const;
+  Variable resolve_conj() const;
+  Variable conj_physical() const;
+  Variable real() const;
+  Variable imag() const;
+
   // Internal: the pieces ops and the engine build a Variable from.
   const std::shared_ptr<AutogradMeta>& meta() const { return meta_; }
   Variable(Tensor data, std::shared_ptr<AutogradMeta> meta)
@@ -136,6 +151,10 @@ class Variable {
   Tensor data_;
   std::shared_ptr<AutogradMeta> meta_ = std::make_shared<AutogradMeta>();
 };
+
+// torch.view_as_real and torch.view_as_complex, recorded (complex_views.cpp).
+Variable view_as_real(const Variable& x);
+Variable view_as_complex(const Variable& x);
 
 // Where a gradient for v goes: its grad_fn's output, its leaf accumulator, or nowhere
 // (PyTorch's impl::gradient_edge).

@@ -20,17 +20,7 @@ namespace strided::autograd {
 
 namespace {
 using detail::make_view;
-
-// Records a one-input view op whose formula maps the view's gradient to the base's.
-template <class Backward>
-Variable view_op(const Variable& self, Tensor out, const char* name, Backward backward) {
-  auto op = record(name, {&self});
-  if (op)
-    op->formula = [backward](Op&, const std::vector<Tensor>& g) {
-      return std::vector<Tensor>{backward(g[0])};
-    };
-  return make_view(self, std::move(out), op);
-}
+using detail::view_op;
 
 // A zero tensor of the base's shape with the gradient written through the same view of it
 // (select_backward, slice_backward, diagonal_backward in FunctionsManual.cpp).
@@ -151,20 +141,26 @@ Variable Variable::broadcast_to(IntList sizes) const {
 }
 
 Variable Variable::squeeze() const {
-  // squeeze: self: unsqueeze_to(grad, self.sym_sizes())
+  // squeeze: self: unsqueeze_to(grad, self.sym_sizes()): an unsqueeze at each size-1 dim, in
+  // increasing order (FunctionsManual.cpp), not a reshape: the strides unsqueeze gives those dims
+  // are the ones x.grad keeps (AccumulateGrad's layout contract ignores size-1 dims).
   const Shape in = this->sizes();
-  return view_op(*this, data_.squeeze(), "SqueezeBackward0",
-                 [in](const Tensor& g) { return g.reshape(in); });
+  return view_op(*this, data_.squeeze(), "SqueezeBackward0", [in](const Tensor& g) {
+    Tensor r = g;
+    for (size_t d = 0; d < in.size(); ++d)
+      if (in[d] == 1) r = r.unsqueeze(static_cast<int64_t>(d));
+    return r;
+  });
 }
 
 Variable Variable::squeeze(int64_t dim) const {
-  // squeeze.dim: self: unsqueeze_to(grad, dim, self.sym_sizes()): back only if it was of size 1.
+  // squeeze.dim: self: unsqueeze_to(grad, dim, self.sym_sizes()): back only if it was of size 1,
+  // else the gradient itself, strides and all (FunctionsManual.cpp).
   Tensor out = data_.squeeze(dim);
-  const Shape in = this->sizes();
   const bool removed = out.dim() < this->dim();
   const int64_t d = dim < 0 ? dim + this->dim() : dim;
-  return view_op(*this, std::move(out), "SqueezeBackward1", [in, removed, d](const Tensor& g) {
-    return removed ? g.unsqueeze(d) : g.reshape(in);
+  return view_op(*this, std::move(out), "SqueezeBackward1", [removed, d](const Tensor& g) {
+    return removed ? g.unsqueeze(d) : g;
   });
 }
 
@@ -280,11 +276,13 @@ Variable Variable::unfold(int64_t dim, int64_t size, int64_t step) const {
   const Shape in = this->sizes();
   const int64_t d = in.empty() ? 0 : (dim < 0 ? dim + this->dim() : dim);
   return view_op(*this, std::move(out), "UnfoldBackward0", [=](const Tensor& g) {
-    if (in.empty()) return g.reshape(in);
+    // A 0-d input was viewed as one element of size 1, unfolded into size (0 or 1) windows of it:
+    // its gradient is the sum of theirs (0 when there is none).
+    if (in.empty()) return detail::sum(g).reshape(in);
     Tensor result = zeros(in, {g.dtype()});
     for (int64_t i = 0; i < g.size(d); ++i) {
       Tensor window = result.narrow(d, i * step, size);
-      window.copy_(strided::add(window, g.select(d, i).movedim(-1, d)));
+      window.copy_(detail::add(window, g.select(d, i).movedim(-1, d)));
     }
     return result;
   });

@@ -246,11 +246,23 @@ Tensor Tensor::resolve_conj() const {
 }
 
 Tensor Tensor::conj_physical() const {
-  // UnaryOps.cpp, conj_physical: a real tensor is itself; a complex one a new tensor (laid out as
-  // clone lays it out, without the bit) holding the conjugates of the values this one reads.
+  // UnaryOps.cpp, conj_physical: a real tensor is itself; a complex one a new tensor without the
+  // bit holding the conjugates of the values this one reads. _conj_physical lays it out as
+  // self.conj().clone() when the bit is set, else as unary_op_impl does: a TensorIterator unary
+  // op's output, whose strides (on size-1 dims too) can differ from clone's. The iterator takes
+  // real operands only, so it is asked about a real tensor with this one's sizes and strides.
   if (!is_complex(dtype_)) return *this;
   check_cpu(*this, "conj_physical()");
-  Tensor out = empty_preserving(*this, dtype_, "conj_physical()");
+  Tensor out;
+  if (conj_) {
+    out = empty_preserving(*this, dtype_, "conj_physical()");
+  } else {
+    const Tensor probe = empty_strided(sizes_, strides_, {real_value_type(dtype_)});
+    const TensorIterator it =
+        TensorIteratorConfig().set_op_name("conj_physical").add_output(Tensor()).add_input(probe)
+            .build();
+    out = empty_strided(sizes_, it.output().strides(), {dtype_});
+  }
   out.set_conj(true);
   copy_values(out, *this);  // out's bytes are the conjugates: the bits differ, or are both set
   out.set_conj(false);
