@@ -126,7 +126,7 @@ void copy_values(const Tensor& dst, const Tensor& src) {
     run_copy(copy_config(parts(dst), parts(src)).build());
     if (dst.is_conj() != src.is_conj()) {
       Tensor im = parts(dst).select(-1, 1);
-      run_copy(copy_plan(im, neg(im)));
+      neg_(im);  // in place: a temporary would be memory no caller asked for
     }
   } else if (dc) {
     run_copy(copy_plan(parts(dst).select(-1, 0), src));
@@ -386,7 +386,7 @@ Tensor Tensor::flip(IntList dims) const {
     strided_copy(to, from, part_strides, part_offset);
     if (is_conj()) {
       Tensor im = to.select(-1, 1);
-      run_copy(copy_plan(im, neg(im)));
+      neg_(im);  // in place: a temporary would be memory no caller asked for
     }
     return out;
   }
