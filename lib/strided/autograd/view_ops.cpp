@@ -90,10 +90,12 @@ Variable Variable::reshape(IntList sizes) const {
 }
 
 Variable Variable::flatten(int64_t start_dim, int64_t end_dim) const {
-  Tensor out = data_.flatten(start_dim, end_dim);  // checks the dims
   // TensorShape.cpp, flatten: a 0-d tensor becomes (1), start == end returns self, else reshape.
-  if (dim() > 0 && out.dim() == dim()) return *this;
-  return reshape(out.sizes());
+  // The sizes alone (flatten_sizes checks the dims): data_.flatten would copy a layout that cannot
+  // merge, and the reshape below would copy it a second time.
+  const Shape shape = flatten_sizes(sizes(), start_dim, end_dim);
+  if (dim() > 0 && static_cast<int64_t>(shape.size()) == dim()) return *this;
+  return reshape(shape);
 }
 
 Variable Variable::unflatten(int64_t dim, IntList sizes) const {

@@ -568,4 +568,20 @@ MemOverlap has_internal_overlap(IntList sizes, IntList strides) {
     if (strides[i] == 0 && sizes[i] > 1) return MemOverlap::Yes;
   return MemOverlap::TooHard;
 }
+Shape flatten_sizes(IntList sizes, int64_t start_dim, int64_t end_dim) {
+  const int64_t nd = static_cast<int64_t>(sizes.size());
+  const int64_t s = wrap_dim(start_dim, nd, "flatten()");
+  const int64_t e = wrap_dim(end_dim, nd, "flatten()");
+  STRIDED_CHECK(s <= e,
+                "flatten(): flatten() has invalid args: start_dim cannot come after "
+                "end_dim (start_dim ",
+                start_dim, ", end_dim ", end_dim, ")");
+  if (nd == 0) return {1};
+  Shape shape(sizes.begin(), sizes.begin() + s);
+  shape.push_back(checked_numel(IntList(sizes.data() + s, static_cast<size_t>(e - s + 1)),
+                                "flatten()"));
+  shape.insert(shape.end(), sizes.begin() + e + 1, sizes.end());
+  return shape;
+}
+
 }  // namespace strided

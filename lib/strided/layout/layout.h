@@ -208,6 +208,12 @@ void for_each_index(IntList sizes, const std::vector<Shape>& strides, F&& f) {
   for_each_index(sizes, strides, 0, checked_numel(sizes, "for_each_index"), std::forward<F>(f));
 }
 
+// The sizes flatten(start_dim, end_dim) gives (TensorShape.cpp, flatten), after its checks: dims
+// start..end merged into one of their product; a 0-d tensor's sizes become (1). Whether the result
+// is a view is reshape's question, answered by the caller. Post-condition: the product of the
+// result equals the product of sizes.
+Shape flatten_sizes(IntList sizes, int64_t start_dim, int64_t end_dim);
+
 // Dense strides that follow a walk order: perm lists the dims innermost first (as walk_order gives
 // them); perm[0] gets stride 1 and each next dim the product of the sizes of the dims inside it.
 // PyTorch forms this product in two places that part on size-0 dims: TensorIterator's

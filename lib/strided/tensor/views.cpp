@@ -481,21 +481,11 @@ Tensor Tensor::reshape_as(const Tensor& other) const {
 }
 
 Tensor Tensor::flatten(int64_t start_dim, int64_t end_dim) const {
-  // TensorShape.cpp, flatten: a 0-d tensor becomes shape [1]; start == end returns the tensor
-  // itself; otherwise dims start..end merge through reshape (so a copy when they cannot merge).
+  // TensorShape.cpp, flatten: start == end returns the tensor itself; otherwise dims start..end
+  // merge through reshape (so a copy when they cannot merge), and a 0-d tensor becomes shape [1].
   check_defined(*this, "flatten()");
-  const int64_t s = wrap_dim(start_dim, dim(), "flatten()");
-  const int64_t e = wrap_dim(end_dim, dim(), "flatten()");
-  STRIDED_CHECK(s <= e,
-                "flatten(): flatten() has invalid args: start_dim cannot come after "
-                "end_dim (start_dim ",
-                start_dim, ", end_dim ", end_dim, ")");
-  if (dim() == 0) return reshape({1});
-  if (s == e) return *this;
-  Shape shape(sizes_.begin(), sizes_.begin() + s);
-  shape.push_back(
-      checked_numel(IntList(sizes_.data() + s, static_cast<size_t>(e - s + 1)), "flatten()"));
-  shape.insert(shape.end(), sizes_.begin() + e + 1, sizes_.end());
+  const Shape shape = flatten_sizes(sizes_, start_dim, end_dim);
+  if (dim() > 0 && static_cast<int64_t>(shape.size()) == dim()) return *this;
   return reshape(shape);
 }
 
