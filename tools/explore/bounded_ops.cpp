@@ -167,13 +167,21 @@ Tensor bounded_resolve_conj(const Tensor& t, Meter& m) {
   return t.resolve_conj();
 }
 
+void charge_conj_physical(const Tensor& t, Meter& m) {
+  if (!is_complex(t.dtype())) return;
+  // The copy, then its imaginary parts negated in place: twice the work of a copy.
+  m.charge("conj_physical", "the copy of " + t.layout(), copy_cost(t, t.dtype()));
+  m.charge("conj_physical", "the negated imaginary parts of " + t.layout(),
+           copy_cost(t, real_value_type(t.dtype())));
+  if (t.is_conj() || t.numel() == 0) return;
+  const Extent e = extent(t.sizes(), t.strides(), t.storage_offset());
+  m.charge("conj_physical", "the layout probe of " + t.layout(),
+           new_tensor_cost(saturated(Checked(e.max) + 1 + t.numel()), t.dim(),
+                           real_value_type(t.dtype()), 1));
+}
+
 Tensor bounded_conj_physical(const Tensor& t, Meter& m) {
-  // The copy, then its imaginary parts negated: twice the work of a copy.
-  if (is_complex(t.dtype())) {
-    m.charge("conj_physical", "the copy of " + t.layout(), copy_cost(t, t.dtype()));
-    m.charge("conj_physical", "the negated imaginary parts of " + t.layout(),
-             copy_cost(t, t.dtype()));
-  }
+  charge_conj_physical(t, m);
   return t.conj_physical();
 }
 

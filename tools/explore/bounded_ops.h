@@ -88,6 +88,10 @@ Tensor bounded_contiguous(const Tensor& t, Meter& m);
 // resolve_conj copies a conjugated tensor (a view otherwise); conj_physical copies a complex one.
 Tensor bounded_resolve_conj(const Tensor& t, Meter& m);
 Tensor bounded_conj_physical(const Tensor& t, Meter& m);
+// What t.conj_physical() allocates, charged to m (a gradient request's conj_physical too): the
+// result, and for a tensor without the conjugate bit the layout probe (a real tensor over t's
+// extent) and the probe's unary output that Tensor::conj_physical builds to lay the result out.
+void charge_conj_physical(const Tensor& t, Meter& m);
 Tensor bounded_clone(const Tensor& t, Meter& m);
 Tensor bounded_flip(const Tensor& t, IntList dims, Meter& m);
 Tensor bounded_to(const Tensor& t, DType dtype, Meter& m);

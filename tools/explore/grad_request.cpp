@@ -149,6 +149,10 @@ Scalar grad_number(const Request& v) {
 Variable apply_grad_inplace(const Variable& x, const std::string& name, const Request& op, Meter& m) {
   const Tensor& t = x.tensor();
   m.charge(name, "a write into " + t.layout(), elementwise_cost(t.sizes(), t.dtype(), {t}));
+  // Recording the write (autograd/inplace.cpp, inplace): the op is computed out of place on a
+  // clone of x, for its node, before x is written.
+  m.charge(name, "the clone its node is recorded from, " + t.layout(), copy_cost(t, t.dtype()));
+  m.charge(name, "the out-of-place op on the clone", elementwise_cost(t.sizes(), t.dtype(), {t}));
   try {
     if (name == "add_") {
       // add_(other, alpha=alpha) adds alpha * other (a number here).
@@ -217,9 +221,9 @@ Variable apply_grad_op(const Variable& x, const Request& op, Meter& m) {
     if (name == "pow") return autograd::pow(x, op.at("exponent").get<double>());
     return autograd::mul(x, x);  // mul_self
   }
+  if (name == "conj_physical") charge_conj_physical(t, m);  // its probe too, as a chain's
   const bool copies = name == "reshape" || name == "flatten" || name == "contiguous" ||
-                      name == "clone" || name == "flip" || name == "resolve_conj" ||
-                      name == "conj_physical";
+                      name == "clone" || name == "flip" || name == "resolve_conj";
   m.charge(name, (copies ? "the copy of " : "a view of ") + t.layout(),
            copies ? copy_cost(t, t.dtype()) : view_cost(t));
   if (std::optional<Variable> v = shared_view(x, name, op)) return *v;

@@ -27,17 +27,16 @@ const Tensor& written(const Tensor& self, F&& f) {
   return self;
 }
 
-// valueToTensor (python_variable_indexing.cpp): a Python number as a 0-d tensor of self's dtype.
+bool starts_with(const std::string& s, const std::string& p) { return s.rfind(p, 0) == 0; }
+
+}  // namespace
+
 Tensor value_tensor(const Tensor& self, const Operand& v, Meter& m) {
   if (!v.number) return v.tensor;
   m.charge("setitem", "the value as a 0-d " + std::string(name(self.dtype())) + " tensor",
            new_tensor_cost(1, 0, self.dtype(), 1));
   return full({}, *v.number, {self.dtype()});
 }
-
-bool starts_with(const std::string& s, const std::string& p) { return s.rfind(p, 0) == 0; }
-
-}  // namespace
 
 bool is_inplace(const std::string& name) {
   static const std::set<std::string> kNames = {"add_", "mul_", "fill_", "copy_", "zero_",

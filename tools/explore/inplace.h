@@ -25,6 +25,10 @@ struct Operand {
   Tensor tensor;  // when number is empty
 };
 
+// valueToTensor (python_variable_indexing.cpp): a Python number as a 0-d tensor of self's dtype,
+// charged to m; a tensor operand as itself.
+Tensor value_tensor(const Tensor& self, const Operand& v, Meter& m);
+
 // x.add_(other, alpha=alpha), x.mul_(other), x.fill_(value), x.zero_(), x.copy_(src),
 // x.index_put_(indices, values, accumulate): write self's elements; self is returned, as
 // PyTorch's in-place methods return it.

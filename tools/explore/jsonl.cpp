@@ -55,6 +55,7 @@ class DuplicateKeys : public nlohmann::detail::json_sax_dom_parser<Request> {
 // The in-place ops' fields: a number (int, float or bool), an operand (a number or a chain: with
 // "start", a tensor of its own; without, {"ops":[...]} applied to this chain's start tensor, so
 // that it may share the written storage), a chain alone, a boolean, a list of lists of integers.
+// chain_ops() names the kinds in this order.
 enum class FieldType { Int, Ints, IntOrInts, List, Dtype, Number, Operand, Chain, Bool, Lists };
 struct FieldSpec {
   const char* name;
@@ -432,13 +433,26 @@ Tensor apply_inplace(const Tensor& t, const std::string& name, const Request& op
   // index_put_
   std::vector<std::vector<int64_t>> indices;
   for (const Request& l : op.at("indices")) indices.push_back(as_ints(l, "index_put_.indices"));
-  Operand values = request_operand(op.at("values"), "index_put_.values", start, m);
-  if (values.number) values.tensor = full({}, *values.number, {t.dtype()});
+  const Operand values = request_operand(op.at("values"), "index_put_.values", start, m);
   const Request* accumulate = field(op, "accumulate");
-  return bounded_index_put_(t, indices, values.tensor, accumulate && accumulate->get<bool>(), m);
+  return bounded_index_put_(t, indices, value_tensor(t, values, m),
+                            accumulate && accumulate->get<bool>(), m);
 }
 
 }  // namespace
+
+std::vector<OpFields> chain_ops() {
+  static const char* const kKinds[] = {"int",    "ints",    "int_or_ints", "list", "dtype",
+                                       "number", "operand", "chain",       "bool", "lists"};
+  std::vector<OpFields> out;
+  for (const auto& [name, fields] : op_specs()) {
+    OpFields o{name, {}};
+    for (const FieldSpec& f : fields)
+      o.fields.push_back({f.name, kKinds[static_cast<int>(f.type)], f.required});
+    out.push_back(std::move(o));
+  }
+  return out;
+}
 
 void check_op(const Request& op) {
   const std::string name = op_name(op);

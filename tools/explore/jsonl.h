@@ -56,6 +56,19 @@ Tensor chain_start(const Request& start, Meter& m);
 Tensor start_tensor(const Request& shape, const Request* dtype, const std::string& shape_name,
                     const std::string& dtype_name, Meter& m);
 void check_op(const Request& op);                           // the op's name and fields, before running
+// Every op a chain takes, by name, with its fields: what the fuzzers draw their requests from, so
+// that a new op is fuzzed without being listed twice. A field's kind is one of "int", "ints",
+// "int_or_ints", "list", "dtype", "number", "operand", "chain", "bool", "lists" (jsonl.cpp,
+// FieldType).
+struct OpField {
+  std::string name, kind;
+  bool required = false;
+};
+struct OpFields {
+  std::string name;
+  std::vector<OpField> fields;
+};
+std::vector<OpFields> chain_ops();
 // One op, already checked; an in-place op's operand {"ops":[...]} applies to start (to t when
 // start is undefined).
 Tensor apply_op(const Tensor& t, const Request& op, Meter& m, const Tensor& start = Tensor());
