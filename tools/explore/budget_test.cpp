@@ -108,4 +108,21 @@ TEST_CASE("the meter's charges bound what the ops allocate") {
     CHECK(answer.find("\"error\"") == std::string::npos);
     CHECK(Storage::allocated_bytes() - before <= m.charged_bytes());
   }
+  // Refused after some ops ran: what those ops allocated was charged before they ran (each line
+  // was found by fuzz/grad_requests.cpp allocating more than its charge).
+  const std::vector<std::string> refused = {
+      R"({"start":{"dtype":"float32","shape":[]},"ops":[{"op":"atleast_1d"},{"op":"index_put_","indices":[[1]],"values":4}]})",
+      R"({"start":{"dtype":"complex128","shape":[1,2,2]},"ops":[{"op":"mH"},{"op":"clone"},{"op":"slice","dim":3}]})",
+      R"({"grad":{"start":{"dtype":"complex128","shape":[2,3,3]},"ops":[{"op":"conj_physical"},{"op":"select","dim":0,"index":2}]}})",
+      R"({"grad":{"start":{"dtype":"complex64","shape":[4,3]},"ops":[{"op":"t"},{"op":"flatten"},{"op":"split","split_size":[-3,-1,-1],"index":0}]}})",
+      R"({"grad":{"start":{"dtype":"float32","shape":[]},"ops":[{"op":"clone"},{"op":"mul_","other":-1},{"op":"swapdims","dim0":5,"dim1":-3}]}})",
+  };
+  for (const std::string& line : refused) {
+    INFO(line);
+    Meter m;
+    const int64_t before = Storage::allocated_bytes();
+    const std::string answer = answer_line(line, m);
+    CHECK(answer.find("\"error\"") != std::string::npos);
+    CHECK(Storage::allocated_bytes() - before <= m.charged_bytes());
+  }
 }
