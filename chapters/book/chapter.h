@@ -43,7 +43,8 @@ struct ClaimDef {
   // A claim that restates a source's arithmetic: when it holds its status is *quoted*, not passed.
   ClaimDef& quoted() { kind = Kind::Quoted; return *this; }
   // A GPU claim: the check runs only where gpu().available; elsewhere it is not run, with the
-  // CUDA runtime's reason.
+  // CUDA runtime's reason. Whatever its kind (a timing by default, or an exact check of what the
+  // device holds), --kind selects it as "gpu".
   ClaimDef& needs_gpu(Kind k = Kind::TimingGpu) { gpu = true; kind = k; return *this; }
 };
 

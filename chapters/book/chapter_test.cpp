@@ -147,6 +147,15 @@ TEST_CASE("--list with --kind lists only the claims of those kinds") {
   CHECK(run_main(ch, {"--list", "--kind", "timing"}).second.empty());
 }
 
+TEST_CASE("an exact claim that needs a GPU answers to --kind gpu, not to --kind exact") {
+  book::Chapter ch("99_sample", "Sample");
+  ch.claim("MT-10", "Fresh tensors are row-major.", [](book::Check& c) { c.equal("x", 1, 1); });
+  ch.claim("PF-11", "An exact GPU claim.", [](book::Check& c) { c.equal("ran", true, true); })
+      .needs_gpu(book::Kind::Exact);
+  CHECK(run_main(ch, {"--list", "--kind", "exact"}).second == "MT-10\tFresh tensors are row-major.\n");
+  CHECK(run_main(ch, {"--list", "--kind", "gpu"}).second == "PF-11\tAn exact GPU claim.\n");
+}
+
 TEST_CASE("--exhibits runs the exhibits alone, and lists them with --list") {
   const auto ch = sample();
   CHECK(run_main(ch, {"--list", "--exhibits"}).second == "exhibit 1\n");
