@@ -35,7 +35,7 @@ def load_mutants(path, claims, problems, root):
                             "record was made: run tools/book mutate")
     recorded = record.get("claims", {})
     for cid, c in sorted(claims.items()):
-        if c.get("kind") not in ("exact", "model"):
+        if not mutated(c):
             continue
         digest = catalogue.statement_digest(c["statement"])
         if cid not in recorded:
@@ -55,11 +55,17 @@ def load_mutants(path, claims, problems, root):
     return record
 
 
+def mutated(c):
+    """Whether tools/book mutate runs the claim: its exact and model claims (--kind exact,model),
+    which leave out a claim that needs a GPU whatever it checks (it is not run without one)."""
+    return c.get("kind") in ("exact", "model") and not c.get("needs_gpu")
+
+
 def killed_html(c, record):
     if c.get("kind") == "quoted":
         # Arithmetic on a source's figures: no rule of the library enters it, so none can break it.
         return '<span class="claim-unkilled">no rule of the library enters it</span>'
-    if record is None or c.get("kind") not in ("exact", "model"):
+    if record is None or not mutated(c):
         return "—"
     rules = c.get("killed_by", [])
     if not rules:

@@ -48,6 +48,20 @@ class MutationRecordTest(BookCase):
         self.assertIn("claim MT-01 is worded differently", err)
         self.assertIn("run tools/book mutate", err)
 
+    def test_an_exact_claim_that_needs_a_gpu_is_left_out_of_the_record(self):
+        record = self.mutation_record()  # made before the claim needed a GPU: it names MT-01
+        self.report["claims"][0]["needs_gpu"] = True
+        self.save_report()
+        rc, err = self.run_embed("--mutants", record)
+        self.assertEqual(rc, 0, err)  # the record's extra MT-01 names a claim that still exists
+        path = os.path.join(self.root, "record.json")
+        data = json.load(open(path))
+        del data["claims"]["MT-01"]  # as tools/book mutate writes it: --kind exact,model
+        self.write(path, json.dumps(data))
+        rc, err = self.run_embed("--mutants", path)
+        self.assertEqual(rc, 0, err)
+        self.assertNotIn("MT-01 is new", err)
+
     def test_a_record_of_another_mutant_catalogue_fails_the_build(self):
         rc, err = self.run_embed("--mutants", self.mutation_record(catalogue="0" * 16))
         self.assertEqual(rc, 1, err)
