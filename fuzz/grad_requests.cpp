@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "answer_messages.h"
 #include "budget.h"
 #include "jsonl.h"
 #include "strided/tensor/storage.h"
@@ -77,17 +78,6 @@ Answer ask(const std::string& line) {
   return a;
 }
 
-// Every error message of an answer: its own, or the one that ends a chain's results.
-void messages_of(const Json& a, std::vector<std::string>& out) {
-  if (a.is_object()) {
-    if (a.contains("error") && a.contains("message") && a["message"].is_string())
-      out.push_back(a["message"].get<std::string>());
-    for (const auto& [key, value] : a.items()) messages_of(value, out);
-  } else if (a.is_array()) {
-    for (const Json& v : a) messages_of(v, out);
-  }
-}
-
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -112,8 +102,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const Answer chain = ask(chain_line);
   const Answer grad = ask(grad_line);
   std::vector<std::string> chain_errors, grad_errors;
-  messages_of(chain.json, chain_errors);
-  messages_of(grad.json, grad_errors);
+  fuzz::messages_of(chain.json, chain_errors);
+  fuzz::messages_of(grad.json, grad_errors);
   for (const std::string& m : chain_errors)
     if (m.rfind("internal error", 0) == 0) fail("an internal error", chain_line, chain.text);
   for (const std::string& m : grad_errors) {

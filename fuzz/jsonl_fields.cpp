@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "answer_messages.h"
 #include "budget.h"
 #include "jsonl.h"
 
@@ -49,17 +50,6 @@ void objects_of(Json& j, std::vector<Json*>& out) {
     for (auto& [key, value] : j.items()) objects_of(value, out);
   } else if (j.is_array()) {
     for (Json& v : j) objects_of(v, out);
-  }
-}
-
-// The messages of an answer's errors: its own, or the last result's of a chain.
-void messages_of(const Json& a, std::vector<std::string>& out) {
-  if (a.is_object()) {
-    if (a.contains("error") && a.contains("message") && a["message"].is_string())
-      out.push_back(a["message"].get<std::string>());
-    for (const auto& [key, value] : a.items()) messages_of(value, out);
-  } else if (a.is_array()) {
-    for (const Json& v : a) messages_of(v, out);
   }
 }
 
@@ -105,7 +95,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     fail("an answer that is not JSON", line, answer);
   }
   std::vector<std::string> messages;
-  messages_of(a, messages);
+  fuzz::messages_of(a, messages);
   for (const std::string& m : messages)
     if (m.rfind("internal error", 0) == 0) fail("an internal error", line, answer);
   if (impossible_value || !plain_name(key)) {
