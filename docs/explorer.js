@@ -32,8 +32,44 @@
     return loading;
   }
 
-  // What `strided-explore EXPRESSION [--svg FILE]` writes: {status, stdout, stderr, svg}.
+  // A --jsonl answer with each of its top-level fields on a line of its own, its text otherwise
+  // the program's own (its numbers as it wrote them).
+  function fieldPerLine(line) {
+    var out = '', depth = 0, inString = false;
+    for (var i = 0; i < line.length; i++) {
+      var c = line[i];
+      out += c;
+      if (inString) {
+        if (c === '\\') { out += line[++i] || ''; } else if (c === '"') { inString = false; }
+      } else if (c === '"') {
+        inString = true;
+      } else if (c === '{' || c === '[') {
+        depth++;
+      } else if (c === '}' || c === ']') {
+        depth--;
+      } else if (c === ',' && depth === 1) {
+        out += '\n ';
+      }
+    }
+    return out;
+  }
+
+  // What `strided-explore EXPRESSION [--svg FILE]` writes: {status, stdout, stderr, svg}. A line
+  // that opens with "{" is a --jsonl request (a gradient request, say): the answer is the line
+  // `strided-explore --jsonl` writes for it, laid out one field a line; an error answer (PyTorch's
+  // refusal, or bad input) is shown as an error.
   function explore(m, expression, withSvg) {
+    if (/^\s*\{/.test(expression)) {
+      var line = expression.replace(/[\r\n]+/g, ' ') + '\n';
+      var bytes = new TextEncoder().encode(line).length;
+      var answer = m.UTF8ToString(m.ccall('explore_jsonl', 'number', ['string', 'number'],
+                                          [line, bytes])).replace(/\n$/, '');
+      var failed = true;
+      try { failed = JSON.parse(answer).error === true; } catch (e) { /* shown as it is */ }
+      var text = fieldPerLine(answer) + '\n';
+      return failed ? {status: 2, stdout: '', stderr: text, svg: '', jsonl: true}
+                    : {status: 0, stdout: text, stderr: '', svg: '', jsonl: true};
+    }
     var at = m.ccall('explore_expression', 'number', ['string', 'number'],
                      [expression, withSvg ? 1 : 0]);
     return JSON.parse(m.UTF8ToString(at));
@@ -84,6 +120,7 @@
       out.appendChild(mark);
     }
     out.classList.toggle('book-live-error', failed);
+    out.classList.toggle('book-live-jsonl', !!answer.jsonl);  // long messages wrap
     if (out.classList.contains('book-live-scroll')) {
       out.scrollTop = mark ? Math.max(0, mark.offsetTop - 8) : 0;
     }

@@ -11,9 +11,12 @@ At each width (1400 and 420 px by default):
     frozen output stays, and an expression typed there is answered as the native program answers
     it (that every Try it block of every chapter page has an Edit button which leaves its command
     line in view is check_site.py's, on the loads it makes anyway: tryit_problems here);
+  - a --jsonl line typed into the field (a gradient request) shows the native `--jsonl` answer,
+    one field a line and wrapped, and an error answer as an error;
   - no request leaves the site, and no console error or uncaught exception occurs.
 Screenshots: DIR/explorer-WIDTH.png, DIR/explorer-why-WIDTH.png (an explained refusal) and
-DIR/explorer-tryit-WIDTH.png, for a person to look at.
+DIR/explorer-tryit-WIDTH.png and DIR/explorer-jsonl-WIDTH.png (a gradient request refused), for a
+person to look at.
 Uses the Browser of check_browser.py. Standard library only.
 """
 
@@ -34,6 +37,9 @@ TYPED = "arange(24).reshape(2, 3, 4).permute(2, 0, 1)[1:, ::2]"
 REFUSED = "arange(24).view(5, 6)"
 EXPLAINED = "arange(12).view(3, 4).t().view(12)"  # refused, with the library's explanation
 EDITED = "arange(12).view(3, 4)[1:, ::3]"
+# --jsonl lines typed into the field: a gradient request answered, and one autograd refuses.
+GRAD = '{"grad":{"start":{"shape":[3]},"ops":[{"op":"exp"},{"op":"clone"},{"op":"mul_","other":2}]}}'
+GRAD_REFUSED = '{"grad":{"start":{"shape":[3]},"ops":[{"op":"exp"},{"op":"mul_","other":2}]}}'
 
 
 def native(program, expression, svg=None):
@@ -71,6 +77,32 @@ def shown(browser, selector, expected, timeout):
     if got:
         return expected
     return browser.evaluate(f"document.querySelector({sel}).textContent")
+
+
+def native_jsonl(program, line):
+    """The native --jsonl answer to LINE, each top-level field on a line of its own, as the page
+    lays it out (explorer.js, fieldPerLine): the split is at the commas between the fields."""
+    answer = subprocess.run([program, "--jsonl"], input=line + "\n", capture_output=True,
+                            text=True, timeout=60).stdout.strip()
+    out, depth, in_string, escaped = [], 0, False, False
+    for c in answer:
+        out.append(c)
+        if in_string:
+            if escaped:
+                escaped = False
+            elif c == "\\":
+                escaped = True
+            elif c == '"':
+                in_string = False
+        elif c == '"':
+            in_string = True
+        elif c in "{[":
+            depth += 1
+        elif c in "}]":
+            depth -= 1
+        elif c == "," and depth == 1:
+            out.append("\n ")
+    return "".join(out)
 
 
 def desc_of(svg_text):
@@ -141,6 +173,23 @@ def check_explorer(browser, site, program, shots, tmp, timeout):
         problems.append(f"typed {EXPLAINED!r}: the explanation is not set apart: {why!r}")
     if shots:
         screenshot(browser, os.path.join(shots, f"explorer-why-{browser.width}.png"))
+
+    # A --jsonl line: the native program's answer, a field a line, wrapped; a refusal as an error.
+    for line, refused in ((GRAD, False), (GRAD_REFUSED, True)):
+        type_into(browser, "#book-explorer-input", line)
+        expected = native_jsonl(program, line)
+        got = shown(browser, "#book-explorer-output", expected, timeout)
+        if got != expected:
+            problems.append(f"typed {line!r}: the page shows {got[:300]!r}, not the native "
+                            f"--jsonl answer {expected[:300]!r}")
+        state = browser.evaluate("(() => { const o = document.querySelector('#book-explorer-output');"
+                                 " return [o.classList.contains('book-live-error'),"
+                                 " getComputedStyle(o).whiteSpace]; })()")
+        if state != [refused, "pre-wrap"]:
+            problems.append(f"typed {line!r}: error mark and wrapping are {state}, not "
+                            f"[{str(refused).lower()}, 'pre-wrap']")
+    if shots:
+        screenshot(browser, os.path.join(shots, f"explorer-jsonl-{browser.width}.png"))
     problems += problems_in_events(browser.events, url)
     return problems
 

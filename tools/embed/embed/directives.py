@@ -23,7 +23,9 @@ BOOK_RE = re.compile(r"\\book\{([^}]*)\}")
 SNIPPET_RE = re.compile(r"\\snippet(?:\{[^}]*\})?\s+(\S+)\s+(\S+)")
 MARKER_RE = re.compile(r"^\s*//!\s*\[([^\]]+)\]\s*$")
 PY_MARKER_RE = re.compile(r"^\s*#\s*\[([^\]]+)\]\s*$")  # a companion's listing: # [name]
-EXPLORE_RE = re.compile(r"\\explore\{([^{}]+)\}")
+# \explore{EXPR}, or \explore{{...}}: a --jsonl request, whose JSON nests braces (four deep here).
+_JSON4 = r"\{(?:[^{}]|\{(?:[^{}]|\{(?:[^{}]|\{[^{}]*\})*\})*\})*\}"
+EXPLORE_RE = re.compile(r"\\explore\{(" + _JSON4 + r"|[^{}]+)\}")
 
 
 # What strided-explore says of an expression it cannot read, as against an op's refusal.

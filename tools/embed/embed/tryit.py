@@ -156,11 +156,22 @@ def explore_link(expr, at, args, problems):
     run there (or to be refused by an op, which a link to an error may want to show)."""
     if args.explore:
         try:
-            run = subprocess.run([args.explore, expr], stdout=subprocess.PIPE,
-                                 stderr=subprocess.PIPE, text=True, timeout=60)
-            if run.returncode != 0 and (run.returncode != 2 or EXPLORE_UNREAD_RE.search(run.stderr)):
-                problems.add(at, f"\\explore{{{expr}}}: strided-explore cannot read it: "
-                                 f"{run.stderr.strip()[:300]}")
+            if expr.startswith("{"):  # a --jsonl request: answered, or refused by an op
+                run = subprocess.run([args.explore, "--jsonl"], input=expr + "\n",
+                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                     timeout=60)
+                answer = run.stdout.strip()
+                if run.returncode != 0 or answer.count("\n") or \
+                        EXPLORE_UNREAD_RE.search(answer) or "internal error" in answer:
+                    problems.add(at, f"\\explore{{{expr}}}: strided-explore --jsonl cannot "
+                                     f"answer it: {(answer or run.stderr).strip()[:300]}")
+            else:
+                run = subprocess.run([args.explore, expr], stdout=subprocess.PIPE,
+                                     stderr=subprocess.PIPE, text=True, timeout=60)
+                if run.returncode != 0 and (run.returncode != 2 or
+                                            EXPLORE_UNREAD_RE.search(run.stderr)):
+                    problems.add(at, f"\\explore{{{expr}}}: strided-explore cannot read it: "
+                                     f"{run.stderr.strip()[:300]}")
         except (OSError, subprocess.TimeoutExpired) as e:
             problems.add(at, f"\\explore{{{expr}}}: {e}")
     href = "explorer.html#" + urllib.parse.quote(expr, safe="()[],:.=_-'*/ ").replace(" ", "%20")

@@ -1,6 +1,7 @@
 """Tests of embed/tryit.py: Try it blocks and Explorer links."""
 
 import os
+from html import escape as esc
 import shutil
 import sys
 import unittest
@@ -52,6 +53,24 @@ class TryItTest(BookCase):
         refused = self.fake_explore('echo "error at column 10: view(): shape is invalid" >&2\nexit 2\n')
         rc, err = self.run_embed("--explore", refused)
         self.assertEqual(rc, 0, err)
+
+    def test_an_explore_link_to_a_jsonl_request_is_asked_with_jsonl(self):
+        request = '{"grad":{"start":{"shape":[3]},"ops":[{"op":"add_","other":1}]}}'
+        self.write(os.path.join(self.docs, "99_demo.md"),
+                   PAGE + "\nSee \\explore{" + request + "} there.\n\nDone.\n")
+        # The fake program answers only when asked with --jsonl, and reads the request from stdin.
+        answers = self.fake_explore('[ "$1" = --jsonl ] || exit 3\nread line\n'
+                                    'echo \'{"error":true,"message":"a leaf Variable that requires '
+                                    'grad is being used in an in-place operation."}\'\n')
+        rc, err = self.run_embed("--explore", answers)
+        self.assertEqual(rc, 0, err)
+        page = self.read("99_demo.md")
+        self.assertIn('href="explorer.html#%7B%22grad%22', page)
+        self.assertIn("<code>" + esc(request) + "</code>", page)
+        bad = self.fake_explore('echo \'{"error":true,"message":"bad input: unknown op \\"add__\\""}\'\n')
+        rc, err = self.run_embed("--explore", bad)
+        self.assertEqual(rc, 1)
+        self.assertIn("strided-explore --jsonl cannot answer it", err)
 
     def test_a_tryit_block_shows_pytorchs_recorded_answer_beside_the_librarys(self):
         self.with_companion(self.tryit_record())
