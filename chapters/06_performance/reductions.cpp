@@ -89,7 +89,7 @@ SectorCount sectors_per_request(const Tensor& steps_by_lanes) {
 // The addresses a CUDA reduction kernel reads, from the plan the CUDA op launches for x reduced
 // along dim (kernels/strided/cuda/reduce_plan.h) and the kernel's own thread mapping: block 0's
 // first `warps` warps, step by step, each step's requests in warp order.
-std::vector<int64_t> kernel_reads(const Tensor& x, int64_t dim, cuda::ReduceVersion v, int warps,
+std::vector<int64_t> kernel_reads(const Tensor& x, int64_t dim, cuda::ReduceKernel v, int warps,
                                   int64_t steps) {
   Shape kept = x.sizes();
   kept.erase(kept.begin() + dim);
@@ -309,16 +309,16 @@ void performance::reductions(book::Chapter& ch) {
 #if PF_HAVE_CUDA_API
              // The views are the kernels' walks: the plan the CUDA op launches, read through the
              // kernels' own mappings, gives the same addresses request by request.
-             using cuda::ReduceVersion;
+             using cuda::ReduceKernel;
              c.that("BlockPerRow reads the cooperative view",
-                    kernel_reads(x, 1, ReduceVersion::BlockPerRow, 8, 4) ==
+                    kernel_reads(x, 1, ReduceKernel::BlockPerRow, 8, 4) ==
                         logical_trace(x.select(0, 0).view({-1, 32})).bytes);
              c.that("ColumnSplit reads the adjacent-columns view",
-                    kernel_reads(x, 0, ReduceVersion::ColumnSplit, cuda::kSplitWarps,
+                    kernel_reads(x, 0, ReduceKernel::ColumnSplit, cuda::kSplitWarps,
                                  1024 / cuda::kSplitRows) ==
                         logical_trace(x.slice(1, 0, 8).view({-1, 4, 8})).bytes);
              c.that("ThreadPerOutput reads the thread-per-row view",
-                    kernel_reads(x, 1, ReduceVersion::ThreadPerOutput, 1, 1024) ==
+                    kernel_reads(x, 1, ReduceKernel::ThreadPerOutput, 1, 1024) ==
                         logical_trace(x.slice(0, 0, 32).t()).bytes);
              // The ColumnSplit kernel's strips (reduce_plan.h), for the text on its launch.
              c.value("split_columns", int64_t{cuda::kSplitColumns});

@@ -61,8 +61,8 @@ void launch(const char* op, ElementwiseOp kind, ElementwiseKernel kernel, const 
     return;
   }
   const bool use_flat = kernel == ElementwiseKernel::Flat || (kernel == ElementwiseKernel::Auto && flat);
-  backend::launch_elementwise(kind, use_flat ? backend::ElementwisePath::Flat
-                                             : backend::ElementwisePath::Strided,
+  backend::launch_elementwise(kind, use_flat ? ElementwiseKernel::Flat
+                                             : ElementwiseKernel::Strided,
                               item, plan, data, scalar,
                               g_force_64bit.load() || !fits_32bit_indexing(plan.numel));
 }

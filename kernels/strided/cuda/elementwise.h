@@ -19,11 +19,11 @@
 
 #include <cstdint>
 
+#include "strided/cuda/kernel_choice.h"
 #include "strided/tensor/tensor.h"
 
 namespace strided::cuda {
 
-enum class ElementwiseKernel : uint8_t { Auto, Strided, Flat };
 
 // dst.copy_(src): src broadcasts to dst's shape; same dtype (no conversion on the GPU); both on the
 // same CUDA device. dst must not overlap itself, nor partially overlap src (as PyTorch refuses).

@@ -134,11 +134,11 @@ void launch_strided_with(const ElementwisePlan& plan, char* const data[3], F f) 
 }
 
 template <int NIN, class T, class F>
-void launch_op(ElementwisePath path, const ElementwisePlan& plan, char* const data[3], F f,
+void launch_op(ElementwiseKernel path, const ElementwisePlan& plan, char* const data[3], F f,
                bool index64) {
   STRIDED_INTERNAL_ASSERT(plan.byte_strides.size() == NIN + 1);
   if (plan.numel == 0) return;
-  if (path == ElementwisePath::Flat) {
+  if (path == ElementwiseKernel::Flat) {
     STRIDED_INTERNAL_ASSERT(plan.is_flat(sizeof(T)));
     launch_flat<NIN, T>(plan, data, f);
   } else if (index64) {
@@ -150,10 +150,11 @@ void launch_op(ElementwisePath path, const ElementwisePlan& plan, char* const da
 
 }  // namespace
 
-void launch_elementwise(ElementwiseOp op, ElementwisePath path, int64_t itemsize,
+void launch_elementwise(ElementwiseOp op, ElementwiseKernel path, int64_t itemsize,
                         const ElementwisePlan& plan, char* const data[3], float scalar,
                         bool index64) {
   STRIDED_INTERNAL_ASSERT(index64 || fits_32bit_indexing(plan.numel));
+  STRIDED_INTERNAL_ASSERT(path != ElementwiseKernel::Auto);  // elementwise.cpp chooses first
   if (op == ElementwiseOp::Copy) {
     switch (itemsize) {
       case 1: return launch_op<1, uint8_t>(path, plan, data, CopyOp<uint8_t>{}, index64);

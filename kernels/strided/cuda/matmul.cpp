@@ -60,8 +60,7 @@ Tensor& matmul_out(Tensor& out, const Tensor& a, const Tensor& b, MatmulKernel k
     return out;
   }
   if (kernel != MatmulKernel::Cublas) {
-    backend::launch_matmul(kernel == MatmulKernel::Naive ? backend::MatmulVersion::Naive
-                                                         : backend::MatmulVersion::Tiled,
+    backend::launch_matmul(kernel,
                            out.data<float>(), a.data<float>(), b.data<float>(), M, N, K,
                            a.stride(0), a.stride(1), b.stride(0), b.stride(1));
     return out;

@@ -16,11 +16,11 @@
 
 #include <cstdint>
 
+#include "strided/cuda/kernel_choice.h"
 #include "strided/tensor/tensor.h"
 
 namespace strided::cuda {
 
-enum class MatmulKernel : uint8_t { Naive, Tiled, Cublas };
 
 Tensor matmul(const Tensor& a, const Tensor& b, MatmulKernel kernel = MatmulKernel::Cublas);
 

@@ -76,10 +76,11 @@ __global__ void matmul_tiled(float* c, const float* a, const float* b, int64_t M
 
 }  // namespace
 
-void launch_matmul(MatmulVersion v, float* c, const float* a, const float* b, int64_t M,
+void launch_matmul(MatmulKernel v, float* c, const float* a, const float* b, int64_t M,
                    int64_t N, int64_t K, int64_t a_s0, int64_t a_s1, int64_t b_s0, int64_t b_s1) {
   STRIDED_INTERNAL_ASSERT(M >= 1 && N >= 1 && K >= 1);
-  if (v == MatmulVersion::Naive) {
+  STRIDED_INTERNAL_ASSERT(v != MatmulKernel::Cublas);  // cublas_sgemm runs that one
+  if (v == MatmulKernel::Naive) {
     const LaunchGeometry g = tile_geometry(M, N, kRows, kCols, kRows);
     matmul_naive<<<dim3(g.grid.x, g.grid.y), dim3(g.block.x, g.block.y)>>>(c, a, b, M, N, K, a_s0,
                                                                           a_s1, b_s0, b_s1);

@@ -35,18 +35,18 @@ DeviceGuard::~DeviceGuard() = default;
 void memcpy(void*, const void*, int64_t, CopyKind) { refuse("cuda::memcpy"); }
 void memcpy_peer(void*, int, const void*, int, int64_t) { refuse("cuda::memcpy_peer"); }
 void memset_zero(void*, int64_t) { refuse("cuda::memset"); }
-void launch_elementwise(ElementwiseOp, ElementwisePath, int64_t, const ElementwisePlan&,
+void launch_elementwise(ElementwiseOp, ElementwiseKernel, int64_t, const ElementwisePlan&,
                         char* const[3], float, bool) {
   refuse("cuda elementwise kernel");
 }
-void launch_transpose_4byte(TransposeVersion, void*, const void*, int64_t, int64_t, int64_t,
+void launch_transpose_4byte(TransposeKernel, void*, const void*, int64_t, int64_t, int64_t,
                             int64_t, bool) {
   refuse("cuda transpose kernel");
 }
-void launch_reduce(ReduceVersion, ReduceOp, const ReducePlan&) {
+void launch_reduce(ReduceKernel, ReduceOp, const ReducePlan&) {
   refuse("cuda reduction kernel");
 }
-void launch_matmul(MatmulVersion, float*, const float*, const float*, int64_t, int64_t, int64_t,
+void launch_matmul(MatmulKernel, float*, const float*, const float*, int64_t, int64_t, int64_t,
                    int64_t, int64_t, int64_t, int64_t) {
   refuse("cuda matmul kernel");
 }

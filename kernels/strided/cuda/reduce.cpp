@@ -42,14 +42,9 @@ ReduceArgs check(const char* op, backend::ReduceOp kind, const Tensor& in, int64
   return c;
 }
 
-ReduceVersion version(ReduceKernel k, const ReducePlan& plan) {
-  switch (k) {
-    case ReduceKernel::Auto: return auto_version(plan, sizeof(float));
-    case ReduceKernel::ThreadPerOutput: return ReduceVersion::ThreadPerOutput;
-    case ReduceKernel::BlockPerRow: return ReduceVersion::BlockPerRow;
-    case ReduceKernel::ColumnSplit: return ReduceVersion::ColumnSplit;
-  }
-  return ReduceVersion::ColumnSplit;
+// The kernel that runs: the one asked for, or the plan's choice for Auto.
+ReduceKernel chosen(ReduceKernel k, const ReducePlan& plan) {
+  return k == ReduceKernel::Auto ? auto_version(plan, sizeof(float)) : k;
 }
 
 Tensor& reduce_out(const char* op, backend::ReduceOp kind, Tensor& out, const Tensor& in,
@@ -67,7 +62,7 @@ Tensor& reduce_out(const char* op, backend::ReduceOp kind, Tensor& out, const Te
   }
   // The input is walked in place, in whatever layout it has: the plan carries its strides.
   const ReducePlan plan = reduce_plan(make_reduction(op, in, c.dim, {out}), op);
-  backend::launch_reduce(version(kernel, plan), kind, plan);
+  backend::launch_reduce(chosen(kernel, plan), kind, plan);
   return out;
 }
 

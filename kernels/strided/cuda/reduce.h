@@ -28,11 +28,11 @@
 
 #include <cstdint>
 
+#include "strided/cuda/kernel_choice.h"
 #include "strided/tensor/tensor.h"
 
 namespace strided::cuda {
 
-enum class ReduceKernel : uint8_t { Auto, ThreadPerOutput, BlockPerRow, ColumnSplit };
 
 // The result has in's shape without dim (keepdim=false), contiguous, on in's device.
 Tensor sum(const Tensor& in, int64_t dim, ReduceKernel kernel = ReduceKernel::Auto);

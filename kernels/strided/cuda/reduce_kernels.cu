@@ -123,31 +123,33 @@ __global__ void __launch_bounds__(kSplitColumns * kSplitRows)
 }
 
 template <class Op>
-void launch_with(ReduceVersion v, const ReducePlan& p) {
+void launch_with(ReduceKernel v, const ReducePlan& p) {
   switch (v) {
-    case ReduceVersion::ThreadPerOutput: {
+    case ReduceKernel::ThreadPerOutput: {
       const LaunchGeometry g = linear_geometry(p.outputs, 256, 1);
       reduce_thread_per_output<Op><<<g.grid.x, g.block.x>>>(p);
       break;
     }
-    case ReduceVersion::BlockPerRow: {
+    case ReduceKernel::BlockPerRow: {
       const auto blocks = static_cast<unsigned>(std::min(p.outputs, kMaxGridX));
       reduce_block_per_row<Op><<<blocks, kRowThreads>>>(p);
       break;
     }
-    case ReduceVersion::ColumnSplit: {
+    case ReduceKernel::ColumnSplit: {
       const int64_t strips = column_split_strips(p.outputs);
       const auto blocks = static_cast<unsigned>(std::min(strips, kMaxGridX));
       reduce_column_split<Op><<<blocks, dim3(kSplitColumns, kSplitRows)>>>(p);
       break;
     }
+    case ReduceKernel::Auto:  // chosen by the caller (reduce.cpp) before any launch
+      STRIDED_INTERNAL_ASSERT(v != ReduceKernel::Auto);
   }
   STRIDED_CUDA_CHECK_LAUNCH();
 }
 
 }  // namespace
 
-void launch_reduce(ReduceVersion v, ReduceOp op, const ReducePlan& plan) {
+void launch_reduce(ReduceKernel v, ReduceOp op, const ReducePlan& plan) {
   STRIDED_INTERNAL_ASSERT(plan.outputs >= 1 && plan.reduced >= 1);
   if (op == ReduceOp::Sum) launch_with<SumOp>(v, plan);
   else launch_with<MaxOp>(v, plan);

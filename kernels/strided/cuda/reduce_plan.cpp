@@ -33,19 +33,20 @@ ReducePlan reduce_plan(const TensorIterator& it, const char* op) {
   return plan;
 }
 
-ReduceVersion auto_version(const ReducePlan& plan, int64_t itemsize) {
-  return plan.reduced_step == itemsize ? ReduceVersion::BlockPerRow : ReduceVersion::ColumnSplit;
+ReduceKernel auto_version(const ReducePlan& plan, int64_t itemsize) {
+  return plan.reduced_step == itemsize ? ReduceKernel::BlockPerRow : ReduceKernel::ColumnSplit;
 }
 
-std::vector<int64_t> warp_reads(const ReducePlan& plan, ReduceVersion v, int w, int64_t s) {
-  STRIDED_CHECK(w >= 0 && w < (v == ReduceVersion::ColumnSplit ? kSplitWarps : kRowThreads / 32),
+std::vector<int64_t> warp_reads(const ReducePlan& plan, ReduceKernel v, int w, int64_t s) {
+  STRIDED_CHECK(v != ReduceKernel::Auto, "warp_reads: name the kernel: Auto is chosen per plan");
+  STRIDED_CHECK(w >= 0 && w < (v == ReduceKernel::ColumnSplit ? kSplitWarps : kRowThreads / 32),
                 "warp_reads: block 0 has no warp ", w);
   std::vector<int64_t> bytes;
   for (int lane = 0; lane < 32; ++lane) {
     const int thread = 32 * w + lane;
     const ReduceRead read =
-        v == ReduceVersion::ThreadPerOutput ? thread_per_output_read(thread, s)
-        : v == ReduceVersion::BlockPerRow
+        v == ReduceKernel::ThreadPerOutput ? thread_per_output_read(thread, s)
+        : v == ReduceKernel::BlockPerRow
             ? block_per_row_read(0, thread, s)
             : column_split_read(0, thread % kSplitColumns, thread / kSplitColumns, s);
     if (read.output >= plan.outputs || read.r >= plan.reduced) continue;

@@ -20,12 +20,12 @@
 #include <cstdint>
 #include <vector>
 
+#include "strided/cuda/kernel_choice.h"
 #include "strided/cuda/offset_calculator.h"
 #include "strided/engine/iterator.h"
 
 namespace strided::cuda {
 
-enum class ReduceVersion : uint8_t { ThreadPerOutput, BlockPerRow, ColumnSplit };
 
 // Launch shapes: BlockPerRow's threads per block; ColumnSplit's block of 8 outputs × 128
 // row-splitters. A warp of that block is 4 thread rows of 8 lanes: it reads 8 adjacent floats
@@ -61,7 +61,7 @@ ReducePlan reduce_plan(const TensorIterator& it, const char* op);
 // What the Auto kernel runs on this plan: BlockPerRow when the reduced run is unit-stride (a warp
 // reads consecutive elements of one row), ColumnSplit otherwise (a warp's lanes own adjacent
 // outputs, consecutive in memory when the innermost kept dim is).
-ReduceVersion auto_version(const ReducePlan& plan, int64_t itemsize);
+ReduceKernel auto_version(const ReducePlan& plan, int64_t itemsize);
 
 // The element a thread reads at step s of its loop, in each version (its first read is step 0).
 struct ReduceRead {
@@ -91,6 +91,6 @@ STRIDED_HOST_DEVICE inline int64_t column_split_strips(int64_t outputs) {
 // lane order; a lane with nothing to read at that step is left out. Warp w is threads 32w to
 // 32w + 31 of the block, numbered x first as CUDA numbers them (for ColumnSplit's 8×128 block,
 // lane l of warp w is thread (l mod 8, 4w + l / 8)). The sector model of chapter 6 counts these.
-std::vector<int64_t> warp_reads(const ReducePlan& plan, ReduceVersion v, int w, int64_t s);
+std::vector<int64_t> warp_reads(const ReducePlan& plan, ReduceKernel v, int w, int64_t s);
 
 }  // namespace strided::cuda

@@ -20,8 +20,8 @@ using strided::cuda::testing::small_integers;
 
 namespace {
 
-constexpr ReduceVersion kVersions[] = {ReduceVersion::ThreadPerOutput, ReduceVersion::BlockPerRow,
-                                       ReduceVersion::ColumnSplit};
+constexpr ReduceKernel kVersions[] = {ReduceKernel::ThreadPerOutput, ReduceKernel::BlockPerRow,
+                                       ReduceKernel::ColumnSplit};
 
 // The plan cuda::sum_out builds, over a CPU input and a fresh contiguous output.
 struct PlannedReduction {
@@ -40,7 +40,7 @@ PlannedReduction plan_of(const Tensor& x, int64_t dim) {
 // Every (output, r) pair each thread of a version reads, in the kernel's loop order, as the
 // launch in reduce_kernels.cu would run it with one block per output (or per tile of 32).
 template <class F>
-void for_each_read(const ReducePlan& p, ReduceVersion v, const F& f) {
+void for_each_read(const ReducePlan& p, ReduceKernel v, const F& f) {
   auto walk = [&](auto read_at) {
     for (int64_t s = 0;; ++s) {
       const ReduceRead read = read_at(s);
@@ -49,15 +49,18 @@ void for_each_read(const ReducePlan& p, ReduceVersion v, const F& f) {
     }
   };
   switch (v) {
-    case ReduceVersion::ThreadPerOutput:
+    case ReduceKernel::Auto:
+      FAIL("for_each_read walks a kernel, not Auto");
+      break;
+    case ReduceKernel::ThreadPerOutput:
       for (int64_t t = 0; t < p.outputs; ++t) walk([&](int64_t s) { return thread_per_output_read(t, s); });
       break;
-    case ReduceVersion::BlockPerRow:
+    case ReduceKernel::BlockPerRow:
       for (int64_t b = 0; b < p.outputs; ++b)
         for (int th = 0; th < kRowThreads; ++th)
           walk([&](int64_t s) { return block_per_row_read(b, th, s); });
       break;
-    case ReduceVersion::ColumnSplit:
+    case ReduceKernel::ColumnSplit:
       for (int64_t b = 0; b < column_split_strips(p.outputs); ++b)
         for (int y = 0; y < kSplitRows; ++y)
           for (int x = 0; x < kSplitColumns; ++x) {
@@ -69,7 +72,7 @@ void for_each_read(const ReducePlan& p, ReduceVersion v, const F& f) {
 }
 
 // Runs version v on the host: sums through the plan's offsets, into out (as the kernel writes).
-void run_on_host(const ReducePlan& p, ReduceVersion v) {
+void run_on_host(const ReducePlan& p, ReduceKernel v) {
   std::vector<double> acc(static_cast<size_t>(p.outputs), 0.0);
   std::vector<int64_t> visits(static_cast<size_t>(p.outputs * p.reduced), 0);
   for_each_read(p, v, [&](const ReduceRead& read) {
@@ -87,7 +90,7 @@ void run_on_host(const ReducePlan& p, ReduceVersion v) {
 // Each version over x along every dim against the CPU's sum (small integers: exact).
 void check_all_dims(const Tensor& x, const char* what) {
   for (int64_t dim = 0; dim < std::max<int64_t>(x.dim(), 1); ++dim)
-    for (const ReduceVersion v : kVersions) {
+    for (const ReduceKernel v : kVersions) {
       INFO(what, ", dim ", dim, ", version ", static_cast<int>(v));
       PlannedReduction p = plan_of(x, x.dim() == 0 ? 0 : dim);
       run_on_host(p.plan, v);
@@ -96,7 +99,7 @@ void check_all_dims(const Tensor& x, const char* what) {
 }
 
 // Sectors of 32 bytes that the first warp's reads at step s span.
-int64_t sectors(const ReducePlan& p, ReduceVersion v, int64_t s = 0) {
+int64_t sectors(const ReducePlan& p, ReduceKernel v, int64_t s = 0) {
   std::set<int64_t> touched;
   for (const int64_t b : warp_reads(p, v, 0, s)) touched.insert(b / 32);
   return static_cast<int64_t>(touched.size());
@@ -128,29 +131,29 @@ TEST_CASE("the plan walks the input in place: no packing, its strides and offset
   Tensor big = zeros({10});
   Tensor out = big.slice(0, 2, 10);
   const ReducePlan into = reduce_plan(make_reduction("cuda::sum", x, 1, {out}), "cuda::sum");
-  run_on_host(into, ReduceVersion::ColumnSplit);
+  run_on_host(into, ReduceKernel::ColumnSplit);
   CHECK(out.to_vector() == strided::sum(x, 1).to_vector());
   CHECK(big.narrow(0, 0, 2).to_vector() == std::vector<double>{0, 0});
 }
 
 TEST_CASE("Auto: a block per row for a unit-stride reduced run, columns split otherwise") {
   const Tensor x = zeros({64, 48});
-  CHECK(auto_version(plan_of(x, 1).plan, 4) == ReduceVersion::BlockPerRow);
-  CHECK(auto_version(plan_of(x, 0).plan, 4) == ReduceVersion::ColumnSplit);
+  CHECK(auto_version(plan_of(x, 1).plan, 4) == ReduceKernel::BlockPerRow);
+  CHECK(auto_version(plan_of(x, 0).plan, 4) == ReduceKernel::ColumnSplit);
   // The transpose reduced along its dim 1 walks x's rows: unit stride again.
-  CHECK(auto_version(plan_of(x.t(), 0).plan, 4) == ReduceVersion::BlockPerRow);
-  CHECK(auto_version(plan_of(x.t(), 1).plan, 4) == ReduceVersion::ColumnSplit);
+  CHECK(auto_version(plan_of(x.t(), 0).plan, 4) == ReduceKernel::BlockPerRow);
+  CHECK(auto_version(plan_of(x.t(), 1).plan, 4) == ReduceKernel::ColumnSplit);
 }
 
 TEST_CASE("the sectors a warp's reads span: PF-13's mappings over the kernels' own plan") {
   const Tensor x = zeros({1024, 1024});
   const ReducePlan rows = plan_of(x, 1).plan, cols = plan_of(x, 0).plan;
   for (int64_t s : {0, 1, 3}) {
-    CHECK(warp_reads(rows, ReduceVersion::BlockPerRow, 0, s).size() == 32);
-    CHECK(sectors(rows, ReduceVersion::BlockPerRow, s) == 4);
-    CHECK(sectors(cols, ReduceVersion::ColumnSplit, s) == 4);
-    CHECK(sectors(rows, ReduceVersion::ThreadPerOutput, s) == 32);  // ER-11
-    CHECK(sectors(cols, ReduceVersion::ThreadPerOutput, s) == 4);
+    CHECK(warp_reads(rows, ReduceKernel::BlockPerRow, 0, s).size() == 32);
+    CHECK(sectors(rows, ReduceKernel::BlockPerRow, s) == 4);
+    CHECK(sectors(cols, ReduceKernel::ColumnSplit, s) == 4);
+    CHECK(sectors(rows, ReduceKernel::ThreadPerOutput, s) == 32);  // ER-11
+    CHECK(sectors(cols, ReduceKernel::ThreadPerOutput, s) == 4);
   }
   // One strip per kSplitColumns outputs, the last one partial.
   CHECK(column_split_strips(1) == 1);
@@ -160,17 +163,19 @@ TEST_CASE("the sectors a warp's reads span: PF-13's mappings over the kernels' o
   std::vector<int64_t> block;
   for (int64_t row = 260; row < 264; ++row)
     for (int64_t col = 0; col < 8; ++col) block.push_back((row * 1024 + col) * 4);
-  CHECK(warp_reads(cols, ReduceVersion::ColumnSplit, 1, 2) == block);
+  CHECK(warp_reads(cols, ReduceKernel::ColumnSplit, 1, 2) == block);
   // A transposed input reduced along its strided dim: adjacent outputs are adjacent in memory.
   const ReducePlan t = plan_of(x.t(), 1).plan;
-  CHECK(auto_version(t, 4) == ReduceVersion::ColumnSplit);
-  CHECK(sectors(t, ReduceVersion::ColumnSplit) == 4);
+  CHECK(auto_version(t, 4) == ReduceKernel::ColumnSplit);
+  CHECK(sectors(t, ReduceKernel::ColumnSplit) == 4);
   // Past the end of a row, a lane reads nothing.
   const ReducePlan short_rows = plan_of(zeros({64, 40}), 1).plan;
-  CHECK(warp_reads(short_rows, ReduceVersion::BlockPerRow, 0, 0).size() == 32);
-  CHECK(warp_reads(short_rows, ReduceVersion::BlockPerRow, 0, 1).empty());
-  CHECK(warp_reads(short_rows, ReduceVersion::BlockPerRow, 1, 0).size() == 8);  // lanes 32..39
+  CHECK(warp_reads(short_rows, ReduceKernel::BlockPerRow, 0, 0).size() == 32);
+  CHECK(warp_reads(short_rows, ReduceKernel::BlockPerRow, 0, 1).empty());
+  CHECK(warp_reads(short_rows, ReduceKernel::BlockPerRow, 1, 0).size() == 8);  // lanes 32..39
   const std::string no_warp = "block 0 has no warp " + std::to_string(kSplitWarps);
-  CHECK_THROWS_WITH(warp_reads(short_rows, ReduceVersion::ColumnSplit, kSplitWarps, 0),
-                    doctest::Contains(no_warp.c_str()));
+  CHECK_THROWS_WITH_AS(warp_reads(short_rows, ReduceKernel::ColumnSplit, kSplitWarps, 0),
+                       doctest::Contains(no_warp.c_str()), Error);
+  CHECK_THROWS_WITH_AS(warp_reads(short_rows, ReduceKernel::Auto, 0, 0),
+                       "warp_reads: name the kernel: Auto is chosen per plan", Error);
 }

@@ -30,9 +30,7 @@ Tensor& transposed_copy_out(Tensor& out, const Tensor& in, TransposeKernel kerne
   require_available(kTransposeOp);
   if (out.numel() == 0) return out;
   backend::DeviceGuard guard(in.device().index);
-  backend::launch_transpose_4byte(kernel == TransposeKernel::Naive
-                                      ? backend::TransposeVersion::Naive
-                                      : backend::TransposeVersion::Tiled,
+  backend::launch_transpose_4byte(kernel,
                                   out.data_ptr(), in.data_ptr(), rows, cols, in.stride(0),
                                   in.stride(1),
                                   !tiles_fit_32bit(rows, cols, in.stride(0), in.stride(1),

@@ -18,11 +18,11 @@
 
 #include <cstdint>
 
+#include "strided/cuda/kernel_choice.h"
 #include "strided/tensor/tensor.h"
 
 namespace strided::cuda {
 
-enum class TransposeKernel : uint8_t { Naive, Tiled };
 
 Tensor transposed_copy(const Tensor& in, TransposeKernel kernel = TransposeKernel::Tiled);
 // The same into an existing contiguous (cols, rows) tensor of in's dtype: what a timing loop calls.

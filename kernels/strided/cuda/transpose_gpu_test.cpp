@@ -52,7 +52,7 @@ TEST_CASE("the tiled kernel's 64-bit offsets give the same bits as its 32-bit on
     const Tensor a = random_floats(s, static_cast<uint64_t>(s[0] + s[1]));
     const Tensor da = to_cuda_as_view(a);
     Tensor got = empty({s[1], s[0]}, {DType::Float32, Device::cuda()});
-    backend::launch_transpose_4byte(backend::TransposeVersion::Tiled, got.data_ptr(), da.data_ptr(),
+    backend::launch_transpose_4byte(TransposeKernel::Tiled, got.data_ptr(), da.data_ptr(),
                                     s[0], s[1], da.stride(0), da.stride(1), /*index64=*/true);
     CHECK(bitwise_difference(to_cpu(got), reference_transpose(a)) == "");
   }

@@ -77,11 +77,11 @@ __global__ void transpose_tiled(uint32_t* out, const uint32_t* in, index_t rows,
 
 }  // namespace
 
-void launch_transpose_4byte(TransposeVersion v, void* out, const void* in, int64_t rows,
+void launch_transpose_4byte(TransposeKernel v, void* out, const void* in, int64_t rows,
                             int64_t cols, int64_t s0, int64_t s1, bool index64) {
   auto* o = static_cast<uint32_t*>(out);
   const auto* i = static_cast<const uint32_t*>(in);
-  if (v == TransposeVersion::Naive) {
+  if (v == TransposeKernel::Naive) {
     const LaunchGeometry g = tile_geometry(rows, cols, kTile, kTile, kBlockRows);
     if (g.empty()) return;
     transpose_naive<<<dim3(g.grid.x, g.grid.y), dim3(g.block.x, g.block.y)>>>(o, i, rows, cols, s0, s1);
