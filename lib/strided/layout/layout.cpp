@@ -58,7 +58,7 @@ bool is_contiguous_strict(IntList sizes, IntList strides) {
 bool is_channels_last_contiguous(IntList sizes, IntList strides) {
   if (sizes.size() != 4) return false;
   int64_t expected = 1;
-  for (int d : {1, 3, 2, 0}) {
+  for (int d : kChannelsLastOrder) {
     if (sizes[d] == 1) continue;
     if (strides[d] != expected) return false;
     expected *= sizes[d];

@@ -40,6 +40,10 @@ bool is_non_overlapping_and_dense(IntList sizes, IntList strides);
 // c10's is_contiguous(MemoryFormat::ChannelsLast) for 4-d layouts (c10/core/Contiguity.h,
 // _compute_channels_last_contiguous_2d): dense in the dim order C, W, H, N, size-1 dims ignored.
 bool is_channels_last_contiguous(IntList sizes, IntList strides);
+// Channels last's dim order for a 4-d (N, C, H, W) tensor, innermost first: C, W, H, N
+// (c10/core/MemoryFormat.h, get_channels_last_strides_2d). The one spelling of the order that
+// channels_last_strides, is_channels_last_contiguous and is_channels_last_strides walk.
+inline constexpr int kChannelsLastOrder[4] = {1, 3, 2, 0};
 
 // Smallest and largest element offsets a layout reaches from offset (min == max+1 means empty).
 struct Extent {

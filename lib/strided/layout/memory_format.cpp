@@ -26,10 +26,11 @@ Shape channels_last_strides(IntList sizes, const char* op) {
   // get_channels_last_strides_2d (its 3-d case serves ChannelsLast3d only).
   STRIDED_CHECK(sizes.size() == 4, op, ": required rank 4 tensor to use channels_last format");
   Shape s(4);
-  s[1] = 1;
-  s[3] = sizes[1];
-  s[2] = wrapping_mul(s[3], sizes[3]);
-  s[0] = wrapping_mul(s[2], sizes[2]);
+  int64_t running = 1;  // the product of the sizes inside, as given (a size 0 included)
+  for (int d : kChannelsLastOrder) {
+    s[d] = running;
+    running = wrapping_mul(running, sizes[d]);
+  }
   return s;
 }
 
@@ -57,7 +58,7 @@ bool is_channels_last_strides(IntList sizes, IntList strides) {
   if (sizes.size() != 4) return false;
   if (strides[1] == 0) return false;  // a trivial C dim: NCHW by default
   int64_t min = 0;
-  for (int d : {1, 3, 2, 0}) {
+  for (int d : kChannelsLastOrder) {
     if (sizes[d] == 0) return false;
     if (strides[d] < min) return false;
     // N×1×1×1 with equal strides (contiguous, or sliced from N×1×1×W): ambiguous, so NCHW.
