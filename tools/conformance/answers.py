@@ -19,6 +19,7 @@ unchanged under both.
 """
 
 import json
+import sys
 
 import torch
 
@@ -161,3 +162,21 @@ def count_1_13(cases, name, err):
     differ = sum(1 for c in cases if "expected_1_13" in c)
     print(f"{name}: {len(cases)} cases answered by torch {torch.__version__}, {differ} with "
           f"PyTorch 1.13's other answer kept as expected_1_13", file=err)
+
+
+def reanswer_lines(path, case_of, old_of, answer_of, line_of):
+    """A flat record (one case a line, its answer beside it, as torch_functions.py and
+    inplace_cases.py write theirs) answered again by the running torch and printed: case_of(c) is
+    what answer_of asks, old_of(c) the answer kept as 1.13's where the fresh one differs, and
+    line_of(case, fresh, old) the printed line."""
+    differ = 0
+    with open(path, encoding="utf-8") as f:
+        for text in f:
+            c = json.loads(text)
+            case, old = case_of(c), old_of(c)
+            fresh = answer_of(case)
+            print(line_of(case, fresh, None if TORCH_1_13 else old))
+            differ += fresh != old and not TORCH_1_13
+    print(f"{path}: answered by torch {torch.__version__}, {differ} with PyTorch 1.13's other "
+          f"answer kept as expected_1_13", file=sys.stderr)
+

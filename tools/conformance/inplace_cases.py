@@ -18,11 +18,11 @@ message word for word.
 
 import argparse
 import json
-import sys
 
 import torch
 
-TORCH_1_13 = torch.__version__.startswith("1.13")
+from answers import reanswer_lines
+
 
 EXPRESSIONS = [
     # results
@@ -172,17 +172,9 @@ def line(case, answer, answer_1_13=None):
 
 def reanswer(path):
     """The committed cases answered again; 1.13's answer kept where it differs."""
-    differ = 0
-    with open(path, encoding="utf-8") as f:
-        for text in f:
-            c = json.loads(text)
-            case = {k: c[k] for k in ("expression", "grad") if k in c}
-            old = c.get("expected_1_13") or {k: c[k] for k in ("values", "error") if k in c}
-            fresh = answer_of(case)
-            print(line(case, fresh, None if TORCH_1_13 else old))
-            differ += fresh != old and not TORCH_1_13
-    print(f"{path}: answered by torch {torch.__version__}, {differ} with PyTorch 1.13's other "
-          f"answer kept as expected_1_13", file=sys.stderr)
+    reanswer_lines(path, lambda c: {k: c[k] for k in ("expression", "grad") if k in c},
+                   lambda c: c.get("expected_1_13") or {k: c[k] for k in ("values", "error") if k in c},
+                   answer_of, line)
 
 
 def main():

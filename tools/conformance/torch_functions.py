@@ -16,11 +16,10 @@ explorer and compares the layout, or the message word for word.
 
 import argparse
 import json
-import sys
 
 import torch
 
-from answers import TORCH_1_13
+from answers import reanswer_lines
 
 X = "arange(24).view(2, 3, 4)"
 Z = "zeros(2, 3, dtype=torch.complex64)"
@@ -105,17 +104,10 @@ def line(expression, answer, answer_1_13=None):
 
 def reanswer(path):
     """The committed expressions answered again; 1.13's answer kept where it differs."""
-    differ = 0
-    with open(path, encoding="utf-8") as f:
-        for text in f:
-            c = json.loads(text)
-            old = c.get("expected_1_13") or {k: v for k, v in c.items()
-                                             if k not in ("expression", "torch", "expected_1_13")}
-            fresh = answer_of(c["expression"])
-            print(line(c["expression"], fresh, None if TORCH_1_13 else old))
-            differ += fresh != old and not TORCH_1_13
-    print(f"{path}: answered by torch {torch.__version__}, {differ} with PyTorch 1.13's other "
-          f"answer kept as expected_1_13", file=sys.stderr)
+    reanswer_lines(path, lambda c: c["expression"],
+                   lambda c: c.get("expected_1_13") or {
+                       k: v for k, v in c.items() if k not in ("expression", "torch", "expected_1_13")},
+                   answer_of, line)
 
 
 def main():
