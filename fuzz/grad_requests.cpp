@@ -1,7 +1,8 @@
 // libFuzzer target: strided-explore's gradient requests over every op a view chain takes. Each
 // input becomes a start tensor (float32, float64, complex64 or complex128, up to 3 dims of 0 to 4)
-// and up to 4 ops drawn from the chain's own op list (jsonl.h, chain_ops: a new op is fuzzed as
-// soon as a chain takes it), each with small arguments for its fields. The same ops are asked as
+// and up to 4 ops drawn from the chain's own op list and the gradient request's math ops (jsonl.h,
+// chain_ops; grad_request.h, grad_math_ops: a new op is fuzzed as soon as a request takes it), each
+// with small arguments for its fields. The same ops are asked as
 // a view chain and as a gradient request. The fuzzer checks that
 //  - both answers are one line of JSON and neither is an internal error;
 //  - a gradient request never calls an op "unknown" that the view chain ran (the requests refuse
@@ -15,6 +16,7 @@
 
 #include "answer_messages.h"
 #include "budget.h"
+#include "grad_request.h"
 #include "jsonl.h"
 #include "strided/tensor/storage.h"
 
@@ -82,7 +84,13 @@ Answer ask(const std::string& line) {
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace strided::explore;
-  static const std::vector<OpFields> kOps = chain_ops();
+  // A chain's ops and the ones a gradient request adds (sum, exp, pow, mul_self, ...): the latter
+  // make the view chain an "unknown op", and the property below then asks nothing of it.
+  static const std::vector<OpFields> kOps = [] {
+    std::vector<OpFields> all = chain_ops();
+    for (OpFields& op : grad_math_ops()) all.push_back(std::move(op));
+    return all;
+  }();
   static const char* const kDtypes[] = {"float32", "float64", "complex64", "complex128"};
   Bytes b{data, size};
   Json start{{"dtype", kDtypes[b.next() % 4]}};

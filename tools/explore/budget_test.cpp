@@ -116,6 +116,9 @@ TEST_CASE("the meter's charges bound what the ops allocate") {
       R"({"grad":{"start":{"dtype":"complex128","shape":[2,3,3]},"ops":[{"op":"conj_physical"},{"op":"select","dim":0,"index":2}]}})",
       R"({"grad":{"start":{"dtype":"complex64","shape":[4,3]},"ops":[{"op":"t"},{"op":"flatten"},{"op":"split","split_size":[-3,-1,-1],"index":0}]}})",
       R"({"grad":{"start":{"dtype":"float32","shape":[]},"ops":[{"op":"clone"},{"op":"mul_","other":-1},{"op":"swapdims","dim0":5,"dim1":-3}]}})",
+      // Complex arithmetic runs on the real and imaginary parts, with their temporaries.
+      R"({"grad":{"start":{"shape":[],"dtype":"complex128"},"ops":[{"op":"mul_self"},{"op":"view_as_complex"}]}})",
+      R"({"grad":{"start":{"dtype":"complex64","shape":[]},"ops":[{"op":"mean","dim":[]},{"op":"broadcast_to","shape":[-3,1,-2]}]}})",
   };
   for (const std::string& line : refused) {
     INFO(line);

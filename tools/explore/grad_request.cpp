@@ -16,6 +16,15 @@
 
 namespace strided::explore {
 
+std::vector<OpFields> grad_math_ops() {
+  return {{"sum", {{"dim", "ints", false}, {"keepdim", "bool", false}}},
+          {"mean", {{"dim", "ints", false}, {"keepdim", "bool", false}}},
+          {"exp", {}},
+          {"log", {}},
+          {"pow", {{"exponent", "number", true}}},
+          {"mul_self", {}}};
+}
+
 namespace {
 
 using autograd::Variable;
@@ -29,8 +38,9 @@ std::string grad_op_name(const Request& op) {
 
 // The ops a gradient request adds to a view chain's.
 bool is_math_op(const std::string& name) {
-  return name == "sum" || name == "mean" || name == "exp" || name == "log" || name == "pow" ||
-         name == "mul_self";
+  for (const OpFields& op : grad_math_ops())
+    if (op.name == name) return true;
+  return false;
 }
 
 // A view chain's ops that have no derivative here.
@@ -83,6 +93,13 @@ void check_grad_op(const Request& op) {
 
 // ---- costs --------------------------------------------------------------------------------------
 
+// How many times the memory of a real op a complex one takes: autograd/complex.cpp computes it on
+// the real and imaginary parts, with up to six real temporaries, two layout probes, the probes'
+// own result and the complex result (mul: (ar·br − ai·bi) + i·(ar·bi + ai·br)), and resolves a
+// conjugate bit into a copy first.
+constexpr int64_t kComplexWork = 8;
+int64_t complex_work(DType dtype) { return is_complex(dtype) ? kComplexWork : 1; }
+
 // At least the elements of any tensor shaped like sizes or reduced from it: a reduction over a
 // dim of size 0 may make more elements than its input has.
 int64_t elements_bound(IntList sizes) {
@@ -106,7 +123,9 @@ struct BackwardCost {
     const int64_t all = saturated(Checked(n) * kBackwardTensors);
     step = std::max(step, all);
     work += Checked(all) + in.dim() * in.dim() + out.dim() * out.dim();
-    bytes += Checked(all) * 16;  // complex128 at most: requires_grad takes floating and complex
+    // complex128 at most (requires_grad takes floating and complex dtypes); a complex node computes
+    // on the real and imaginary parts, with their temporaries (complex_work).
+    bytes += Checked(all) * 16 * complex_work(in.dtype());
   }
 };
 
@@ -213,7 +232,8 @@ Variable apply_grad_op(const Variable& x, const Request& op, Meter& m) {
     m.charge(name, "the result of " + name + " on " + t.layout(),
              Cost{n, saturated(Checked(n) * (reduction ? 2 : 1)),
                   saturated(Checked(n) * copies + t.dim() * t.dim()),
-                  saturated(Checked(n) * copies * t.element_size() + 16)});
+                  saturated(Checked(n) * copies * t.element_size() * complex_work(t.dtype()) +
+                            16)});
     if (name == "sum") return reduce(x, op, false);
     if (name == "mean") return reduce(x, op, true);
     if (name == "exp") return autograd::exp(x);

@@ -19,6 +19,7 @@
 #pragma once
 
 #include <optional>
+#include <vector>
 
 #include "jsonl.h"
 
@@ -28,5 +29,9 @@ inline constexpr size_t kMaxGradOps = 64;
 
 // The answer to {"grad":...}, or nullopt when the request has no "grad" key.
 std::optional<Json> grad_request(const Request& request, Meter& m);
+
+// The ops a gradient request adds to a view chain's (sum, mean, exp, log, pow, mul_self), each
+// with its fields as chain_ops() gives a chain's: what the gradient-request fuzzer draws from.
+std::vector<OpFields> grad_math_ops();
 
 }  // namespace strided::explore

@@ -14,11 +14,11 @@
 namespace strided::autograd::detail {
 
 namespace {
-struct Parts {
+struct ReIm {
   Tensor re, im;  // im undefined for a real tensor (its imaginary part is 0)
 };
 
-Parts parts(const Tensor& t) {
+ReIm re_im(const Tensor& t) {
   if (!is_complex(t.dtype())) return {t, Tensor()};
   const Tensor r = t.resolve_conj();
   return {r.real(), r.imag()};
@@ -47,7 +47,7 @@ DType complex_result(const Tensor& a, const Tensor& b, const char* op) {
 Tensor mul(const Tensor& a, const Tensor& b) {
   if (!is_complex(a.dtype()) && !is_complex(b.dtype())) return strided::mul(a, b);
   // (ar + i·ai)(br + i·bi) = (ar·br − ai·bi) + i·(ar·bi + ai·br), as c10::complex's operator*.
-  const Parts x = parts(a), y = parts(b);
+  const ReIm x = re_im(a), y = re_im(b);
   Tensor re = strided::mul(x.re, y.re), im;
   if (x.im.defined() && y.im.defined()) {
     re = strided::sub(re, strided::mul(x.im, y.im));
@@ -62,7 +62,7 @@ Tensor mul(const Tensor& a, const Tensor& b) {
 
 Tensor add(const Tensor& a, const Tensor& b) {
   if (!is_complex(a.dtype()) && !is_complex(b.dtype())) return strided::add(a, b);
-  const Parts x = parts(a), y = parts(b);
+  const ReIm x = re_im(a), y = re_im(b);
   const Tensor re = strided::add(x.re, y.re);
   const Tensor im = x.im.defined() && y.im.defined()
                         ? strided::add(x.im, y.im)
@@ -76,7 +76,7 @@ Tensor div(const Tensor& a, const Scalar& n) {
   // kernel's Vectorized<c10::complex<T>>::operator/ computes it (vec256_complex_*.h): with
   // a2 = x / n, the result is (a2.re + a2.im·0) + i·(a2.im − a2.re·0), so an infinite part makes the
   // other NaN, as in PyTorch.
-  const Parts x = parts(a);
+  const ReIm x = re_im(a);
   const Tensor re = strided::div(x.re, n), im = strided::div(x.im, n);
   return complex_of(strided::div(probe(a), n), strided::add(re, strided::mul(im, Scalar(0.0))),
                     strided::sub(im, strided::mul(re, Scalar(0.0))), a.dtype());
@@ -84,13 +84,13 @@ Tensor div(const Tensor& a, const Scalar& n) {
 
 Tensor sum(const Tensor& x) {
   if (!is_complex(x.dtype())) return strided::sum(x);
-  const Parts p = parts(x);
+  const ReIm p = re_im(x);
   return complex_of(strided::sum(probe(x)), strided::sum(p.re), strided::sum(p.im), x.dtype());
 }
 
 Tensor sum(const Tensor& x, int64_t dim, bool keepdim) {
   if (!is_complex(x.dtype())) return strided::sum(x, dim, keepdim);
-  const Parts p = parts(x);
+  const ReIm p = re_im(x);
   return complex_of(strided::sum(probe(x), dim, keepdim), strided::sum(p.re, dim, keepdim),
                     strided::sum(p.im, dim, keepdim), x.dtype());
 }
