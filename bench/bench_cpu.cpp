@@ -133,34 +133,35 @@ void in15_max_first(benchmark::State& state) {
 // over everything, on the layouts that pick each loop: contiguous rows (inner), whole rows combined
 // (outer), a stride-2 slice (strided), a permuted 3-d tensor, and a long single output split over
 // threads (2^24 elements).
-enum class Layout { Contiguous, Transposed, Sliced, Permuted3d, Long };
+enum class InputLayout { Contiguous, Transposed, Sliced, Permuted3d, Long };
 
-Tensor reduce_input(Layout layout) {
+Tensor reduce_input(InputLayout layout) {
   switch (layout) {
-    case Layout::Contiguous:
+    case InputLayout::Contiguous:
       return random({1024, 1024}, 9);
-    case Layout::Transposed:
+    case InputLayout::Transposed:
       return random({1024, 1024}, 9).t();
-    case Layout::Sliced:
+    case InputLayout::Sliced:
       return random({1024, 2048}, 9).slice(1, 0, std::nullopt, 2);
-    case Layout::Permuted3d:
+    case InputLayout::Permuted3d:
       return random({128, 128, 64}, 9).permute({2, 1, 0});
-    case Layout::Long:
+    case InputLayout::Long:
       break;
   }
   return random({int64_t{1} << 24}, 9);
 }
 
 template <class F>
-void reduce_bench(benchmark::State& state, Layout layout, const std::string& label, const F& f) {
+void reduce_bench(benchmark::State& state, InputLayout layout, const std::string& label,
+                  const F& f) {
   const Tensor x = reduce_input(layout);
   for (auto _ : state) benchmark::DoNotOptimize(f(x));
   finish(state, label, static_cast<double>(x.numel() * x.element_size()));
 }
 
-#define STRIDED_REDUCE_BENCH(fn, layout, label, expr)                                         \
-  void fn(benchmark::State& state) {                                                          \
-    reduce_bench(state, Layout::layout, label, [](const Tensor& x) { return expr; });          \
+#define STRIDED_REDUCE_BENCH(fn, layout, label, expr)                                      \
+  void fn(benchmark::State& state) {                                                       \
+    reduce_bench(state, InputLayout::layout, label, [](const Tensor& x) { return expr; }); \
   }
 STRIDED_REDUCE_BENCH(reduce_sum_last, Contiguous, "1024x1024 dim -1", sum(x, -1))
 STRIDED_REDUCE_BENCH(reduce_sum_first, Contiguous, "1024x1024 dim -2", sum(x, -2))

@@ -69,12 +69,11 @@ class Untouchable {
 //! [slice_rule]
 // x[..., start:stop:step, ...] on dim d, computed from x's metadata alone
 // (step > 0, bounds within the dim).
-ViewGeometry slice_by_hand(const Tensor& x, int64_t d, int64_t start, int64_t stop,
-                           int64_t step) {
+Layout slice_by_hand(const Tensor& x, int64_t d, int64_t start, int64_t stop, int64_t step) {
   Shape sizes = x.sizes(), strides = x.strides();
   sizes[d] = (stop - start + step - 1) / step;  // ⌈(stop − start) / step⌉
   strides[d] *= step;
-  return {sizes, strides, x.storage_offset() + start * x.stride(d)};
+  return Layout(sizes, strides, x.storage_offset() + start * x.stride(d));
 }
 //! [slice_rule]
 
@@ -272,14 +271,14 @@ int main(int argc, char** argv) {
                                book::show(v.storage_offset() - t.storage_offset())});
              }
              // The same geometry from the pure layout functions, which take no storage at all.
-             const ViewGeometry s = slice_geometry(t.sizes(), t.strides(), t.storage_offset(), 1, 1,
-                                                   5, 2);
-             c.equal("slice: sizes from slice_geometry", views[1].second.sizes(), s.sizes);
-             c.equal("slice: strides from slice_geometry", views[1].second.strides(), s.strides);
+             const Layout s = slice_geometry(t.layout(), 1, 1, 5, 2);
+             c.equal("slice: sizes from slice_geometry", views[1].second.sizes(), s.sizes());
+             c.equal("slice: strides from slice_geometry", views[1].second.strides(), s.strides());
              c.equal("slice: offset from slice_geometry", views[1].second.storage_offset(),
-                     s.storage_offset);
-             const Geometry p = permute_geometry(t.sizes(), t.strides(), {2, 0, 1});
-             c.equal("permute: strides from permute_geometry", views[2].second.strides(), p.strides);
+                     s.storage_offset());
+             const Layout p = permute_geometry(t.layout(), {2, 0, 1});
+             c.equal("permute: strides from permute_geometry", views[2].second.strides(),
+                     p.strides());
              c.table("no_reads", {"view of t", "sizes", "strides", "storage offset − t's"}, rows);
              c.record("views", static_cast<int64_t>(views.size()));
              // Where the two offsets that are not 0 come from: t's strides times the indices.
@@ -434,11 +433,11 @@ int main(int argc, char** argv) {
                std::vector<indexing::TensorIndex> idx(3, Slice());
                idx[d] = Slice(start, stop, step);
                Tensor y = x.index(idx);
-               const ViewGeometry by_hand = slice_by_hand(x, d, start, stop, step);
+               const Layout by_hand = slice_by_hand(x, d, start, stop, step);
                const std::string on = " (dim " + std::to_string(d) + ")";
-               c.equal("sizes" + on, y.sizes(), by_hand.sizes);
-               c.equal("strides" + on, y.strides(), by_hand.strides);
-               c.equal("offset" + on, y.storage_offset(), by_hand.storage_offset);
+               c.equal("sizes" + on, y.sizes(), by_hand.sizes());
+               c.equal("strides" + on, y.strides(), by_hand.strides());
+               c.equal("offset" + on, y.storage_offset(), by_hand.storage_offset());
                c.equal("size of the sliced dim" + on, y.size(d), int64_t{5});
                // Values against a gather through x's own indices.
                int64_t agree = 0, n = 0;

@@ -210,8 +210,9 @@ int main(int argc, char** argv) {
              c.equal("strides", y.strides(), Shape{6, 3}, "composite_strides");
              c.equal("values", y.to_vector(), std::vector<double>{55, 58, 61, 64},
                      "composite_values");
-             c.equal("item by item: layout", z.layout() + " +" + book::show(z.storage_offset()),
-                     y.layout() + " +" + book::show(y.storage_offset()));
+             c.equal("item by item: layout",
+                     to_string(z.layout()) + " +" + book::show(z.storage_offset()),
+                     to_string(y.layout()) + " +" + book::show(y.storage_offset()));
              pytorch().compare(c, "composite", "x[2]", x.select(0, 2), {&x});
              pytorch().compare(c, "composite", "x[2, 1:3]", x.select(0, 2).slice(0, 1, 3), {&x});
              pytorch().compare(c, "composite", "x[2, 1:3, 1:6:3]", y, {&x});

@@ -79,7 +79,7 @@ int main(int argc, char** argv) {
              pytorch().compare(c, "em_view", "flat", flat, {&x});
              pytorch().compare(c, "em_view", "same", same, {&x});
              message(c, "em_view", "em_view", "y.view(12)");
-             explanation(c, "em_view", view_refusal(y.sizes(), y.strides(), {12}), "view");
+             explanation(c, "em_view", view_refusal(y.layout(), {12}), "view");
            });
 
   ch.claim("EM-02",
@@ -95,7 +95,7 @@ int main(int argc, char** argv) {
              pytorch().compare_error(c, "em_numel", "x.reshape(4)", [&] { x.reshape({4}); });
              pytorch().compare(c, "em_numel", "rows", rows, {&x});
              message(c, "em_numel", "em_numel", "x.view(4)");
-             explanation(c, "em_numel", view_refusal(x.sizes(), x.strides(), {4}), "view");
+             explanation(c, "em_numel", view_refusal(x.layout(), {4}), "view");
            });
 
   ch.claim("EM-03",
@@ -112,7 +112,7 @@ int main(int argc, char** argv) {
              pytorch().compare(c, "em_expand", "grown", grown, {&x});
              pytorch().compare(c, "em_expand", "tiled", tiled, {&x});
              message(c, "em_expand", "em_expand", "x.expand(4, 3)");
-             explanation(c, "em_expand", expand_refusal(x.sizes(), x.strides(), {4, 3}), "expand");
+             explanation(c, "em_expand", expand_refusal(x.layout(), {4, 3}), "expand");
            });
 
   ch.claim("EM-04",
@@ -148,7 +148,7 @@ int main(int argc, char** argv) {
                                      [&] { add_(grid, Scalar(1.0)); });
              pytorch().compare(c, "em_overlap", "owned", owned);
              message(c, "em_overlap", "em_overlap", "grid.add_(1)");
-             explanation(c, "em_overlap", overlap_refusal(grid.sizes(), grid.strides()), "overlap");
+             explanation(c, "em_overlap", overlap_refusal(grid.layout()), "overlap");
            });
 
   ch.claim("EM-06",
@@ -291,7 +291,7 @@ int main(int argc, char** argv) {
              Tensor x = arange(24).view({2, 3, 4}).transpose(1, 2);
              pytorch().compare(c, "exercises", "x1", x);
              pytorch().compare_error(c, "exercises", "x1.view(2, 12)", [&] { x.view({2, 12}); });
-             const std::optional<LayoutRefusal> why = view_refusal(x.sizes(), x.strides(), {2, 12});
+             const std::optional<LayoutRefusal> why = view_refusal(x.layout(), {2, 12});
              c.equal("the dims that cannot merge", why ? why->dims : Shape{}, Shape{1, 2});
              c.value("ex1_strides", x.strides());
              c.value("ex1_why", why ? why->why : std::string("none"));
@@ -305,7 +305,8 @@ int main(int argc, char** argv) {
              pytorch().compare(c, "exercises", "torch.zeros(3, 1).expand(3, 4)", grown);
              pytorch().compare_error(c, "exercises", "torch.zeros(3, 2).expand(3, 4)",
                                      [] { (void)zeros({3, 2}).expand({3, 4}); });
-             const std::optional<LayoutRefusal> why = expand_refusal({3, 2}, {2, 1}, {3, 4});
+             const std::optional<LayoutRefusal> why =
+                 expand_refusal(Layout({3, 2}, {2, 1}), {3, 4});
              c.equal("the dim in the way", why ? why->dims : Shape{}, Shape{1});
              c.value("ex2_strides", grown.strides());
            });

@@ -32,9 +32,9 @@ namespace {
 // cat's rule for its output (aten/src/ATen/native/TensorShape.cpp, compute_output_memory_format):
 // the memory format every input suggests, or contiguous when two inputs suggest different ones.
 MemoryFormat cat_format(const std::vector<Tensor>& inputs) {
-  const MemoryFormat first = suggest_memory_format(inputs[0].sizes(), inputs[0].strides());
+  const MemoryFormat first = suggest_memory_format(inputs[0].layout());
   for (const Tensor& t : inputs)
-    if (suggest_memory_format(t.sizes(), t.strides()) != first) return MemoryFormat::Contiguous;
+    if (suggest_memory_format(t.layout()) != first) return MemoryFormat::Contiguous;
   return first;
 }
 
@@ -215,8 +215,8 @@ int main(int argc, char** argv) {
              MatmulCost cost = matmul_cost(batch, w);
              //! [fold]
              const Tensor dense = batch.contiguous();
-             const bool folds = matmul_should_fold(batch.sizes(), batch.strides(), w.sizes(), w.strides());
-             const bool dense_folds = matmul_should_fold(dense.sizes(), dense.strides(), w.sizes(), w.strides());
+             const bool folds = matmul_should_fold(batch.layout(), w.layout());
+             const bool dense_folds = matmul_should_fold(dense.layout(), w.layout());
              pytorch().compare(c, "fold", "batch", batch);
              pytorch().compare(c, "fold", "batch @ w", out);
              pytorch().compare(c, "fold", "batch.reshape(-1, 5)", rows, {&batch});

@@ -129,7 +129,7 @@ void run(const std::vector<uint8_t>& bytes, DType dtype, FuzzedDataProvider& in)
   Tensor t = typed.narrow(0, 0, rows * cols).view({rows, cols});
   if (in.ConsumeBool()) t = t.t();
   if (in.ConsumeBool() && t.size(1) > 1) t = t.slice(1, 0, t.size(1), 2);
-  const std::string where = std::string(name(dtype)) + " " + t.layout();
+  const std::string where = std::string(name(dtype)) + " " + to_string(t.layout());
 
   if (dtype == DType::Bool) check_bool_view(t, where);
   if (dtype != DType::Bool) check_to_bool(t, where);  // to(bool) of bool data is itself

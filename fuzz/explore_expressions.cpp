@@ -65,7 +65,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   for (const StepResult& step : steps) {
     const Tensor& t = step.tensor;
     if (t.numel() == 0) continue;
-    const Extent e = extent(t.sizes(), t.strides(), t.storage_offset());
+    const Extent e = extent(t.layout());
     require(e.min >= 0 && (e.max + 1) * t.element_size() <= t.storage().nbytes(),
             "a step's elements leave its storage", source);
   }

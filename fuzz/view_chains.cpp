@@ -176,8 +176,8 @@ enum class Kind {
 template <class Op>
 bool step(State& s, const std::string& name, const std::string& call,
           const std::optional<Reference>& expected, Kind kind, Op&& op) {
-  const std::string where = s.history + "." + call + " on " + s.tensor.layout() + " offset " +
-                            std::to_string(s.tensor.storage_offset());
+  const std::string where = s.history + "." + call + " on " + to_string(s.tensor.layout()) +
+                            " offset " + std::to_string(s.tensor.storage_offset());
   Tensor out;
   std::string error;
   try {
@@ -239,8 +239,9 @@ bool step(State& s, const std::string& name, const std::string& call,
     return true;
   }
   const Ints addresses = addresses_of(out);
-  require(addresses == expected->addresses, "the address formula differs from the reference",
-          where + " -> " + out.layout() + " offset " + std::to_string(out.storage_offset()));
+  require(
+      addresses == expected->addresses, "the address formula differs from the reference",
+      where + " -> " + to_string(out.layout()) + " offset " + std::to_string(out.storage_offset()));
   check_values(s, out, addresses, where);
   check_memory(out, addresses, s.tensor, s.ref.addresses, where);
   if (kind != Kind::Strided) {

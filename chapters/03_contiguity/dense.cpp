@@ -27,23 +27,20 @@ void contiguity::dense(book::Chapter& ch) {
            "rand(…, 5)[..., 0] and the slice with holes rand(…, 32, …)[..., 0, :].",
            [](book::Check& c) {
              // The notebook's tensors, as layouts only: the algebra needs no storage.
-             const Shape big = {512, 512, 512};
-             const Shape perm_strides = permute_geometry(big, contiguous_strides(big), {2, 1, 0}).strides;
-             const Shape five = {512, 512, 512, 5};
-             const ViewGeometry stride5 = select_geometry(five, contiguous_strides(five), 0, 3, 0);
-             const Shape holes_src = {512, 512, 32, 512};
-             const ViewGeometry holes =
-                 select_geometry(holes_src, contiguous_strides(holes_src), 0, 2, 0);
-             c.equal("permute(2, 1, 0) of 512³: dense", is_non_overlapping_and_dense(big, perm_strides),
+             const Layout permuted =
+                 permute_geometry(Layout::contiguous({512, 512, 512}), {2, 1, 0});
+             const Layout stride5 = select_geometry(Layout::contiguous({512, 512, 512, 5}), 3, 0);
+             const Layout holes = select_geometry(Layout::contiguous({512, 512, 32, 512}), 2, 0);
+             c.equal("permute(2, 1, 0) of 512³: dense", is_non_overlapping_and_dense(permuted),
                      true);
-             c.equal("rand(512, 512, 512, 5)[..., 0]: strides", stride5.strides,
+             c.equal("rand(512, 512, 512, 5)[..., 0]: strides", stride5.strides(),
                      Shape{512 * 512 * 5, 512 * 5, 5}, "dense_stride5");
-             c.equal("rand(512, 512, 512, 5)[..., 0]: dense",
-                     is_non_overlapping_and_dense(stride5.sizes, stride5.strides), false);
-             c.equal("rand(512, 512, 32, 512)[..., 0, :]: stride[−2]", holes.strides[1],
+             c.equal("rand(512, 512, 512, 5)[..., 0]: dense", is_non_overlapping_and_dense(stride5),
+                     false);
+             c.equal("rand(512, 512, 32, 512)[..., 0, :]: stride[−2]", holes.strides()[1],
                      int64_t{32 * 512});
              c.equal("rand(512, 512, 32, 512)[..., 0, :]: dense",
-                     is_non_overlapping_and_dense(holes.sizes, holes.strides), false);
+                     is_non_overlapping_and_dense(holes), false);
              // Small versions with real memory: dense ⇔ the memory set is one run of numel cells.
              //! [dense]
              Tensor x = arange(24).view({2, 3, 4}).permute({2, 1, 0});
@@ -66,14 +63,15 @@ void contiguity::dense(book::Chapter& ch) {
              c.equal("x dense", x.is_non_overlapping_and_dense(), true);
              c.equal("y dense", y.is_non_overlapping_and_dense(), false);
              c.equal("z dense", z.is_non_overlapping_and_dense(), false);
-             pytorch().compare_value(c, "dense_big", "big.permute(2, 1, 0).stride()", perm_strides);
+             pytorch().compare_value(c, "dense_big", "big.permute(2, 1, 0).stride()",
+                                     permuted.strides());
              pytorch().compare_value(
                  c, "dense_big", "torch.empty(512, 512, 512, 5, device='meta')[..., 0].stride()",
-                 stride5.strides);
+                 stride5.strides());
              pytorch().compare_value(
                  c, "dense_big",
                  "torch.empty(512, 512, 32, 512, device='meta')[..., 0, :].stride()",
-                 holes.strides);
+                 holes.strides());
              for (const auto& [name, t] :
                   {std::pair{"x", &x}, std::pair{"y", &y}, std::pair{"z", &z}}) {
                pytorch().compare(c, "dense", name, *t);
@@ -84,9 +82,9 @@ void contiguity::dense(book::Chapter& ch) {
              }
              c.table("dense", {"tensor", "sizes", "strides", "dense", "contiguous", "runs of cells"},
                      rows);
-             c.value("dense_step", stride5.strides.back());
-             c.value("dense_holes", holes.strides);
-             c.value("dense_perm", perm_strides);
+             c.value("dense_step", stride5.strides().back());
+             c.value("dense_holes", holes.strides());
+             c.value("dense_perm", permuted.strides());
              PictureOptions opts;
              opts.links = false;
              c.figure("dense_x", storage_svg(x, "x"), "x: a permutation; every cell used once.");

@@ -19,10 +19,9 @@ namespace {
 // cudnn_conv_suggest_memory_format), else contiguous.
 MemoryFormat conv_format(const Tensor& input, const Shape& weight_sizes,
                          const Shape& weight_strides) {
-  const bool last = suggest_memory_format(input.sizes(), input.strides()) ==
-                        MemoryFormat::ChannelsLast ||
-                    suggest_memory_format(weight_sizes, weight_strides) ==
-                        MemoryFormat::ChannelsLast;
+  const bool last =
+      suggest_memory_format(input.layout()) == MemoryFormat::ChannelsLast ||
+      suggest_memory_format(Layout(weight_sizes, weight_strides)) == MemoryFormat::ChannelsLast;
   return last ? MemoryFormat::ChannelsLast : MemoryFormat::Contiguous;
 }
 

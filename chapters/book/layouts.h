@@ -17,7 +17,7 @@ namespace book {
 // storage holds k, so a value names its storage index (torch.arange(n).as_strided(...)).
 inline strided::Tensor layout_tensor(const strided::Shape& sizes, const strided::Shape& strides,
                                      int64_t offset = 0) {
-  const strided::Extent e = strided::extent(sizes, strides, offset);
+  const strided::Extent e = strided::extent(strided::Layout(sizes, strides, offset));
   const int64_t need = e.empty() ? 1 : e.max + 1;
   return strided::arange(need).as_strided(sizes, strides, offset);
 }

@@ -93,7 +93,8 @@ Tensor bounded_empty_strided(IntList shape, IntList strides, DType dtype, const 
     STRIDED_CHECK(s >= 0, op, ": negative strides are not supported, got strides ",
                   to_string(strides));
   const int64_t item = itemsize(dtype);
-  const int64_t storage = storage_nbytes_needed(shape, strides, 0, item, op) / item;
+  const int64_t storage =
+      storage_nbytes_needed(Layout(shape.vec(), strides.vec()), item, op) / item;
   checked_numel(shape, op);
   m.charge(op, "the storage of " + layout_string(shape, strides),
            new_tensor_cost(storage, static_cast<int64_t>(shape.size()), dtype, 1));
@@ -120,10 +121,10 @@ Tensor bounded_from_values(const std::vector<Scalar>& values, IntList shape, DTy
 
 Tensor bounded_reshape(const Tensor& t, IntList shape, Meter& m) {
   const Shape target = infer_size(shape, t.numel(), "reshape()");
-  if (compute_view_strides(t.sizes(), t.strides(), target))
-    m.charge("reshape", "a view of " + t.layout(), view_cost(t));
+  if (compute_view_strides(t.layout(), target))
+    m.charge("reshape", "a view of " + to_string(t.layout()), view_cost(t));
   else
-    m.charge("reshape", "the copy of " + t.layout(), copy_cost(t, t.dtype()));
+    m.charge("reshape", "the copy of " + to_string(t.layout()), copy_cost(t, t.dtype()));
   return t.reshape(shape);
 }
 
@@ -141,41 +142,42 @@ Tensor bounded_flatten(const Tensor& t, int64_t start_dim, int64_t end_dim, Mete
       if (!merged.overflowed()) {
         shape.push_back(merged.value());
         shape.insert(shape.end(), t.sizes().begin() + e + 1, t.sizes().end());
-        copies = !compute_view_strides(t.sizes(), t.strides(), shape);
+        copies = !compute_view_strides(t.layout(), shape);
       }
     }
   }
-  m.charge("flatten", (copies ? "the copy of " : "a view of ") + t.layout(),
+  m.charge("flatten", (copies ? "the copy of " : "a view of ") + to_string(t.layout()),
            copies ? copy_cost(t, t.dtype()) : view_cost(t));
   return t.flatten(start_dim, end_dim);
 }
 
 Tensor bounded_contiguous(const Tensor& t, Meter& m) {
   const bool copies = !t.is_contiguous();
-  m.charge("contiguous", (copies ? "the copy of " : "") + t.layout(),
+  m.charge("contiguous", (copies ? "the copy of " : "") + to_string(t.layout()),
            copies ? copy_cost(t, t.dtype()) : view_cost(t));
   return t.contiguous();
 }
 
 Tensor bounded_clone(const Tensor& t, Meter& m) {
-  m.charge("clone", "the copy of " + t.layout(), copy_cost(t, t.dtype()));
+  m.charge("clone", "the copy of " + to_string(t.layout()), copy_cost(t, t.dtype()));
   return t.clone();
 }
 
 Tensor bounded_resolve_conj(const Tensor& t, Meter& m) {
-  if (t.is_conj()) m.charge("resolve_conj", "the copy of " + t.layout(), copy_cost(t, t.dtype()));
+  if (t.is_conj())
+    m.charge("resolve_conj", "the copy of " + to_string(t.layout()), copy_cost(t, t.dtype()));
   return t.resolve_conj();
 }
 
 void charge_conj_physical(const Tensor& t, Meter& m) {
   if (!is_complex(t.dtype())) return;
   // The copy, then its imaginary parts negated in place: twice the work of a copy.
-  m.charge("conj_physical", "the copy of " + t.layout(), copy_cost(t, t.dtype()));
-  m.charge("conj_physical", "the negated imaginary parts of " + t.layout(),
+  m.charge("conj_physical", "the copy of " + to_string(t.layout()), copy_cost(t, t.dtype()));
+  m.charge("conj_physical", "the negated imaginary parts of " + to_string(t.layout()),
            copy_cost(t, real_value_type(t.dtype())));
   if (t.is_conj() || t.numel() == 0) return;
-  const Extent e = extent(t.sizes(), t.strides(), t.storage_offset());
-  m.charge("conj_physical", "the layout probe of " + t.layout(),
+  const Extent e = extent(t.layout());
+  m.charge("conj_physical", "the layout probe of " + to_string(t.layout()),
            new_tensor_cost(saturated(Checked(e.max) + 1 + t.numel()), t.dim(),
                            real_value_type(t.dtype()), 1));
 }
@@ -186,13 +188,13 @@ Tensor bounded_conj_physical(const Tensor& t, Meter& m) {
 }
 
 Tensor bounded_flip(const Tensor& t, IntList dims, Meter& m) {
-  m.charge("flip", "the copy of " + t.layout(), copy_cost(t, t.dtype()));
+  m.charge("flip", "the copy of " + to_string(t.layout()), copy_cost(t, t.dtype()));
   return t.flip(dims);
 }
 
 Tensor bounded_to(const Tensor& t, DType dtype, Meter& m) {
   const bool copies = dtype != t.dtype();
-  m.charge("to", (copies ? "the copy of " : "") + t.layout(),
+  m.charge("to", (copies ? "the copy of " : "") + to_string(t.layout()),
            copies ? copy_cost(t, dtype) : view_cost(t));
   return t.to(dtype);
 }
@@ -209,7 +211,7 @@ Tensor bounded_index(const Tensor& t, const std::vector<indexing::TensorIndex>& 
       list_length = std::max<int64_t>(list_length, static_cast<int64_t>(l->size()));
     }
   if (!lists) {
-    m.charge("index", "a view of " + t.layout(), view_cost(t));
+    m.charge("index", "a view of " + to_string(t.layout()), view_cost(t));
     return t.index(index);
   }
   // The basic part of the index, with every list replaced by a full slice, tells the sizes the
@@ -245,16 +247,16 @@ Tensor bounded_index(const Tensor& t, const std::vector<indexing::TensorIndex>& 
   for (int64_t k = 0; k < view.dim(); ++k)
     if (!listed[static_cast<size_t>(k)]) elements *= view.sizes()[k];
   const int64_t n = saturated(elements);
-  m.charge("index", "advanced indexing of " + t.layout(),
-           Cost{n, n,
-                saturated(Checked(n) * element_work(t.dtype(), t.dtype()) +
-                          Checked(t.dim()) * t.dim()),
-                saturated(Checked(n) * t.element_size())});
+  m.charge(
+      "index", "advanced indexing of " + to_string(t.layout()),
+      Cost{n, n,
+           saturated(Checked(n) * element_work(t.dtype(), t.dtype()) + Checked(t.dim()) * t.dim()),
+           saturated(Checked(n) * t.element_size())});
   return t.index(index);
 }
 
 Tensor bounded_matmul(const Tensor& a, const Tensor& b, Meter& m) {
-  m.charge("matmul", "the product of " + a.layout() + " and " + b.layout(),
+  m.charge("matmul", "the product of " + to_string(a.layout()) + " and " + to_string(b.layout()),
            matmul_cost(strided::matmul_cost(a, b), a.dtype()));
   return matmul(a, b);
 }
@@ -305,7 +307,7 @@ Tensor bounded_pick(const Tensor& t, const MultiOutputCall& call, Meter& m) {
   Cost cost = view_cost(t);
   cost.work = saturated((Checked(cost.work) + kPerOutput) *
                         std::max<int64_t>(outputs_at_most(t, call), 1));
-  m.charge(call.op, "its views of " + t.layout(), cost);
+  m.charge(call.op, "its views of " + to_string(t.layout()), cost);
   const std::vector<Tensor> outputs = run_multi(t, call);
   const int64_t n = static_cast<int64_t>(outputs.size());
   STRIDED_CHECK(call.index >= -n && call.index < n, "tuple index out of range");
@@ -316,7 +318,7 @@ Tensor explained_view(const Tensor& t, IntList shape) {
   try {
     return t.view(shape);
   } catch (const Error& e) {
-    if (std::optional<LayoutRefusal> why = view_refusal(t.sizes(), t.strides(), shape))
+    if (std::optional<LayoutRefusal> why = view_refusal(t.layout(), shape))
       throw ExplainedError(e, std::move(*why));
     throw;
   }
@@ -326,7 +328,7 @@ Tensor explained_expand(const Tensor& t, IntList shape, bool broadcast_to) {
   try {
     return broadcast_to ? t.broadcast_to(shape) : t.expand(shape);
   } catch (const Error& e) {
-    if (std::optional<LayoutRefusal> why = expand_refusal(t.sizes(), t.strides(), shape))
+    if (std::optional<LayoutRefusal> why = expand_refusal(t.layout(), shape))
       throw ExplainedError(e, std::move(*why));
     throw;
   }

@@ -40,7 +40,7 @@ Tensor bounded_from_values(const std::vector<Scalar>& values, IntList shape, DTy
 // A view op: charged for its dims, then run (f takes nothing and returns the view).
 template <class F>
 Tensor bounded_view(const Tensor& t, const char* op, Meter& m, F&& f) {
-  m.charge(op, "a view of " + t.layout(), view_cost(t));
+  m.charge(op, "a view of " + to_string(t.layout()), view_cost(t));
   return f();
 }
 

@@ -51,7 +51,7 @@ std::string kind_name(const Request& request, const char* kind) {
 // holds PyTorch's rule). Whatever layout the rule picks is dense, so its storage holds numel
 // elements: that is charged before anything is allocated.
 Tensor empty_like_preserve(const Tensor& x, Meter& m) {
-  m.charge("empty_like", "the storage of empty_like(" + x.layout() + ")",
+  m.charge("empty_like", "the storage of empty_like(" + to_string(x.layout()) + ")",
            new_tensor_cost(x.numel(), x.dim(), x.dtype(), 1));
   Tensor t = empty_like(x);
   // Zero-filled, as the explorer's empty: PyTorch's values are whatever the memory held.
@@ -72,7 +72,7 @@ Tensor bounded_sum(const Tensor& x, std::optional<int64_t> dim, Meter& m) {
       if (k != d) results *= x.size(k);
   }
   const int64_t r = saturated(results);
-  m.charge("sum", "the sum of " + x.layout(),
+  m.charge("sum", "the sum of " + to_string(x.layout()),
            Cost{r, r,
                 saturated(Checked(x.numel()) * element_work(x.dtype(), out) + results +
                           Checked(x.dim()) * x.dim()),
@@ -109,7 +109,7 @@ Json answer_unary(const Request& request, Meter& m) {
                          : (op == "exp" || op == "sqrt") && !is_floating_point(x.dtype())
                              ? DType::Float32
                              : x.dtype();
-    m.charge(op, "the result of " + op + " on " + x.layout(),
+    m.charge(op, "the result of " + op + " on " + to_string(x.layout()),
              elementwise_cost(x.sizes(), common, {x}));
     if (op == "neg") return tensor_json(neg(x), m, op);
     if (op == "abs") return tensor_json(abs(x), m, op);

@@ -553,7 +553,7 @@ Tensor apply(const Step& step, const Tensor& in, Meter& m) {
     case Step::Kind::Property: {
       const auto it = properties().find(step.name);
       if (it != properties().end()) {
-        m.charge(step.name, "a view of " + in.layout(), view_cost(in));
+        m.charge(step.name, "a view of " + to_string(in.layout()), view_cost(in));
         return it->second(in);
       }
       if (methods().count(step.name))
@@ -585,7 +585,7 @@ Tensor apply(const Step& step, const Tensor& in, Meter& m) {
   const Binder b(step, it->second.params);
   // Every op costs its input's dims at least (a view copies sizes and strides); the ops that copy
   // are charged for the copy too.
-  m.charge(step.name, "a view of " + in.layout(), view_cost(in));
+  m.charge(step.name, "a view of " + to_string(in.layout()), view_cost(in));
   return it->second.run(in, b, m);
 }
 
@@ -771,7 +771,7 @@ class Runner {
       bounded_set_item(self, index, *assigned, meter_);
       return self;
     }
-    meter_.charge(step.name, "a view of " + self.layout(), view_cost(self));
+    meter_.charge(step.name, "a view of " + to_string(self.layout()), view_cost(self));
     // The method's tensor arguments run inside it (tensor_of), after the values are kept: they
     // are expressions of their own, with storages of their own.
     keep_values();
@@ -796,7 +796,7 @@ class Runner {
     chain(tensor.steps, tensor.steps.front().span.begin);
     input = out.back().tensor;
     if (multi) return apply_multi(call, b, pick, *input, meter_);
-    meter_.charge(call.name, "a view of " + input->layout(), view_cost(*input));
+    meter_.charge(call.name, "a view of " + to_string(input->layout()), view_cost(*input));
     if (method != methods().end()) return method->second.run(*input, b, meter_);
     if (only != function_only_ops().end()) return only->second.run(*input, b, meter_);
     return properties().at(call.name)(*input);

@@ -167,10 +167,12 @@ Scalar grad_number(const Request& v) {
 // the version counter a saved tensor is checked against at backward.
 Variable apply_grad_inplace(const Variable& x, const std::string& name, const Request& op, Meter& m) {
   const Tensor& t = x.tensor();
-  m.charge(name, "a write into " + t.layout(), elementwise_cost(t.sizes(), t.dtype(), {t}));
+  m.charge(name, "a write into " + to_string(t.layout()),
+           elementwise_cost(t.sizes(), t.dtype(), {t}));
   // Recording the write (autograd/inplace.cpp, inplace): the op is computed out of place on a
   // clone of x, for its node, before x is written.
-  m.charge(name, "the clone its node is recorded from, " + t.layout(), copy_cost(t, t.dtype()));
+  m.charge(name, "the clone its node is recorded from, " + to_string(t.layout()),
+           copy_cost(t, t.dtype()));
   m.charge(name, "the out-of-place op on the clone", elementwise_cost(t.sizes(), t.dtype(), {t}));
   try {
     if (name == "add_") {
@@ -229,11 +231,11 @@ Variable apply_grad_op(const Variable& x, const Request& op, Meter& m) {
     const int64_t n = elements_bound(t.sizes());
     const bool reduction = name == "sum" || name == "mean";
     const int64_t copies = reduction ? std::max<int64_t>(t.dim(), 1) + 1 : 1;
-    m.charge(name, "the result of " + name + " on " + t.layout(),
-             Cost{n, saturated(Checked(n) * (reduction ? 2 : 1)),
-                  saturated(Checked(n) * copies + t.dim() * t.dim()),
-                  saturated(Checked(n) * copies * t.element_size() * complex_work(t.dtype()) +
-                            16)});
+    m.charge(
+        name, "the result of " + name + " on " + to_string(t.layout()),
+        Cost{n, saturated(Checked(n) * (reduction ? 2 : 1)),
+             saturated(Checked(n) * copies + t.dim() * t.dim()),
+             saturated(Checked(n) * copies * t.element_size() * complex_work(t.dtype()) + 16)});
     if (name == "sum") return reduce(x, op, false);
     if (name == "mean") return reduce(x, op, true);
     if (name == "exp") return autograd::exp(x);
@@ -244,7 +246,7 @@ Variable apply_grad_op(const Variable& x, const Request& op, Meter& m) {
   if (name == "conj_physical") charge_conj_physical(t, m);  // its probe too, as a chain's
   const bool copies = name == "reshape" || name == "flatten" || name == "contiguous" ||
                       name == "clone" || name == "flip" || name == "resolve_conj";
-  m.charge(name, (copies ? "the copy of " : "a view of ") + t.layout(),
+  m.charge(name, (copies ? "the copy of " : "a view of ") + to_string(t.layout()),
            copies ? copy_cost(t, t.dtype()) : view_cost(t));
   if (std::optional<Variable> v = shared_view(x, name, op)) return *v;
   if (name == "split" || name == "chunk" || name == "unbind") return pick_output(x, name, op);
@@ -339,13 +341,13 @@ Json answer_grad(const Request& grad, Meter& m) {
     const Tensor w = arange_shaped(yt.sizes(), real_value_type(yt.dtype()), "grad: the weights", m);
     held.push_back(w);
     m.hold(held);
-    m.charge("grad", "the weights for " + yt.layout(),
+    m.charge("grad", "the weights for " + to_string(yt.layout()),
              elementwise_cost(yt.sizes(), yt.dtype(), {w}));
     // arange(1, numel + 1)
     const Variable weights(strided::add(w, Scalar(int64_t{1})).to(yt.dtype()));
     held.push_back(weights.tensor());
     m.hold(held);
-    m.charge("grad", "(y * w).sum() for y " + yt.layout(),
+    m.charge("grad", "(y * w).sum() for y " + to_string(yt.layout()),
              elementwise_cost(yt.sizes(), yt.dtype(), {yt}));
     const Variable loss = autograd::sum(autograd::mul(y, weights));
     back.add(yt, yt);

@@ -12,7 +12,7 @@ namespace {
 // self's dtype (budget.h). Nothing stays allocated after it, but the conversions are made.
 void charge_write(const char* op, const Tensor& self, const std::vector<Tensor>& inputs,
                   Meter& m) {
-  m.charge(op, "a write into " + self.layout(),
+  m.charge(op, "a write into " + to_string(self.layout()),
            elementwise_cost(self.sizes(), self.dtype(), inputs));
 }
 
@@ -104,7 +104,8 @@ const Tensor& bounded_zero_(const Tensor& self, Meter& m) {
 const Tensor& bounded_copy_(const Tensor& self, const Tensor& src, Meter& m) {
   // copy_ reads a source that may overlap the destination through a temporary (copies.cpp).
   charge_write("copy_", self, {src}, m);
-  m.charge("copy_", "the source read first, " + src.layout(), copy_cost(src, src.dtype()));
+  m.charge("copy_", "the source read first, " + to_string(src.layout()),
+           copy_cost(src, src.dtype()));
   return written(self, [&] {
     Tensor handle = self;
     handle.copy_(src);
@@ -116,7 +117,7 @@ const Tensor& bounded_index_put_(const Tensor& self,
                                  const Tensor& values, bool accumulate, Meter& m) {
   Checked n = 0;
   for (const auto& l : indices) n += static_cast<int64_t>(l.size());
-  m.charge("index_put_", "a write into " + self.layout(),
+  m.charge("index_put_", "a write into " + to_string(self.layout()),
            Cost{values.numel(), values.numel(),
                 saturated(n + Checked(values.numel()) * 2 + self.dim() * self.dim()), 0});
   return written(self, [&] {
@@ -140,7 +141,7 @@ const Tensor& bounded_set_item(const Tensor& self, const std::vector<indexing::T
       indices.push_back(std::get<std::vector<int64_t>>(i));
     return bounded_index_put_(self, indices, value_tensor(self, value, m), false, m);
   }
-  m.charge("setitem", "a view of " + self.layout(), view_cost(self));
+  m.charge("setitem", "a view of " + to_string(self.layout()), view_cost(self));
   Tensor dst;
   try {
     dst = self.index(index);

@@ -512,7 +512,7 @@ Tensor apply_op(const Tensor& t, const Request& op, Meter& m, const Tensor& star
   const std::string name = op_name(op);
   // Every op costs its input's dims at least (a view copies sizes and strides); the ops that
   // copy are charged for the copy too.
-  m.charge(name, "a view of " + t.layout(), view_cost(t));
+  m.charge(name, "a view of " + to_string(t.layout()), view_cost(t));
   if (is_inplace(name)) return apply_inplace(t, name, op, m, start.defined() ? start : t);
   // The ops whose refusals the library explains (bounded_ops.h), before the shared ones.
   if (name == "view") return explained_view(t, get_ints(op, "shape"));

@@ -124,7 +124,7 @@ Tensor& copy_(Tensor& dst, const Tensor& src, ElementwiseKernel kernel) {
   STRIDED_CHECK(dst.dtype() == src.dtype(), op, ": the GPU copy moves bits and does not convert "
                 "dtypes, but self is ", name(dst.dtype()), " and src is ", name(src.dtype()));
   // Throws PyTorch's message when src cannot broadcast to dst.
-  expand_geometry(src.sizes(), src.strides(), dst.sizes());
+  expand_geometry(src.layout(), dst.sizes());
   launch(op, ElementwiseOp::Copy, kernel, copy_iterator(op, dst, src));
   return dst;
 }

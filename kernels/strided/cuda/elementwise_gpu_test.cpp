@@ -18,14 +18,14 @@ using namespace strided::cuda::testing;
 namespace {
 
 // The layouts under test, as (storage elements, sizes, strides, offset) over random storage.
-struct Layout {
+struct LayoutCase {
   const char* what;
   int64_t storage;
   Shape sizes, strides;
   int64_t offset = 0;
 };
-const std::vector<Layout>& layouts() {
-  static const std::vector<Layout> l = {
+const std::vector<LayoutCase>& layouts() {
+  static const std::vector<LayoutCase> l = {
       {"contiguous 8x8x8", 512, {8, 8, 8}, {64, 8, 1}},
       {"odd length 1000003", 1000003, {1000003}, {1}},
       {"permute(2,1,0)", 512, {8, 8, 8}, {1, 8, 64}},
@@ -44,7 +44,7 @@ const std::vector<Layout>& layouts() {
   return l;
 }
 
-Tensor make(const Layout& l, uint64_t seed) {
+Tensor make(const LayoutCase& l, uint64_t seed) {
   return view(random_storage(l.storage, seed), l.sizes, l.strides, l.offset);
 }
 
@@ -63,7 +63,7 @@ void check_binary(const Tensor& a, const Tensor& b, ElementwiseKernel k, const c
 TEST_CASE("binary ops on every layout, with itself and with a contiguous operand") {
   for (const auto index64 : {false, true}) {
     force_64bit_indexing_for_testing(index64);
-    for (const Layout& l : layouts()) {
+    for (const LayoutCase& l : layouts()) {
       const Tensor a = make(l, 1);
       const Tensor c = random_floats(l.sizes, 2);
       const std::string what = std::string(l.what) + (index64 ? " (64-bit index)" : "");
@@ -97,7 +97,7 @@ TEST_CASE("x * y.transpose(0,2) and friends (seed In[17]), and the output layout
 }
 
 TEST_CASE("scalar add and mul (the seed's t.add(3)) on every layout, both kernels") {
-  for (const Layout& l : layouts()) {
+  for (const LayoutCase& l : layouts()) {
     const Tensor a = make(l, 13);
     const Tensor da = to_cuda_as_view(a);
     INFO(l.what);

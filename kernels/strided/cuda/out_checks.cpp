@@ -9,8 +9,8 @@ void check_packed_out(const char* op, const Tensor& out, const Tensor& in, IntLi
   STRIDED_CHECK(out.defined() && out.device() == in.device() && out.dtype() == dtype &&
                     out.sizes() == Shape(sizes.begin(), sizes.end()) && out.is_contiguous(),
                 op, ": out must be a contiguous ", wanted, " on ", in.device().str(), ", got ",
-                out.defined() ? out.layout() + " " + std::string(name(out.dtype())) + " on " +
-                                    out.device().str()
+                out.defined() ? to_string(out.layout()) + " " + std::string(name(out.dtype())) +
+                                    " on " + out.device().str()
                               : std::string("an undefined tensor"));
 }
 

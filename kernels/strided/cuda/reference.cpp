@@ -58,16 +58,16 @@ Tensor reference_binary(const Tensor& a, const Tensor& b, BinaryOp op) {
   require_cpu_float(b, "reference_binary");
   require_add_or_mul(op, "reference_binary");
   const Shape shape = broadcast_shapes(a.sizes(), b.sizes());
-  const Geometry ga = expand_geometry(a.sizes(), a.strides(), shape);
-  const Geometry gb = expand_geometry(b.sizes(), b.strides(), shape);
+  const Layout ga = expand_geometry(a.layout(), shape);
+  const Layout gb = expand_geometry(b.layout(), shape);
   Tensor out = strided::empty(shape);
   float* o = out.data<float>();
   std::vector<int64_t> offs_b;
-  for_each_offset(shape, gb.strides, [&](int64_t off) { offs_b.push_back(off); });
+  for_each_offset(shape, gb.strides(), [&](int64_t off) { offs_b.push_back(off); });
   const float* pa = a.data<float>();
   const float* pb = b.data<float>();
   int64_t k = 0;
-  for_each_offset(shape, ga.strides, [&](int64_t off) {
+  for_each_offset(shape, ga.strides(), [&](int64_t off) {
     o[k] = apply(op, pa[off], pb[offs_b[static_cast<size_t>(k)]]);
     ++k;
   });

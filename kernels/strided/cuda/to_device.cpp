@@ -31,7 +31,7 @@ Tensor staged(const Tensor& t) {
 Shape device_copy_strides(const Tensor& t) {
   STRIDED_CHECK(t.defined(), "cuda::device_copy_strides: undefined tensor");
   if (moves_as_one_block(t)) return t.strides();
-  return infer_dense_strides(t.sizes(), t.strides());
+  return infer_dense_strides(t.layout());
 }
 
 Tensor to_device(const Tensor& t, Device device) {

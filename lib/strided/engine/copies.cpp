@@ -95,8 +95,8 @@ void strided_copy(const Tensor& dst, const Tensor& src, IntList src_strides, int
 // conservative; used only to decide whether copy_ reads its source through a temporary.
 bool may_overlap(const Tensor& a, const Tensor& b) {
   if (!a.storage().is_same(b.storage()) || a.numel() == 0 || b.numel() == 0) return false;
-  const Extent ea = extent(a.sizes(), a.strides(), a.storage_offset());
-  const Extent eb = extent(b.sizes(), b.strides(), b.storage_offset());
+  const Extent ea = extent(a.layout());
+  const Extent eb = extent(b.layout());
   const int64_t a_lo = ea.min * a.element_size(), a_hi = (ea.max + 1) * a.element_size();
   const int64_t b_lo = eb.min * b.element_size(), b_hi = (eb.max + 1) * b.element_size();
   return a_lo < b_hi && b_lo < a_hi;
@@ -151,16 +151,16 @@ Tensor& Tensor::copy_(const Tensor& src) {
   check_cpu(src, "copy_()");
   Shape shape;
   try {
-    shape = broadcast_shapes(sizes_, src.sizes());
+    shape = broadcast_shapes(sizes(), src.sizes());
   } catch (const Error& e) {
     throw Error(detail::concat("copy_(): source of shape ", to_string(src.sizes()),
-                               " does not broadcast to the destination's shape ", to_string(sizes_),
-                               ": ", e.what()));
+                               " does not broadcast to the destination's shape ",
+                               to_string(sizes()), ": ", e.what()));
   }
-  STRIDED_CHECK(shape == sizes_, "copy_(): output with shape ", to_string(sizes_),
+  STRIDED_CHECK(shape == sizes(), "copy_(): output with shape ", to_string(sizes()),
                 " doesn't match the broadcast shape ", to_string(shape));
   if (is_same_tensor(*this, src)) return *this;
-  STRIDED_CHECK(has_internal_overlap(sizes_, strides_) != MemOverlap::Yes,
+  STRIDED_CHECK(has_internal_overlap(layout()) != MemOverlap::Yes,
                 "copy_(): unsupported operation: more than one element of the written-to tensor "
                 "refers to a single memory location. Please clone() the tensor before performing "
                 "the operation. (destination ",
@@ -169,7 +169,7 @@ Tensor& Tensor::copy_(const Tensor& src) {
                 "copy_(): unsupported operation: some elements of the input tensor and the "
                 "written-to tensor refer to a single memory location. Please clone() the tensor "
                 "before performing the operation. (destination ",
-                layout(), " at offset ", offset_, ", source ", src.layout(), " at offset ",
+                layout(), " at offset ", storage_offset(), ", source ", src.layout(), " at offset ",
                 src.storage_offset(), ")");
   if (numel() == 0) return *this;
   // Layouts PyTorch cannot judge ("too hard") may still overlap; reading the source into a
@@ -228,7 +228,7 @@ Tensor& Tensor::fill_(const Scalar& value) {
                                     .resize_outputs(false)
                                     .build();
     // An expanded output is written many times at one address: one thread does that alone.
-    cpu_kernels().fill(plan, &x, has_internal_overlap(sizes_, strides_) != MemOverlap::No);
+    cpu_kernels().fill(plan, &x, has_internal_overlap(layout()) != MemOverlap::No);
   });
   return *this;
 }
@@ -257,11 +257,11 @@ Tensor Tensor::conj_physical() const {
   if (conj_) {
     out = empty_preserving(*this, dtype_, "conj_physical()");
   } else {
-    const Tensor probe = empty_strided(sizes_, strides_, {real_value_type(dtype_)});
+    const Tensor probe = empty_strided(sizes(), strides(), {real_value_type(dtype_)});
     const TensorIterator it =
         TensorIteratorConfig().set_op_name("conj_physical").add_output(Tensor()).add_input(probe)
             .build();
-    out = empty_strided(sizes_, it.output().strides(), {dtype_});
+    out = empty_strided(sizes(), it.output().strides(), {dtype_});
   }
   out.set_conj(true);
   copy_values(out, *this);  // out's bytes are the conjugates: the bits differ, or are both set
@@ -289,7 +289,7 @@ Tensor Tensor::contiguous() const {
   // TensorProperties.cpp, contiguous: the tensor itself when already contiguous (claim CT-11).
   if (is_contiguous()) return *this;
   check_cpu(*this, "contiguous()");
-  Tensor out = empty(sizes_, {dtype_, device()});
+  Tensor out = empty(sizes(), {dtype_, device()});
   copy_values(out, *this);
   return out;
 }
@@ -321,8 +321,7 @@ Tensor Tensor::to(MemoryFormat memory_format) const {
   // for is the one its strides suggest (suggest_memory_format), whether or not it is dense; else
   // _to_copy into empty(sizes, memory_format). So to() copies an NCHW-contiguous C = 1 tensor that
   // contiguous(channels_last) returns as it is (claim CT-02.channels).
-  if (memory_format == MemoryFormat::Preserve ||
-      suggest_memory_format(sizes_, strides_) == memory_format)
+  if (memory_format == MemoryFormat::Preserve || suggest_memory_format(layout()) == memory_format)
     return *this;
   check_cpu(*this, "to()");
   Tensor out = empty_like(*this, {dtype_, device()}, memory_format, "to()");
@@ -334,11 +333,11 @@ Tensor Tensor::repeat(IntList repeats) const {
   // TensorShape.cpp, repeat: sizes padded with leading 1s to repeats' length, each multiplied by
   // its repeat, in a fresh contiguous tensor; every element is copied (claim BC-07.repeat).
   check_cpu(*this, "repeat()");
-  STRIDED_CHECK(repeats.size() >= sizes_.size(),
+  STRIDED_CHECK(repeats.size() >= sizes().size(),
                 "repeat(): Number of dimensions of repeat dims can not be smaller than number of "
                 "dimensions of tensor");
-  Shape padded(repeats.size() - sizes_.size(), 1);
-  padded.insert(padded.end(), sizes_.begin(), sizes_.end());
+  Shape padded(repeats.size() - sizes().size(), 1);
+  padded.insert(padded.end(), sizes().begin(), sizes().end());
   Shape target(repeats.size());
   for (size_t i = 0; i < repeats.size(); ++i)
     STRIDED_CHECK(!__builtin_mul_overflow(padded[i], repeats[i], &target[i]), "repeat(): size ",
@@ -380,7 +379,7 @@ Tensor Tensor::flip(IntList dims) const {
     int64_t part_offset = from.storage_offset();
     for (int64_t d = 0; d < dim(); ++d) {
       if (!flipped[d]) continue;
-      part_offset += (sizes_[d] - 1) * part_strides[d];
+      part_offset += (sizes()[d] - 1) * part_strides[d];
       part_strides[d] = -part_strides[d];
     }
     strided_copy(to, from, part_strides, part_offset);
@@ -390,12 +389,12 @@ Tensor Tensor::flip(IntList dims) const {
     }
     return out;
   }
-  Shape strides = strides_;
-  int64_t offset = offset_;
+  Shape strides = this->strides();
+  int64_t offset = storage_offset();
   for (int64_t d = 0; d < dim(); ++d) {
     if (!flipped[d]) continue;
-    offset += (sizes_[d] - 1) * strides_[d];
-    strides[d] = -strides_[d];
+    offset += (sizes()[d] - 1) * strides[d];
+    strides[d] = -strides[d];
   }
   strided_copy(out, *this, strides, offset);
   return out;

@@ -176,7 +176,7 @@ Tensor advanced_index(Tensor src, std::vector<const IndexList*> lists) {
     sizes.push_back(info.len);
     sizes.insert(sizes.end(), static_cast<size_t>(after), 1);
     const int64_t stride = own == info.len ? 1 : 0;
-    ops.push_back({sizes, *compute_view_strides({info.len}, {stride}, sizes)});
+    ops.push_back({sizes, *compute_view_strides(Layout({info.len}, {stride}), sizes)});
   }
   const Tensor& in_tensor = info.src;
   const Shape out_strides = iterator_output_strides(out_sizes, ops);
@@ -372,7 +372,7 @@ Tensor Tensor::index_select(int64_t dim, IntList indices) const {
   STRIDED_CHECK(device().is_cpu(), "index_select(): only CPU tensors are supported here, got a "
                 "tensor on ", device().str(), "; copy it to the CPU first");
   const int64_t d = wrap_dim(dim, this->dim(), "index_select()");
-  const int64_t size = this->dim() == 0 ? 1 : sizes_[d];
+  const int64_t size = this->dim() == 0 ? 1 : sizes()[d];
   for (int64_t i : indices)
     STRIDED_CHECK(i >= 0 && i < size, "index_select(): index ", i,
                   " is out of bounds for dimension ", d, " with size ", size,
@@ -385,7 +385,7 @@ Tensor Tensor::index_select(int64_t dim, IntList indices) const {
   // One plan for the whole op, as index_select_out_cpu_ builds it: the copy of self's slice at
   // index 0 into the result's slice 0, walked once per index with both operands moved to the
   // slices at hand (unsafe_replace_operand).
-  Shape out_sizes = sizes_;
+  Shape out_sizes = sizes();
   out_sizes[d] = static_cast<int64_t>(indices.size());
   Tensor out = empty(out_sizes, {dtype_, device()});
   // Nothing to copy: also spares the offsets below an empty tensor's strides, which may be any.
@@ -398,7 +398,7 @@ Tensor Tensor::index_select(int64_t dim, IntList indices) const {
     it.unsafe_replace_operand(0, out_base + static_cast<int64_t>(k) * out_step);
     // The element offset first: an index names an element that exists, so its offset fits, where
     // a stride times the element size alone may not.
-    it.unsafe_replace_operand(1, self_base + indices[k] * strides_[d] * element_size());
+    it.unsafe_replace_operand(1, self_base + indices[k] * strides()[d] * element_size());
     run_copy(it);
   }
   return out;

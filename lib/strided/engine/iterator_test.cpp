@@ -117,7 +117,7 @@ TEST_CASE("binary and unary outputs get PyTorch's strides (NOTE: [Computing outp
   };
   for (const LayoutCase& c : cases) {
     CAPTURE(c.what);
-    CHECK(c.result.layout() == c.expected);
+    CHECK(to_string(c.result.layout()) == c.expected);
   }
 }
 
@@ -199,7 +199,7 @@ TEST_CASE("plans coalesce what memory allows and keep the rest") {
     CHECK(it.iteration_order() == Shape{0, 1, 2});
     CHECK(it.shape() == Shape{2, 3, 4});
     CHECK(it.operand(1).stride_bytes == Shape{48, 16, 4});
-    CHECK(it.output().layout() == "(4,3,2):(6,2,1)");  // the output is contiguous then
+    CHECK(to_string(it.output().layout()) == "(4,3,2):(6,2,1)");  // the output is contiguous then
   }
   SUBCASE("logical order refuses the fast path for a dense but permuted operand") {
     // compute_fast_setup_type: under enforce_linear_iteration only contiguous operands are fast.

@@ -359,7 +359,7 @@ Shape prefix(const Tensor& t, int64_t drop) {
 
 }  // namespace
 
-bool matmul_should_fold(IntList sizes1, IntList strides1, IntList sizes2, IntList strides2) {
+bool matmul_should_fold(const Layout& layout1, const Layout& layout2) {
   // PyTorch 2.6's should_fold(tensor1, tensor2, has_out = false) for operands that do not require
   // grad (the library's engine; a t2 that requires grad folds in PyTorch whatever its strides):
   // fold the larger operand, t1 (tensor2.mT() when tensor2 has more dims), when it has 3 or more
@@ -367,7 +367,9 @@ bool matmul_should_fold(IntList sizes1, IntList strides1, IntList sizes2, IntLis
   // into its rows as a view (each stride the next one's times its size) or t1 is empty. PyTorch
   // 1.13's folded whenever the dims allowed, but for a (B,n,k) batch with transposed matrices
   // (stride(2) != 1, stride(0) == n * k) times a matrix.
-  const int64_t dim1 = static_cast<int64_t>(sizes1.size()), dim2 = static_cast<int64_t>(sizes2.size());
+  const IntList sizes1 = layout1.sizes(), strides1 = layout1.strides();
+  const IntList sizes2 = layout2.sizes(), strides2 = layout2.strides();
+  const int64_t dim1 = layout1.dim(), dim2 = layout2.dim();
   const bool larger1 = dim1 >= dim2;
   const int64_t dim_t1 = larger1 ? dim1 : dim2, dim_t2 = larger1 ? dim2 : dim1;
   if (!(dim_t1 >= 3 && dim_t2 <= 2)) return false;
@@ -459,7 +461,7 @@ Tensor matmul(const Tensor& tensor1, const Tensor& tensor2) {
   if (dim1 == 1 && dim2 == 2) return mm(tensor1.unsqueeze(0), tensor2).squeeze(0);
   if (dim1 == 2 && dim2 == 2) return mm(tensor1, tensor2);
 
-  if (matmul_should_fold(tensor1.sizes(), tensor1.strides(), tensor2.sizes(), tensor2.strides())) {
+  if (matmul_should_fold(tensor1.layout(), tensor2.layout())) {
     // Fold the batch of the larger operand into the rows of one mm (or mv). When the larger is
     // tensor2, work on transposes: (a·b) = (bᵀ·aᵀ)ᵀ.
     const bool transpose = dim2 > dim1;

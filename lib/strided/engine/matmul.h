@@ -69,7 +69,7 @@ BlasOperand blas_operand(int64_t rows, int64_t cols, int64_t stride0, int64_t st
 
 // PyTorch 2.6's should_fold: whether matmul(tensor1, tensor2) folds the batch of the larger operand
 // into the rows of one mm (or mv), from both operands' sizes and strides.
-bool matmul_should_fold(IntList sizes1, IntList strides1, IntList sizes2, IntList strides2);
+bool matmul_should_fold(const Layout& layout1, const Layout& layout2);
 
 // What matmul(a, b) allocates and computes, from the operands' sizes, strides and dtype alone,
 // following matmul's own dispatch (matmul_cost.cpp), for a caller that bounds work before it

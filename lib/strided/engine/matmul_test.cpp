@@ -226,11 +226,12 @@ TEST_CASE("the product PyTorch 2.6 dispatches to decides the result's strides on
   CHECK(q.sizes() == Shape{3, 4});
   CHECK(q.strides() == Shape{4, 1});
   CHECK(q.to_vector() == std::vector<double>(12, 2.0));
-  CHECK(matmul_should_fold({2, 2, 3}, {6, 3, 1}, {3}, {1}));
-  CHECK(!matmul_should_fold({3, 4, 2}, {2, 6, 1}, {2}, {1}));
-  CHECK(!matmul_should_fold({2, 3}, {3, 1}, {2, 3, 4}, {12, 4, 1}));
-  CHECK(!matmul_should_fold({3}, {1}, {2, 3, 4}, {12, 4, 1}));  // its mT's batch does not fold
-  CHECK(matmul_should_fold({3}, {1}, {2, 4, 3}, {12, 1, 4}));
+  CHECK(matmul_should_fold(Layout({2, 2, 3}, {6, 3, 1}), Layout({3}, {1})));
+  CHECK(!matmul_should_fold(Layout({3, 4, 2}, {2, 6, 1}), Layout({2}, {1})));
+  CHECK(!matmul_should_fold(Layout({2, 3}, {3, 1}), Layout({2, 3, 4}, {12, 4, 1})));
+  CHECK(!matmul_should_fold(Layout({3}, {1}),
+                            Layout({2, 3, 4}, {12, 4, 1})));  // its mT's batch does not fold
+  CHECK(matmul_should_fold(Layout({3}, {1}), Layout({2, 4, 3}, {12, 1, 4})));
 }
 
 TEST_CASE("every chapter-7 kernel gives the product, on any strides") {

@@ -14,6 +14,27 @@ int64_t wrapping_add(int64_t a, int64_t b) {
   return static_cast<int64_t>(static_cast<uint64_t>(a) + static_cast<uint64_t>(b));
 }
 
+Layout::Layout(Shape sizes, Shape strides, int64_t storage_offset)
+    : sizes_(std::move(sizes)), strides_(std::move(strides)), offset_(storage_offset) {
+  STRIDED_CHECK(sizes_.size() == strides_.size(), "Layout: mismatch in length of strides (",
+                strides_.size(), ") and shape (", sizes_.size(), ")");
+  for (size_t d = 0; d < sizes_.size(); ++d)
+    STRIDED_CHECK(sizes_[d] >= 0, "Layout: negative size at dim ", d, ": sizes ",
+                  to_string(sizes_));
+}
+
+Layout Layout::contiguous(Shape sizes, int64_t storage_offset) {
+  Shape strides = contiguous_strides(sizes);
+  return Layout(std::move(sizes), std::move(strides), storage_offset);
+}
+
+std::string to_string(const Layout& layout) {
+  return layout_string(layout.sizes(), layout.strides());
+}
+std::ostream& operator<<(std::ostream& out, const Layout& layout) {
+  return out << to_string(layout);
+}
+
 int64_t wrap_dim(int64_t dim, int64_t ndim, const char* op) {
   // c10/core/WrapDimMinimal.h: a 0-d tensor behaves as if it had one dim for wrapping.
   const int64_t n = ndim > 0 ? ndim : 1;
@@ -32,7 +53,8 @@ Shape contiguous_strides(IntList sizes) {
   return strides;
 }
 
-bool is_contiguous(IntList sizes, IntList strides) {
+bool is_contiguous(const Layout& layout) {
+  const IntList sizes = layout.sizes(), strides = layout.strides();
   // c10/core/Contiguity.h, _compute_contiguous: empty is contiguous; size-1 dims are skipped.
   for (int64_t s : sizes)
     if (s == 0) return true;
@@ -45,7 +67,8 @@ bool is_contiguous(IntList sizes, IntList strides) {
   return true;
 }
 
-bool is_contiguous_strict(IntList sizes, IntList strides) {
+bool is_contiguous_strict(const Layout& layout) {
+  const IntList sizes = layout.sizes(), strides = layout.strides();
   if (sizes.empty()) return true;
   for (int64_t s : sizes)
     if (s == 0) return true;
@@ -55,7 +78,8 @@ bool is_contiguous_strict(IntList sizes, IntList strides) {
   return true;
 }
 
-bool is_channels_last_contiguous(IntList sizes, IntList strides) {
+bool is_channels_last_contiguous(const Layout& layout) {
+  const IntList sizes = layout.sizes(), strides = layout.strides();
   if (sizes.size() != 4) return false;
   int64_t expected = 1;
   for (int d : kChannelsLastOrder) {
@@ -66,11 +90,12 @@ bool is_channels_last_contiguous(IntList sizes, IntList strides) {
   return true;
 }
 
-bool is_non_overlapping_and_dense(IntList sizes, IntList strides) {
+bool is_non_overlapping_and_dense(const Layout& layout) {
   // c10/core/TensorImpl: the flag is is_contiguous || compute_non_overlapping_and_dense, so every
   // empty tensor counts as dense. compute_non_overlapping_and_dense sorts dims by stride (size-1
   // dims last, as they do not matter), then requires the contiguous recurrence.
-  if (is_contiguous(sizes, strides)) return true;
+  if (is_contiguous(layout)) return true;
+  const IntList sizes = layout.sizes(), strides = layout.strides();
   const size_t n = sizes.size();
   if (n == 1) return sizes[0] < 2 || strides[0] == 1;
   std::vector<size_t> perm(n);
@@ -91,7 +116,9 @@ bool is_non_overlapping_and_dense(IntList sizes, IntList strides) {
   return true;
 }
 
-Extent extent(IntList sizes, IntList strides, int64_t offset) {
+Extent extent(const Layout& layout) {
+  const IntList sizes = layout.sizes(), strides = layout.strides();
+  const int64_t offset = layout.storage_offset();
   // A layout with no elements reaches nothing, whatever its other sizes and strides: look for a 0
   // before forming any (size - 1) * stride, which may overflow on such a layout.
   for (int64_t s : sizes)
@@ -111,12 +138,12 @@ Extent extent(IntList sizes, IntList strides, int64_t offset) {
   return Extent{lo.value(), hi.value()};
 }
 
-std::optional<Shape> compute_view_strides(IntList oldshape, IntList oldstride, IntList newshape) {
-  return view_strides_walk(oldshape, oldstride, newshape, nullptr);
+std::optional<Shape> compute_view_strides(const Layout& old, IntList newshape) {
+  return view_strides_walk(old, newshape, nullptr);
 }
 
-std::optional<Shape> view_strides_walk(IntList oldshape, IntList oldstride, IntList newshape,
-                                       ViewChunk* last) {
+std::optional<Shape> view_strides_walk(const Layout& old, IntList newshape, ViewChunk* last) {
+  const IntList oldshape = old.sizes(), oldstride = old.strides();
   // aten/src/ATen/TensorUtils.cpp, computeStride.
   if (oldshape.empty()) return Shape(newshape.size(), 1);
   Shape newstride(newshape.size());
@@ -230,7 +257,8 @@ Shape broadcast_shapes(const std::vector<Shape>& shapes) {
   return out;
 }
 
-Geometry expand_geometry(IntList sizes, IntList strides, IntList new_sizes) {
+Layout expand_geometry(const Layout& layout, IntList new_sizes) {
+  const IntList sizes = layout.sizes(), strides = layout.strides();
   // aten/src/ATen/ExpandUtils.cpp, inferExpandGeometry. Align from the right: a kept size keeps
   // its stride, a size-1 dim grown to another size gets stride 0, and a new leading dim gets
   // size*stride of the dim to its right (stride 0 once its size is not 1).
@@ -239,7 +267,7 @@ Geometry expand_geometry(IntList sizes, IntList strides, IntList new_sizes) {
   STRIDED_CHECK(nnew >= ndim, "expand: the number of sizes provided (", nnew,
                 ") must be greater or equal to the number of dimensions in the tensor (", ndim,
                 "); target sizes ", to_string(new_sizes), ", tensor sizes ", to_string(sizes));
-  Geometry g{Shape(nnew), Shape(nnew)};
+  Shape g_sizes(nnew), g_strides(nnew);
   for (int64_t i = nnew - 1; i >= 0; --i) {
     const int64_t dim = ndim - 1 - (nnew - 1 - i);
     const int64_t size = dim >= 0 ? sizes[dim] : 1;
@@ -247,7 +275,7 @@ Geometry expand_geometry(IntList sizes, IntList strides, IntList new_sizes) {
     // tensor_dim == 0 shortcut).
     int64_t stride = dim >= 0    ? strides[dim]
                      : ndim == 0 ? 0
-                                 : wrapping_mul(g.sizes[i + 1], g.strides[i + 1]);
+                                 : wrapping_mul(g_sizes[i + 1], g_strides[i + 1]);
     int64_t target = new_sizes[i];
     STRIDED_CHECK(target != -1 || dim >= 0,
                   "expand: The expanded size of the tensor (-1) isn't "
@@ -267,14 +295,15 @@ Geometry expand_geometry(IntList sizes, IntList strides, IntList new_sizes) {
     STRIDED_CHECK(target >= 0, "expand: invalid size ", target, " at dimension ", i,
                   " (sizes must be non-negative, or -1 to keep a size).  Target sizes: ",
                   to_string(new_sizes), ".  Tensor sizes: ", to_string(sizes));
-    g.sizes[i] = target;
-    g.strides[i] = stride;
+    g_sizes[i] = target;
+    g_strides[i] = stride;
   }
-  return g;
+  return Layout(std::move(g_sizes), std::move(g_strides), layout.storage_offset());
 }
 
-ViewGeometry select_geometry(IntList sizes, IntList strides, int64_t offset, int64_t dim,
-                             int64_t index) {
+Layout select_geometry(const Layout& layout, int64_t dim, int64_t index) {
+  const IntList sizes = layout.sizes(), strides = layout.strides();
+  const int64_t offset = layout.storage_offset();
   // TensorShape.cpp, select: the 0-d check comes before the dim is wrapped.
   const int64_t ndim = static_cast<int64_t>(sizes.size());
   STRIDED_CHECK(ndim > 0, "select(): cannot be applied to a 0-dim tensor.");
@@ -283,16 +312,17 @@ ViewGeometry select_geometry(IntList sizes, IntList strides, int64_t offset, int
   STRIDED_CHECK(index >= -size && index < size, "select(): index ", index,
                 " out of range for tensor of size ", to_string(sizes), " at dimension ", d);
   if (index < 0) index += size;
-  ViewGeometry g{Shape(sizes.begin(), sizes.end()), Shape(strides.begin(), strides.end()),
-                 wrapping_add(offset, wrapping_mul(index, strides[d]))};
-  g.sizes.erase(g.sizes.begin() + d);
-  g.strides.erase(g.strides.begin() + d);
-  return g;
+  Shape g_sizes = sizes.vec(), g_strides = strides.vec();
+  g_sizes.erase(g_sizes.begin() + d);
+  g_strides.erase(g_strides.begin() + d);
+  return Layout(std::move(g_sizes), std::move(g_strides),
+                wrapping_add(offset, wrapping_mul(index, strides[d])));
 }
 
-ViewGeometry slice_geometry(IntList sizes, IntList strides, int64_t offset, int64_t dim,
-                            std::optional<int64_t> start, std::optional<int64_t> end,
-                            int64_t step) {
+Layout slice_geometry(const Layout& layout, int64_t dim, std::optional<int64_t> start,
+                      std::optional<int64_t> end, int64_t step) {
+  const IntList sizes = layout.sizes(), strides = layout.strides();
+  const int64_t offset = layout.storage_offset();
   // TensorShape.cpp, slice. Bounds wrap once (start -1 is the last element) and are then clamped,
   // so slices past the end are empty rather than errors, as in Python (claims VW-08, IX-10).
   const int64_t ndim = static_cast<int64_t>(sizes.size());
@@ -307,16 +337,17 @@ ViewGeometry slice_geometry(IntList sizes, IntList strides, int64_t offset, int6
   s = std::clamp<int64_t>(s, 0, size);
   e = std::clamp<int64_t>(e, s, size);
   const int64_t len = e - s;
-  ViewGeometry g{Shape(sizes.begin(), sizes.end()), Shape(strides.begin(), strides.end()),
-                 wrapping_add(offset, wrapping_mul(s, strides[d]))};
+  Shape g_sizes = sizes.vec(), g_strides = strides.vec();
   // ceil(len / step) without PyTorch's (len + step - 1), which overflows for a huge step.
-  g.sizes[d] = len == 0 ? 0 : (len - 1) / step + 1;
-  g.strides[d] = wrapping_mul(strides[d], step);
-  return g;
+  g_sizes[d] = len == 0 ? 0 : (len - 1) / step + 1;
+  g_strides[d] = wrapping_mul(strides[d], step);
+  return Layout(std::move(g_sizes), std::move(g_strides),
+                wrapping_add(offset, wrapping_mul(s, strides[d])));
 }
 
-ViewGeometry diagonal_geometry(IntList sizes, IntList strides, int64_t offset, int64_t k,
-                               int64_t dim1, int64_t dim2) {
+Layout diagonal_geometry(const Layout& layout, int64_t k, int64_t dim1, int64_t dim2) {
+  const IntList sizes = layout.sizes(), strides = layout.strides();
+  int64_t offset = layout.storage_offset();
   // TensorShape.cpp, diagonal.
   const int64_t ndim = static_cast<int64_t>(sizes.size());
   const int64_t d1 = wrap_dim(dim1, ndim, "diagonal()");
@@ -331,67 +362,71 @@ ViewGeometry diagonal_geometry(IntList sizes, IntList strides, int64_t offset, i
   if (n > 0)
     offset =
         wrapping_add(offset, k >= 0 ? wrapping_mul(k, strides[d2]) : wrapping_mul(-k, strides[d1]));
-  ViewGeometry g{Shape(sizes.begin(), sizes.end()), Shape(strides.begin(), strides.end()), offset};
+  Shape g_sizes = sizes.vec(), g_strides = strides.vec();
   const int64_t hi = std::max(d1, d2), lo = std::min(d1, d2);
-  g.sizes.erase(g.sizes.begin() + hi);
-  g.strides.erase(g.strides.begin() + hi);
-  g.sizes.erase(g.sizes.begin() + lo);
-  g.strides.erase(g.strides.begin() + lo);
-  g.sizes.push_back(n);
+  g_sizes.erase(g_sizes.begin() + hi);
+  g_strides.erase(g_strides.begin() + hi);
+  g_sizes.erase(g_sizes.begin() + lo);
+  g_strides.erase(g_strides.begin() + lo);
+  g_sizes.push_back(n);
   // Wrapping, like the offsets above: the sum can overflow only when a dim has size 0 or 1, and
   // then the diagonal has at most one element and never steps by this stride.
-  g.strides.push_back(wrapping_add(strides[d1], strides[d2]));
-  return g;
+  g_strides.push_back(wrapping_add(strides[d1], strides[d2]));
+  return Layout(std::move(g_sizes), std::move(g_strides), offset);
 }
 
-Geometry permute_geometry(IntList sizes, IntList strides, IntList dims) {
+Layout permute_geometry(const Layout& layout, IntList dims) {
+  const IntList sizes = layout.sizes(), strides = layout.strides();
   // TensorShape.cpp, permute (messages as torch 1.13 prints them).
   const int64_t ndim = static_cast<int64_t>(sizes.size());
   STRIDED_CHECK(static_cast<int64_t>(dims.size()) == ndim,
                 "permute(): number of dimensions in the tensor input does not match the length "
                 "of the desired ordering of dimensions i.e. input.dim() = ",
                 ndim, " is not equal to len(dims) = ", dims.size());
-  Geometry g{Shape(ndim), Shape(ndim)};
+  Shape g_sizes(ndim), g_strides(ndim);
   std::vector<bool> seen(static_cast<size_t>(ndim), false);
   for (int64_t i = 0; i < ndim; ++i) {
     const int64_t d = wrap_dim(dims[i], ndim, "permute()");
     STRIDED_CHECK(!seen[d], "permute(): duplicate dims are not allowed (dims ", to_string(dims),
                   ")");
     seen[d] = true;
-    g.sizes[i] = sizes[d];
-    g.strides[i] = strides[d];
+    g_sizes[i] = sizes[d];
+    g_strides[i] = strides[d];
   }
-  return g;
+  return Layout(std::move(g_sizes), std::move(g_strides), layout.storage_offset());
 }
 
-Geometry unsqueeze_geometry(IntList sizes, IntList strides, int64_t dim) {
+Layout unsqueeze_geometry(const Layout& layout, int64_t dim) {
+  const IntList sizes = layout.sizes(), strides = layout.strides();
   // TensorShape.cpp, inferUnsqueezeGeometry: the new dim wraps against ndim + 1.
   const int64_t ndim = static_cast<int64_t>(sizes.size());
   const int64_t d = wrap_dim(dim, ndim + 1, "unsqueeze()");
   const int64_t stride = d >= ndim ? 1 : wrapping_mul(sizes[d], strides[d]);
-  Geometry g{Shape(sizes.begin(), sizes.end()), Shape(strides.begin(), strides.end())};
-  g.sizes.insert(g.sizes.begin() + d, 1);
-  g.strides.insert(g.strides.begin() + d, stride);
-  return g;
+  Shape g_sizes = sizes.vec(), g_strides = strides.vec();
+  g_sizes.insert(g_sizes.begin() + d, 1);
+  g_strides.insert(g_strides.begin() + d, stride);
+  return Layout(std::move(g_sizes), std::move(g_strides), layout.storage_offset());
 }
 
-Geometry squeeze_geometry(IntList sizes, IntList strides, std::optional<int64_t> dim) {
+Layout squeeze_geometry(const Layout& layout, std::optional<int64_t> dim) {
+  const IntList sizes = layout.sizes(), strides = layout.strides();
   // TensorShape.cpp, squeeze / inferSqueezeGeometry. Squeezing a dim whose size is not 1 is not
   // an error: the tensor comes back unchanged.
   const int64_t ndim = static_cast<int64_t>(sizes.size());
   std::optional<int64_t> only;
   if (dim) only = wrap_dim(*dim, ndim, "squeeze()");
-  Geometry g;
+  Shape g_sizes, g_strides;
   for (int64_t i = 0; i < ndim; ++i) {
     const bool drop = sizes[i] == 1 && (!only || *only == i);
     if (drop) continue;
-    g.sizes.push_back(sizes[i]);
-    g.strides.push_back(strides[i]);
+    g_sizes.push_back(sizes[i]);
+    g_strides.push_back(strides[i]);
   }
-  return g;
+  return Layout(std::move(g_sizes), std::move(g_strides), layout.storage_offset());
 }
 
-Geometry squeeze_geometry(IntList sizes, IntList strides, IntList dims) {
+Layout squeeze_geometry(const Layout& layout, IntList dims) {
+  const IntList sizes = layout.sizes(), strides = layout.strides();
   // TensorShape.cpp, squeeze(self, dims): dim_list_to_bitset wraps each dim (a 0-d tensor takes 0
   // and -1, as maybe_wrap_dim's scalar rule) and refuses one named twice; then inferSqueezeGeometry
   // keeps every dim that is not both named and of size 1.
@@ -403,16 +438,17 @@ Geometry squeeze_geometry(IntList sizes, IntList strides, IntList dims) {
                   " appears multiple times in the list of dims");
     named[static_cast<size_t>(d)] = true;
   }
-  Geometry g;
+  Shape g_sizes, g_strides;
   for (int64_t i = 0; i < ndim; ++i) {
     if (sizes[i] == 1 && named[static_cast<size_t>(i)]) continue;
-    g.sizes.push_back(sizes[i]);
-    g.strides.push_back(strides[i]);
+    g_sizes.push_back(sizes[i]);
+    g_strides.push_back(strides[i]);
   }
-  return g;
+  return Layout(std::move(g_sizes), std::move(g_strides), layout.storage_offset());
 }
 
-Geometry unfold_geometry(IntList sizes, IntList strides, int64_t dim, int64_t size, int64_t step) {
+Layout unfold_geometry(const Layout& layout, int64_t dim, int64_t size, int64_t step) {
+  const IntList sizes = layout.sizes(), strides = layout.strides();
   // TensorShape.cpp, unfold; a 0-d tensor unfolds as if it had one dim of size 1.
   const int64_t ndim = static_cast<int64_t>(sizes.size());
   const int64_t d = wrap_dim(dim, ndim, "unfold()");
@@ -423,7 +459,7 @@ Geometry unfold_geometry(IntList sizes, IntList strides, int64_t dim, int64_t si
   // rejected it as an overflow ("Storage size calculation overflowed with sizes=[2, 3, 6, -1]").
   STRIDED_CHECK(size >= 0, "unfold(): size is ", size, " but must be >= 0");
   STRIDED_CHECK(step > 0, "unfold(): step is ", step, " but must be > 0");
-  Geometry g{Shape(sizes.begin(), sizes.end()), Shape(strides.begin(), strides.end())};
+  Shape g_sizes = sizes.vec(), g_strides = strides.vec();
   if (ndim > 0) {
     // A dim of 2^63-1 elements (an expanded one) cut into windows of size 0 and step 1 has one
     // window more than int64 counts. PyTorch's int64 arithmetic wraps to a negative size and then
@@ -431,16 +467,17 @@ Geometry unfold_geometry(IntList sizes, IntList strides, int64_t dim, int64_t si
     const int64_t more = (sizes[d] - size) / step;
     STRIDED_CHECK(more < INT64_MAX, "unfold(): the number of windows (", sizes[d], " - ", size,
                   ") / ", step, " + 1 at dimension ", d, " overflows int64");
-    g.sizes[d] = more + 1;
-    g.strides[d] = wrapping_mul(step, strides[d]);
+    g_sizes[d] = more + 1;
+    g_strides[d] = wrapping_mul(step, strides[d]);
   }
-  g.sizes.push_back(size);
-  g.strides.push_back(ndim == 0 ? 1 : strides[d]);
-  return g;
+  g_sizes.push_back(size);
+  g_strides.push_back(ndim == 0 ? 1 : strides[d]);
+  return Layout(std::move(g_sizes), std::move(g_strides), layout.storage_offset());
 }
 
-int64_t storage_nbytes_needed(IntList sizes, IntList strides, int64_t offset, int64_t item,
-                              const char* op) {
+int64_t storage_nbytes_needed(const Layout& layout, int64_t item, const char* op) {
+  const IntList sizes = layout.sizes(), strides = layout.strides();
+  const int64_t offset = layout.storage_offset();
   // EmptyTensor.cpp, computeStorageNbytes: one past the farthest element, in bytes; a layout
   // with no elements needs none, whatever its other sizes and strides.
   for (int64_t s : sizes)
@@ -555,15 +592,17 @@ Shape walk_output_strides(IntList sizes, IntList perm) {
   return dense_strides_in_order(sizes, perm, ZeroSizes::AsIs);
 }
 
-Shape infer_dense_strides(IntList sizes, IntList strides) {
+Shape infer_dense_strides(const Layout& layout) {
+  const IntList sizes = layout.sizes(), strides = layout.strides();
   // TensorUtils / empty_like with preserve_format: the walk order of the input, laid out densely.
   if (sizes.empty()) return {};
   const Shape perm = walk_order(sizes, {Shape(strides.begin(), strides.end())});
   return dense_strides_in_order(sizes, perm, ZeroSizes::AsOne);
 }
 
-MemOverlap has_internal_overlap(IntList sizes, IntList strides) {
-  if (is_non_overlapping_and_dense(sizes, strides)) return MemOverlap::No;
+MemOverlap has_internal_overlap(const Layout& layout) {
+  if (is_non_overlapping_and_dense(layout)) return MemOverlap::No;
+  const IntList sizes = layout.sizes(), strides = layout.strides();
   for (size_t i = 0; i < sizes.size(); ++i)
     if (strides[i] == 0 && sizes[i] > 1) return MemOverlap::Yes;
   return MemOverlap::TooHard;

@@ -1,10 +1,12 @@
-// The layout algebra: pure functions of sizes, strides and offsets, with no storage and no data.
+// The layout algebra: pure functions of layouts (sizes, strides and an offset), with no storage and
+// no data.
 // Each rule follows PyTorch (c10/core/Contiguity.h, aten/src/ATen/TensorUtils.cpp,
 // aten/src/ATen/ExpandUtils.cpp, aten/src/ATen/native/TensorShape.cpp) and cites it where it lives.
 #pragma once
 
 #include <cstdint>
 #include <optional>
+#include <ostream>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -13,6 +15,37 @@
 #include "strided/core/shape.h"
 
 namespace strided {
+
+// ---- the layout, a value ------------------------------------------------------------------------
+// A layout is sizes, strides and a storage offset, all in elements: the map from an index to the
+// place of its element in storage, storage_offset + Σ index[d] · stride[d]. It is the metadata of
+// c10's TensorImpl (sizes_and_strides_, storage_offset_) apart from any storage, as tinygrad's
+// View and CuTe's Layout are. The functions of this header take layouts, and the view ops return
+// them; a Tensor is a storage, a Layout and a dtype.
+// The one constructor checks what makes a layout at all: as many strides as sizes, and no size
+// below 0 ("Layout: negative size at dim 1: sizes [2, -1]"). A stride may be negative, as
+// NumPy's are; whether a storage holds every element is Tensor's check, which knows the storage.
+class Layout {
+ public:
+  Layout() = default;  // 0-d, at offset 0: one element
+  Layout(Shape sizes, Shape strides, int64_t storage_offset = 0);
+  // Row-major over sizes (contiguous_strides), as torch.empty lays a tensor out.
+  static Layout contiguous(Shape sizes, int64_t storage_offset = 0);
+
+  const Shape& sizes() const { return sizes_; }
+  const Shape& strides() const { return strides_; }
+  int64_t storage_offset() const { return offset_; }
+  int64_t dim() const { return static_cast<int64_t>(sizes_.size()); }
+  bool operator==(const Layout&) const = default;
+
+ private:
+  Shape sizes_;
+  Shape strides_;
+  int64_t offset_ = 0;
+};
+// "(2,3,4):(12,4,1)", the shape:stride notation of the book (the offset is not written).
+std::string to_string(const Layout& layout);
+std::ostream& operator<<(std::ostream& out, const Layout& layout);
 
 // A dim index in [-ndim, ndim) wrapped to [0, ndim); a 0-d tensor accepts -1 and 0 (c10's
 // maybe_wrap_dim with wrap_scalar). Error: "<op>: Dimension out of range (expected to be in range
@@ -31,32 +64,31 @@ Shape contiguous_strides(IntList sizes);
 
 // PyTorch's is_contiguous: size-1 dims are ignored and a tensor with no elements is contiguous
 // (c10/core/Contiguity.h, _compute_contiguous).
-bool is_contiguous(IntList sizes, IntList strides);
+bool is_contiguous(const Layout& layout);
 // The seed notebook's stricter test: stride[-1] == 1 and stride[i] == size[i+1] * stride[i+1]
 // for every i, size-1 dims included (0-d and empty tensors count as contiguous).
-bool is_contiguous_strict(IntList sizes, IntList strides);
+bool is_contiguous_strict(const Layout& layout);
 // PyTorch's is_non_overlapping_and_dense: some permutation of the dims is contiguous.
-bool is_non_overlapping_and_dense(IntList sizes, IntList strides);
+bool is_non_overlapping_and_dense(const Layout& layout);
 // c10's is_contiguous(MemoryFormat::ChannelsLast) for 4-d layouts (c10/core/Contiguity.h,
 // _compute_channels_last_contiguous_2d): dense in the dim order C, W, H, N, size-1 dims ignored.
-bool is_channels_last_contiguous(IntList sizes, IntList strides);
+bool is_channels_last_contiguous(const Layout& layout);
 // Channels last's dim order for a 4-d (N, C, H, W) tensor, innermost first: C, W, H, N
 // (c10/core/MemoryFormat.h, get_channels_last_strides_2d). The one spelling of the order that
 // channels_last_strides, is_channels_last_contiguous and is_channels_last_strides walk.
 inline constexpr int kChannelsLastOrder[4] = {1, 3, 2, 0};
 
-// Smallest and largest element offsets a layout reaches from offset (min == max+1 means empty).
+// Smallest and largest element offsets a layout reaches (min == max+1 means empty).
 struct Extent {
   int64_t min = 0;
   int64_t max = -1;
   bool empty() const { return max < min; }
 };
-Extent extent(IntList sizes, IntList strides, int64_t offset);
+Extent extent(const Layout& layout);
 
 // view's stride computation (aten/src/ATen/TensorUtils.cpp, computeStride): the strides a view
 // with new_sizes would have, or nullopt when no view is possible and reshape must copy.
-std::optional<Shape> compute_view_strides(IntList old_sizes, IntList old_strides,
-                                          IntList new_sizes);
+std::optional<Shape> compute_view_strides(const Layout& old, IntList new_sizes);
 // The same walk, saying where it stopped: the walk cuts the old dims, from the last, into chunks
 // that step as one (dims first..last, where stride[d-1] = (size[d] · … · size[last]) · stride[last]
 // joins d-1 to the chunk of d), and gives each chunk the new dims new_first..new_last, whose sizes
@@ -67,8 +99,7 @@ struct ViewChunk {
   int64_t first = 0, last = 0, numel = 0;
   int64_t new_first = 0, new_last = 0, new_numel = 0;
 };
-std::optional<Shape> view_strides_walk(IntList old_sizes, IntList old_strides, IntList new_sizes,
-                                       ViewChunk* last);
+std::optional<Shape> view_strides_walk(const Layout& old, IntList new_sizes, ViewChunk* last);
 
 // Resolves one -1 in a requested shape against numel (aten/src/ATen/InferSize.h). Errors:
 // "only one dimension can be inferred", "invalid shape dimension -2",
@@ -82,59 +113,52 @@ Shape broadcast_shapes(IntList a, IntList b);
 Shape broadcast_shapes(const std::vector<Shape>& shapes);
 
 // expand's geometry (ExpandUtils.cpp, inferExpandGeometry): new leading dims and expanded
-// size-1 dims get stride 0. Errors name the sizes as PyTorch's do.
-struct Geometry {
-  Shape sizes;
-  Shape strides;
-};
-Geometry expand_geometry(IntList sizes, IntList strides, IntList new_sizes);
+// size-1 dims get stride 0; the offset stays. Errors name the sizes as PyTorch's do.
+Layout expand_geometry(const Layout& layout, IntList new_sizes);
 
 // ---- the geometry of each view op (aten/src/ATen/native/TensorShape.cpp) -----------------------
-// A view is new sizes, strides and storage offset over the same storage; these functions compute
-// them and raise PyTorch's errors, and nothing else. Tensor's view methods wrap them.
-struct ViewGeometry {
-  Shape sizes;
-  Shape strides;
-  int64_t storage_offset = 0;
-};
+// A view is a new layout over the same storage; these functions compute it and raise PyTorch's
+// errors, and nothing else. Tensor's view methods wrap them. Where no offset is named, the view
+// keeps its base's.
 // select: drops dim, moves the offset by index * stride[dim]; the index wraps once.
-ViewGeometry select_geometry(IntList sizes, IntList strides, int64_t offset, int64_t dim,
-                             int64_t index);
+Layout select_geometry(const Layout& layout, int64_t dim, int64_t index);
 // slice: start and end default to 0 and the size, wrap once, then clamp to [0, size];
 // end < start gives size 0; size = ceil((end - start) / step), stride *= step (step > 0).
-ViewGeometry slice_geometry(IntList sizes, IntList strides, int64_t offset, int64_t dim,
-                            std::optional<int64_t> start, std::optional<int64_t> end,
-                            int64_t step);
+Layout slice_geometry(const Layout& layout, int64_t dim, std::optional<int64_t> start,
+                      std::optional<int64_t> end, int64_t step);
 // diagonal: drops dim1 and dim2 and appends the diagonal as the last dim, of stride
 // stride[dim1] + stride[dim2]; a positive k starts k columns (dim2) in, a negative k |k| rows
 // (dim1) down. An empty diagonal keeps the offset (NumPy allows offsets "off the end").
-ViewGeometry diagonal_geometry(IntList sizes, IntList strides, int64_t offset, int64_t k,
-                               int64_t dim1, int64_t dim2);
+Layout diagonal_geometry(const Layout& layout, int64_t k, int64_t dim1, int64_t dim2);
 // permute: size'[i] = size[dims[i]], stride'[i] = stride[dims[i]].
-Geometry permute_geometry(IntList sizes, IntList strides, IntList dims);
+Layout permute_geometry(const Layout& layout, IntList dims);
 // unsqueeze: a size-1 dim at dim, of stride size*stride of the dim it lands before, or 1 at the
 // end (inferUnsqueezeGeometry).
-Geometry unsqueeze_geometry(IntList sizes, IntList strides, int64_t dim);
+Layout unsqueeze_geometry(const Layout& layout, int64_t dim);
 // squeeze: drops every size-1 dim, or only dim when given and of size 1.
-Geometry squeeze_geometry(IntList sizes, IntList strides, std::optional<int64_t> dim);
+Layout squeeze_geometry(const Layout& layout, std::optional<int64_t> dim);
 // squeeze of several dims (PyTorch 2.0's squeeze.dims): drops those of dims that have size 1; a dim
 // named twice is refused, as dim_list_to_bitset refuses it.
-Geometry squeeze_geometry(IntList sizes, IntList strides, IntList dims);
+Layout squeeze_geometry(const Layout& layout, IntList dims);
 // unfold: dim becomes (size[dim] - size) / step + 1 windows of stride step * stride[dim], and a
 // new last dim of the window's size and stride[dim] (1 for a 0-d tensor).
-Geometry unfold_geometry(IntList sizes, IntList strides, int64_t dim, int64_t size, int64_t step);
+Layout unfold_geometry(const Layout& layout, int64_t dim, int64_t size, int64_t step);
 
 // Bytes a layout reaches from the storage's start: (1 + sum (size-1)*stride + offset) * itemsize,
 // or 0 when it has no elements (aten/src/ATen/EmptyTensor.cpp, computeStorageNbytes). Error on
 // int64 overflow, in PyTorch's words: "<op>: Storage size calculation overflowed with sizes=[...]
 // and strides=[...]".
-int64_t storage_nbytes_needed(IntList sizes, IntList strides, int64_t offset, int64_t itemsize,
-                              const char* op);
+int64_t storage_nbytes_needed(const Layout& layout, int64_t itemsize, const char* op);
 // Bytes of a new contiguous tensor (EmptyTensor.cpp, computeStorageNbytesContiguous, which empty,
 // zeros, ones, full, rand and arange allocate through): prod(sizes) * itemsize, where PyTorch
 // 1.13 refuses an overflow of the product even when a later size is 0. Errors: "<op>: negative
 // dimension ...", "<op>: Storage size calculation overflowed with sizes=[...]".
 int64_t contiguous_nbytes_needed(IntList sizes, int64_t itemsize, const char* op);
+
+// ---- walks of several operands ------------------------------------------------------------------
+// A walk of several operands over one index space takes that space's sizes and one stride set per
+// operand, as TensorIterator holds its operands (its `shape_` and each operand's `stride_bytes`):
+// the operands share the sizes, so a list of layouts would repeat them.
 
 // The order in which a walk over `sizes` nests its dims, as PyTorch decides it for a
 // TensorIterator (TensorIterator.cpp, reorder_dimensions) and for empty_like of a non-dense
@@ -236,10 +260,10 @@ Shape walk_output_strides(IntList sizes, IntList perm);
 
 // The strides PyTorch gives an output that should follow an input's layout
 // (TensorUtils.cpp/empty_like's infer_dense_strides): dense, in walk_order of the input.
-Shape infer_dense_strides(IntList sizes, IntList strides);
+Shape infer_dense_strides(const Layout& layout);
 
 // PyTorch's cheap self-overlap test (aten/src/ATen/MemoryOverlap.cpp, has_internal_overlap):
 // No when non-overlapping and dense, Yes when a dim of size > 1 has stride 0, else TooHard.
 enum class MemOverlap : uint8_t { No, Yes, TooHard };
-MemOverlap has_internal_overlap(IntList sizes, IntList strides);
+MemOverlap has_internal_overlap(const Layout& layout);
 }  // namespace strided

@@ -46,14 +46,14 @@ Shape memory_format_strides(IntList sizes, MemoryFormat memory_format, const cha
   throw Error(detail::concat(op, ": unsupported memory format Preserve"));
 }
 
-bool is_contiguous(IntList sizes, IntList strides, MemoryFormat memory_format) {
+bool is_contiguous(const Layout& layout, MemoryFormat memory_format) {
   // TensorImpl::is_contiguous_default: every format but ChannelsLast(3d) reads is_contiguous_.
-  if (memory_format == MemoryFormat::ChannelsLast)
-    return is_channels_last_contiguous(sizes, strides);
-  return is_contiguous(sizes, strides);
+  if (memory_format == MemoryFormat::ChannelsLast) return is_channels_last_contiguous(layout);
+  return is_contiguous(layout);
 }
 
-bool is_channels_last_strides(IntList sizes, IntList strides) {
+bool is_channels_last_strides(const Layout& layout) {
+  const IntList sizes = layout.sizes(), strides = layout.strides();
   // c10/core/MemoryFormat.h, is_channels_last_strides_2d_s4, rule by rule.
   if (sizes.size() != 4) return false;
   if (strides[1] == 0) return false;  // a trivial C dim: NCHW by default
@@ -71,20 +71,20 @@ bool is_channels_last_strides(IntList sizes, IntList strides) {
   return true;
 }
 
-MemoryFormat suggest_memory_format(IntList sizes, IntList strides) {
+MemoryFormat suggest_memory_format(const Layout& layout) {
   // TensorBase::suggest_memory_format with channels_last_strides_exact_match = false: the flag
   // TensorImpl keeps as is_channels_last_ (compute_strides_like_channels_last_2d).
-  return is_channels_last_strides(sizes, strides) ? MemoryFormat::ChannelsLast
-                                                  : MemoryFormat::Contiguous;
+  return is_channels_last_strides(layout) ? MemoryFormat::ChannelsLast : MemoryFormat::Contiguous;
 }
 
 std::optional<Shape> shared_output_strides(IntList shape, const std::vector<Shape>& strides,
                                            bool linear) {
   bool contiguous = true, channels_last = true, dense = true, same = true;
   for (const Shape& s : strides) {
-    contiguous = contiguous && is_contiguous(shape, s);
-    channels_last = channels_last && is_channels_last_contiguous(shape, s);
-    dense = dense && is_non_overlapping_and_dense(shape, s);
+    const Layout operand(shape.vec(), s);
+    contiguous = contiguous && is_contiguous(operand);
+    channels_last = channels_last && is_channels_last_contiguous(operand);
+    dense = dense && is_non_overlapping_and_dense(operand);
     same = same && s == strides.back();
   }
   if (contiguous) return contiguous_strides(shape);

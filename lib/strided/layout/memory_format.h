@@ -1,7 +1,7 @@
 // Memory formats: the dim orders PyTorch knows by name for a dense tensor, and the rules that pick
 // one (c10/core/MemoryFormat.h, c10/core/TensorImpl.h). A memory format is not a property of a
 // tensor: it tells an op how to lay out what it makes. Only its strides say what a tensor is.
-// Pure functions of sizes and strides, like the rest of the layout algebra (layout.h).
+// Pure functions of layouts, like the rest of the layout algebra (layout.h).
 #pragma once
 
 #include <cstdint>
@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "strided/core/shape.h"
+#include "strided/layout/layout.h"
 
 namespace strided {
 
@@ -38,19 +39,19 @@ Shape memory_format_strides(IntList sizes, MemoryFormat memory_format, const cha
 // TensorImpl::is_contiguous(memory_format): ChannelsLast asks is_channels_last_contiguous (dense in
 // the order C, W, H, N, size-1 dims skipped; false for any rank but 4); Contiguous and Preserve ask
 // is_contiguous. An NCHW-contiguous tensor with C = 1, or with H = W = 1, is both.
-bool is_contiguous(IntList sizes, IntList strides, MemoryFormat memory_format);
+bool is_contiguous(const Layout& layout, MemoryFormat memory_format);
 
 // c10's is_channels_last_strides_2d (MemoryFormat.h, is_channels_last_strides_2d_s4): whether the
 // strides are ordered like channels last, dense or not. Walking C, W, H, N, each stride must be at
 // least the one before times its size; a size-0 dim, a stride-0 C, or an N whose stride equals C's
 // (an N×1×1×1 tensor, ambiguous) say no. Always false for a rank other than 4.
-bool is_channels_last_strides(IntList sizes, IntList strides);
+bool is_channels_last_strides(const Layout& layout);
 
 // TensorBase::suggest_memory_format: ChannelsLast when the strides are ordered like channels last,
 // else Contiguous. to(memory_format=...) returns the tensor itself when this agrees with the format
 // asked for, where contiguous(memory_format=...) asks is_contiguous instead; the two part on an
 // NCHW-contiguous tensor with C = 1, which is channels-last contiguous but suggests Contiguous.
-MemoryFormat suggest_memory_format(IntList sizes, IntList strides);
+MemoryFormat suggest_memory_format(const Layout& layout);
 
 // TensorIterator's fast set-up (TensorIterator.cpp, compute_fast_setup_type): when every operand
 // has the output's shape and all share one dense layout, the output takes that layout and the walk

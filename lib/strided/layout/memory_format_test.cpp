@@ -16,7 +16,7 @@ using namespace strided;
 namespace {
 // A tensor with this layout over arange values, large enough for it.
 Tensor laid_out(IntList sizes, IntList strides) {
-  const Extent e = extent(sizes, strides, 0);
+  const Extent e = extent(Layout(sizes.vec(), strides.vec()));
   return arange(e.empty() ? 1 : e.max + 1).as_strided(sizes, strides);
 }
 }  // namespace
@@ -56,14 +56,14 @@ TEST_CASE("is_contiguous(channels_last): dense in the order C, W, H, N, size-1 d
   };
   for (const Case& k : cases) {
     CAPTURE(layout_string(k.sizes, k.strides));
-    CHECK(is_contiguous(k.sizes, k.strides, MemoryFormat::Contiguous) == k.contiguous);
-    CHECK(is_contiguous(k.sizes, k.strides, MemoryFormat::Preserve) == k.contiguous);
-    CHECK(is_contiguous(k.sizes, k.strides, cl) == k.channels_last);
+    CHECK(is_contiguous(Layout(k.sizes, k.strides), MemoryFormat::Contiguous) == k.contiguous);
+    CHECK(is_contiguous(Layout(k.sizes, k.strides), MemoryFormat::Preserve) == k.contiguous);
+    CHECK(is_contiguous(Layout(k.sizes, k.strides), cl) == k.channels_last);
     CHECK(laid_out(k.sizes, k.strides).is_contiguous(cl) == k.channels_last);
   }
   // Any rank but 4 is never channels-last contiguous, and asking is no error.
-  CHECK_FALSE(is_contiguous({3, 4}, {4, 1}, cl));
-  CHECK_FALSE(is_contiguous({}, {}, cl));
+  CHECK_FALSE(is_contiguous(Layout({3, 4}, {4, 1}), cl));
+  CHECK_FALSE(is_contiguous(Layout({}, {}), cl));
 }
 
 TEST_CASE("an NHWC uint8 image permuted to NCHW is channels-last contiguous, and copies as such") {
@@ -109,7 +109,7 @@ TEST_CASE("suggest_memory_format: the order of the strides, dense or not, ambigu
   };
   for (const Case& k : cases) {
     CAPTURE(layout_string(k.sizes, k.strides));
-    CHECK(suggest_memory_format(k.sizes, k.strides) == k.suggested);
+    CHECK(suggest_memory_format(Layout(k.sizes, k.strides)) == k.suggested);
   }
 }
 
@@ -219,5 +219,6 @@ TEST_CASE("shared_output_strides: TensorIterator's fast set-up, in PyTorch's ord
   CHECK_FALSE(shared_output_strides(nchw, {cl}, true).has_value());
   // Post-condition: whatever comes back is dense over the shape.
   for (const Shape& s : {row, cl, perm})
-    if (auto r = shared_output_strides(nchw, {s})) CHECK(is_non_overlapping_and_dense(nchw, *r));
+    if (auto r = shared_output_strides(nchw, {s}))
+      CHECK(is_non_overlapping_and_dense(Layout(nchw, *r)));
 }

@@ -32,7 +32,8 @@ bool refuses(F&& f) {
 
 }  // namespace
 
-std::optional<LayoutRefusal> view_refusal(IntList sizes, IntList strides, IntList new_sizes) {
+std::optional<LayoutRefusal> view_refusal(const Layout& layout, IntList new_sizes) {
+  const IntList sizes = layout.sizes(), strides = layout.strides();
   int64_t numel = 1;
   for (int64_t s : sizes) numel = wrapping_mul(numel, s);
   LayoutRefusal r{"view", {}, "", ""};
@@ -64,7 +65,7 @@ std::optional<LayoutRefusal> view_refusal(IntList sizes, IntList strides, IntLis
     return r;
   }
   ViewChunk chunk;
-  if (view_strides_walk(sizes, strides, shape, &chunk)) return std::nullopt;
+  if (view_strides_walk(layout, shape, &chunk)) return std::nullopt;
   r.instead = "reshape(" + args(new_sizes) + ") copies the " + str(numel) +
               " elements; or contiguous() first, then view(" + args(new_sizes) + ")";
   if (chunk.first <= 0) {  // the numels differ: infer_size refuses first, so never from view()
@@ -89,8 +90,9 @@ std::optional<LayoutRefusal> view_refusal(IntList sizes, IntList strides, IntLis
   return r;
 }
 
-std::optional<LayoutRefusal> expand_refusal(IntList sizes, IntList strides, IntList new_sizes) {
-  if (!refuses([&] { expand_geometry(sizes, strides, new_sizes); })) return std::nullopt;
+std::optional<LayoutRefusal> expand_refusal(const Layout& layout, IntList new_sizes) {
+  if (!refuses([&] { expand_geometry(layout, new_sizes); })) return std::nullopt;
+  const IntList sizes = layout.sizes(), strides = layout.strides();
   LayoutRefusal r{"expand", {}, "", ""};
   const int64_t ndim = static_cast<int64_t>(sizes.size());
   const int64_t nnew = static_cast<int64_t>(new_sizes.size());
@@ -183,8 +185,9 @@ std::optional<LayoutRefusal> broadcast_refusal(const std::vector<Shape>& shapes)
   return std::nullopt;
 }
 
-std::optional<LayoutRefusal> overlap_refusal(IntList sizes, IntList strides) {
-  if (has_internal_overlap(sizes, strides) != MemOverlap::Yes) return std::nullopt;
+std::optional<LayoutRefusal> overlap_refusal(const Layout& layout) {
+  if (has_internal_overlap(layout) != MemOverlap::Yes) return std::nullopt;
+  const IntList sizes = layout.sizes(), strides = layout.strides();
   for (size_t i = 0; i < sizes.size(); ++i) {
     if (strides[i] != 0 || sizes[i] <= 1) continue;
     LayoutRefusal r{"overlap", {static_cast<int64_t>(i)}, "", ""};

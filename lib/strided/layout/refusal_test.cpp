@@ -26,12 +26,12 @@ bool refused(F&& f) {
 
 // A random layout: up to 4 dims of sizes 0 to 4, strides from a permuted contiguous layout,
 // stepped, expanded or left as they are, so that views sometimes merge and sometimes do not.
-struct Layout {
+struct Drawn {  // sizes and strides as drawn, before they make a Layout
   Shape sizes, strides;
 };
-Layout random_layout(std::mt19937& rng) {
+Drawn random_layout(std::mt19937& rng) {
   std::uniform_int_distribution<int> ndim(0, 4), size(0, 4), coin(0, 3);
-  Layout l;
+  Drawn l;
   const int n = ndim(rng);
   for (int i = 0; i < n; ++i) l.sizes.push_back(size(rng) == 0 && coin(rng) ? 1 : size(rng));
   Shape order(n);
@@ -79,15 +79,15 @@ TEST_CASE("view_refusal: an explanation exactly when view refuses, over random l
   std::mt19937 rng(9);
   int refusals = 0, merges = 0;
   for (int k = 0; k < 20000; ++k) {
-    const Layout l = random_layout(rng);
+    const Drawn l = random_layout(rng);
     int64_t numel = 1;
     for (int64_t s : l.sizes) numel *= s;
     const Shape shape = random_shape(rng, numel);
     const bool view_refuses = refused([&] {
       const Shape inferred = infer_size(shape, numel, "view()");
-      if (!compute_view_strides(l.sizes, l.strides, inferred)) throw Error("no view");
+      if (!compute_view_strides(Layout(l.sizes, l.strides), inferred)) throw Error("no view");
     });
-    const std::optional<LayoutRefusal> why = view_refusal(l.sizes, l.strides, shape);
+    const std::optional<LayoutRefusal> why = view_refusal(Layout(l.sizes, l.strides), shape);
     INFO(to_string(l.sizes), to_string(l.strides), " -> ", to_string(shape));
     REQUIRE(why.has_value() == view_refuses);
     if (!why) continue;
@@ -111,7 +111,7 @@ TEST_CASE("view_refusal: an explanation exactly when view refuses, over random l
 }
 
 TEST_CASE("view_refusal: the transpose of a (3, 4) tensor, viewed as 12") {
-  const std::optional<LayoutRefusal> why = view_refusal({4, 3}, {1, 4}, {12});
+  const std::optional<LayoutRefusal> why = view_refusal(Layout({4, 3}, {1, 4}), {12});
   REQUIRE(why);
   CHECK(why->dims == Shape{0, 1});
   CHECK(why->why ==
@@ -119,13 +119,13 @@ TEST_CASE("view_refusal: the transpose of a (3, 4) tensor, viewed as 12") {
         "size[1] × stride[1] = 3 × 4 = 12, and stride[0] is 1");
   CHECK(why->instead == "reshape(12) copies the 12 elements; or contiguous() first, then view(12)");
   // A chunk of two dims: (2, 3, 4) permuted so that dims 1 and 2 still step as one.
-  const std::optional<LayoutRefusal> two = view_refusal({3, 2, 4}, {4, 12, 1}, {24});
+  const std::optional<LayoutRefusal> two = view_refusal(Layout({3, 2, 4}, {4, 12, 1}), {24});
   REQUIRE(two);
   CHECK(two->dims == Shape{1, 2});
   CHECK(two->why.find("stride[1] = size[2] × stride[2] = 4 × 1 = 4, and stride[1] is 12") !=
         std::string::npos);
-  CHECK(!view_refusal({3, 4}, {4, 1}, {2, -1}));
-  const std::optional<LayoutRefusal> numel = view_refusal({6}, {1}, {4});
+  CHECK(!view_refusal(Layout({3, 4}, {4, 1}), {2, -1}));
+  const std::optional<LayoutRefusal> numel = view_refusal(Layout({6}, {1}), {4});
   REQUIRE(numel);
   CHECK(numel->why == "shape [4] holds 4 elements and the tensor 6: a view keeps every element, "
                       "so the sizes must multiply to 6");
@@ -136,19 +136,19 @@ TEST_CASE("expand_refusal: an explanation exactly when expand refuses") {
   std::uniform_int_distribution<int> size(-1, 4), extra(0, 2);
   int refusals = 0;
   for (int k = 0; k < 20000; ++k) {
-    const Layout l = random_layout(rng);
+    const Drawn l = random_layout(rng);
     Shape target;
     const int lead = extra(rng) - (extra(rng) == 2 ? 1 : 0);
     for (int i = 0; i < lead; ++i) target.push_back(size(rng));
     for (int64_t s : l.sizes) target.push_back(extra(rng) == 0 ? size(rng) : s);
-    const bool refuses = refused([&] { expand_geometry(l.sizes, l.strides, target); });
-    const std::optional<LayoutRefusal> why = expand_refusal(l.sizes, l.strides, target);
+    const bool refuses = refused([&] { expand_geometry(Layout(l.sizes, l.strides), target); });
+    const std::optional<LayoutRefusal> why = expand_refusal(Layout(l.sizes, l.strides), target);
     INFO(to_string(l.sizes), " -> ", to_string(target));
     REQUIRE(why.has_value() == refuses);
     refusals += refuses;
   }
   CHECK(refusals > 1000);
-  const std::optional<LayoutRefusal> why = expand_refusal({2, 3}, {3, 1}, {4, 3});
+  const std::optional<LayoutRefusal> why = expand_refusal(Layout({2, 3}, {3, 1}), {4, 3});
   REQUIRE(why);
   CHECK(why->dims == Shape{0});
   CHECK(why->why == "dim 0 has size 2, and expand grows only a dim of size 1 (giving it stride "
@@ -181,13 +181,13 @@ TEST_CASE("broadcast_refusal: an explanation exactly when the shapes do not broa
 TEST_CASE("overlap_refusal: an explanation exactly when the overlap test is sure") {
   std::mt19937 rng(3);
   for (int k = 0; k < 20000; ++k) {
-    const Layout l = random_layout(rng);
-    const bool sure = has_internal_overlap(l.sizes, l.strides) == MemOverlap::Yes;
-    const std::optional<LayoutRefusal> why = overlap_refusal(l.sizes, l.strides);
+    const Drawn l = random_layout(rng);
+    const bool sure = has_internal_overlap(Layout(l.sizes, l.strides)) == MemOverlap::Yes;
+    const std::optional<LayoutRefusal> why = overlap_refusal(Layout(l.sizes, l.strides));
     REQUIRE(why.has_value() == sure);
     if (why) CHECK(l.strides[why->dims[0]] == 0);
   }
-  const std::optional<LayoutRefusal> why = overlap_refusal({2, 3}, {0, 1});
+  const std::optional<LayoutRefusal> why = overlap_refusal(Layout({2, 3}, {0, 1}));
   REQUIRE(why);
   CHECK(why->why == "dim 0 has size 2 and stride 0: its 2 indices address one memory location, so "
                     "the write would land 2 times on each");

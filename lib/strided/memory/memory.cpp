@@ -378,7 +378,7 @@ MemOverlap solve_may_share_memory(const Tensor& a, const Tensor& b, int64_t max_
 MemOverlap solve_may_have_internal_overlap(IntList sizes, IntList strides, int64_t max_work) {
   STRIDED_CHECK(sizes.size() == strides.size(), "solve_may_have_internal_overlap: got ",
                 sizes.size(), " sizes but ", strides.size(), " strides");
-  if (is_non_overlapping_and_dense(sizes, strides)) return MemOverlap::No;  // the quick case
+  if (is_non_overlapping_and_dense(Layout(sizes.vec(), strides.vec()))) return MemOverlap::No;
   // Two indices x != y with sum s (x - y) == 0. With z = x - y + ub (0 <= z <= 2 ub) this is
   //   sum |s| z == sum |s| ub,  z != ub,
   // the nontrivial form of solve_diophantine (mem_overlap.c, solve_may_have_internal_overlap).
@@ -408,7 +408,7 @@ MemOverlap solve_may_have_internal_overlap(const Tensor& t, int64_t max_work) {
 
 MemOverlap has_internal_overlap(const Tensor& t) {
   STRIDED_CHECK(t.defined(), "has_internal_overlap: the tensor is undefined");
-  return has_internal_overlap(t.sizes(), t.strides());
+  return has_internal_overlap(t.layout());
 }
 
 MemOverlapStatus get_overlap_status(const Tensor& a, const Tensor& b) {

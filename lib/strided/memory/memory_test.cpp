@@ -50,7 +50,9 @@ RandomLayout random_layout(std::mt19937_64& rng, int max_dims = 3, int max_size 
   l.offset = static_cast<int64_t>(rng() % 9);
   return l;
 }
-int64_t reach(const RandomLayout& l) { return extent(l.sizes, l.strides, l.offset).max + 1; }
+int64_t reach(const RandomLayout& l) {
+  return extent(Layout(l.sizes, l.strides, l.offset)).max + 1;
+}
 
 }  // namespace
 
@@ -212,7 +214,7 @@ TEST_CASE("exact self-overlap agrees with brute force on random small layouts") 
             (truth ? MemOverlap::Yes : MemOverlap::No));
     // PyTorch's cheap test is right when it answers, for tensors with elements: it looks at
     // sizes and strides only, so (3,0,2):(3,0,0) is "Yes" although it has no element at all.
-    const MemOverlap cheap = has_internal_overlap(l.sizes, l.strides);
+    const MemOverlap cheap = has_internal_overlap(Layout(l.sizes, l.strides));
     if (cheap != MemOverlap::TooHard && !uses.empty())
       REQUIRE(cheap == (truth ? MemOverlap::Yes : MemOverlap::No));
     yes += truth;
@@ -289,7 +291,7 @@ TEST_CASE("the overlap tests on the book's cases") {
   CHECK(get_overlap_status(row0, over(s, {0}, {1}, 0, DType::Int64)) == MemOverlapStatus::No);
   // Self-overlap: unfold(0, 3, 1) overlaps, a diagonal does not, an expand does.
   CHECK(solve_may_have_internal_overlap({18, 3}, {1, 1}) == MemOverlap::Yes);
-  CHECK(has_internal_overlap(IntList{18, 3}, IntList{1, 1}) == MemOverlap::TooHard);
+  CHECK(has_internal_overlap(Layout({18, 3}, {1, 1})) == MemOverlap::TooHard);
   CHECK(solve_may_have_internal_overlap({4}, {21}) == MemOverlap::No);
   CHECK(solve_may_have_internal_overlap(over(s, {3, 20}, {0, 1}, 0)) == MemOverlap::Yes);
   CHECK(has_internal_overlap(over(s, {3, 20}, {0, 1}, 0)) == MemOverlap::Yes);

@@ -49,8 +49,8 @@ Tensor operand(const Shape& sizes, DType dtype, int64_t layout, Draw& d) {
 }
 
 std::string describe(const Tensor& a, const Tensor& b) {
-  return a.layout() + " " + std::string(name(a.dtype())) + " @ " + b.layout() + " " +
-         std::string(name(b.dtype()));
+  return to_string(a.layout()) + " " + std::string(name(a.dtype())) + " @ " +
+         to_string(b.layout()) + " " + std::string(name(b.dtype()));
 }
 
 }  // namespace

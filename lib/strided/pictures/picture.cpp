@@ -76,7 +76,7 @@ Model build_model(const std::vector<PictureLayer>& layers, const PictureOptions&
                   " elements and the picture would draw ", total,
                   " logical cells; a picture draws at most ", options.max_cells,
                   " (slice the tensor first)");
-    const Extent e = extent(t.sizes(), t.strides(), t.storage_offset());
+    const Extent e = extent(t.layout());
     if (e.empty()) continue;
     STRIDED_CHECK(e.min >= 0 && e.max < m.storage_elements, "picture: '", l.name, "' (",
                   t.layout(), ", storage offset ", t.storage_offset(), ") reaches offsets ",
@@ -183,7 +183,8 @@ std::string tuple(IntList v) {
 // "(2,3):(3,1), offset 0, contiguous" — the facts a caption and a <desc> state.
 std::string layer_summary(const LayerModel& l) {
   const Tensor& t = l.tensor;
-  std::string out = t.layout() + ", storage offset " + std::to_string(t.storage_offset());
+  std::string out =
+      to_string(t.layout()) + ", storage offset " + std::to_string(t.storage_offset());
   out += t.is_contiguous() ? ", contiguous" : ", not contiguous";
   return out;
 }
@@ -679,7 +680,7 @@ std::string steps_svg(IntList sizes, IntList strides, int64_t storage_offset, in
                   "; strided tensors have none");
   }
   const int64_t nd = static_cast<int64_t>(sizes.size());
-  const Extent e = extent(sizes, strides, storage_offset);
+  const Extent e = extent(Layout(sizes.vec(), strides.vec(), storage_offset));
   const int64_t reach = e.empty() ? storage_offset : e.max;
   int64_t cells = options.storage_elements > 0 ? options.storage_elements : reach + 1;
   STRIDED_CHECK(e.empty() || e.max < cells, "steps picture: the layout reaches offset ", e.max,

@@ -69,7 +69,7 @@ void check(const Tensor& in, const std::string& op, bool view, const std::functi
   // the layout algebra, which must not overflow on any answer).
   const int64_t numel = out.numel();
   if (numel > 0) {
-    const Extent e = extent(out.sizes(), out.strides(), out.storage_offset());
+    const Extent e = extent(out.layout());
     CHECK(e.min >= 0);
     CHECK((e.max + 1) * out.element_size() <= out.storage().nbytes());
   }
@@ -176,7 +176,7 @@ TEST_CASE("every factory answers or refuses cleanly on extreme sizes") {
   auto tiny_storage = [](std::initializer_list<int64_t> sizes, std::initializer_list<int64_t> strides,
                          int64_t item) {
     try {
-      return storage_nbytes_needed(sizes, strides, 0, item, "test") <= (int64_t{1} << 20);
+      return storage_nbytes_needed(Layout(sizes, strides, 0), item, "test") <= (int64_t{1} << 20);
     } catch (const Error&) {
       return true;  // refused before allocating
     }

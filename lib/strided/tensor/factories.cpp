@@ -15,11 +15,10 @@ Tensor empty_strided(IntList sizes, IntList strides, TensorOptions options) {
   for (int64_t s : strides)
     STRIDED_CHECK(s >= 0, "empty_strided: negative strides are not supported, got strides ",
                   to_string(strides));
-  const int64_t nbytes =
-      storage_nbytes_needed(sizes, strides, 0, itemsize(options.dtype), "empty_strided");
+  Layout layout(sizes.vec(), strides.vec());
+  const int64_t nbytes = storage_nbytes_needed(layout, itemsize(options.dtype), "empty_strided");
   checked_numel(sizes, "empty_strided");
-  return Tensor(Storage::allocate(nbytes, options.device), Shape(sizes.begin(), sizes.end()),
-                Shape(strides.begin(), strides.end()), 0, options.dtype);
+  return Tensor(Storage::allocate(nbytes, options.device), std::move(layout), options.dtype);
 }
 
 namespace {
@@ -74,7 +73,7 @@ Tensor empty_like(const Tensor& t, TensorOptions options, MemoryFormat memory_fo
                     to_string(t.strides()));
     return empty_strided(t.sizes(), t.strides(), options);
   }
-  return empty_strided(t.sizes(), infer_dense_strides(t.sizes(), t.strides()), options);
+  return empty_strided(t.sizes(), infer_dense_strides(t.layout()), options);
 }
 
 Tensor full(IntList sizes, const Scalar& value, TensorOptions options) {

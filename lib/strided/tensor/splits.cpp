@@ -14,7 +14,7 @@ std::vector<Tensor> Tensor::split(int64_t split_size, int64_t dim) const {
   STRIDED_CHECK(split_size >= 0, "split(): split expects split_size be non-negative, but got "
                 "split_size=", split_size);
   const int64_t d = wrap_dim(dim, this->dim(), "split()");
-  const int64_t dim_size = sizes_[d];
+  const int64_t dim_size = sizes()[d];
   STRIDED_CHECK(split_size > 0 || dim_size == 0,
                 "split(): split_size can only be 0 if dimension size is 0, but got dimension "
                 "size of ", dim_size);
@@ -36,7 +36,7 @@ std::vector<Tensor> Tensor::split_with_sizes(IntList split_sizes, int64_t dim) c
   STRIDED_CHECK(this->dim() != 0,
                 "split_with_sizes(): split expects at least a 1-dimensional tensor");
   const int64_t d = wrap_dim(dim, this->dim(), "split_with_sizes()");
-  const int64_t dim_size = sizes_[d];
+  const int64_t dim_size = sizes()[d];
   std::vector<Tensor> out;
   out.reserve(split_sizes.size());
   Checked start(0);
@@ -63,7 +63,7 @@ std::vector<Tensor> Tensor::chunk(int64_t chunks, int64_t dim) const {
   STRIDED_CHECK(this->dim() > 0, "chunk(): chunk expects at least a 1-dimensional tensor");
   STRIDED_CHECK(chunks > 0, "chunk(): chunk expects `chunks` to be greater than 0, got: ", chunks);
   const int64_t d = wrap_dim(dim, this->dim(), "chunk()");
-  const int64_t dim_size = sizes_[d];
+  const int64_t dim_size = sizes()[d];
   if (dim_size == 0) return std::vector<Tensor>(static_cast<size_t>(chunks), slice(d, 0, 0));
   return split((dim_size - 1) / chunks + 1, d);
 }
@@ -75,8 +75,8 @@ std::vector<Tensor> Tensor::unbind(int64_t dim) const {
   STRIDED_CHECK(this->dim() > 0, "unbind(): Dimension specified as ", d,
                 " but tensor has no dimensions");
   std::vector<Tensor> out;
-  out.reserve(static_cast<size_t>(sizes_[d]));
-  for (int64_t i = 0; i < sizes_[d]; ++i) out.push_back(select(d, i));
+  out.reserve(static_cast<size_t>(sizes()[d]));
+  for (int64_t i = 0; i < sizes()[d]; ++i) out.push_back(select(d, i));
   return out;
 }
 
@@ -95,7 +95,7 @@ std::vector<Tensor> Tensor::tensor_split(int64_t sections, int64_t dim) const {
   const int64_t d = wrap_dim(dim, this->dim(), "tensor_split()");
   STRIDED_CHECK(sections > 0, "tensor_split(): number of sections must be larger than 0, got ",
                 sections);
-  const int64_t dim_size = sizes_[d];
+  const int64_t dim_size = sizes()[d];
   const int64_t min_size = dim_size / sections, one_extra = dim_size % sections;
   std::vector<Tensor> out;
   out.reserve(static_cast<size_t>(sections));
@@ -120,7 +120,7 @@ std::vector<Tensor> Tensor::tensor_split(IntList indices, int64_t dim) const {
     out.push_back(slice(d, start, end));
     start = end;
   }
-  out.push_back(slice(d, start, sizes_[d]));
+  out.push_back(slice(d, start, sizes()[d]));
   return out;
 }
 

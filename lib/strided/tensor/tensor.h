@@ -62,15 +62,20 @@ class Tensor {
   // (setStrided and checkInBoundsForStorage): as many strides as sizes, no negative size, stride
   // or offset, and every element inside the storage; a bad one is refused with a strided::Error
   // naming the values, never built.
-  Tensor(Storage storage, Shape sizes, Shape strides, int64_t storage_offset, DType dtype);
+  Tensor(Storage storage, Layout layout, DType dtype);
+  Tensor(Storage storage, Shape sizes, Shape strides, int64_t storage_offset, DType dtype)
+      : Tensor(std::move(storage), Layout(std::move(sizes), std::move(strides), storage_offset),
+               dtype) {}
 
   // ---- metadata ------------------------------------------------------------------------------
   bool defined() const { return storage_.defined(); }
-  const Shape& sizes() const { return sizes_; }
-  const Shape& strides() const { return strides_; }
+  // The layout: sizes, strides and storage offset, in elements (layout.h).
+  const Layout& layout() const { return layout_; }
+  const Shape& sizes() const { return layout_.sizes(); }
+  const Shape& strides() const { return layout_.strides(); }
   int64_t size(int64_t dim) const;    // dim wraps
   int64_t stride(int64_t dim) const;  // dim wraps
-  int64_t storage_offset() const { return offset_; }
+  int64_t storage_offset() const { return layout_.storage_offset(); }
   DType dtype() const { return dtype_; }
   // The lazy conjugate bit (PyTorch 1.13's is_conj): the elements read as the complex conjugates of
   // the bytes. Only conj() sets it; every view keeps it; copies out of the tensor resolve it.
@@ -79,7 +84,7 @@ class Tensor {
   void set_conj(bool conj);
   Device device() const { return storage_.device(); }
   const Storage& storage() const { return storage_; }
-  int64_t dim() const { return static_cast<int64_t>(sizes_.size()); }
+  int64_t dim() const { return layout_.dim(); }
   int64_t numel() const;
   int64_t element_size() const { return itemsize(dtype_); }
   int64_t nbytes() const { return numel() * element_size(); }
@@ -90,8 +95,6 @@ class Tensor {
                   " but got ", name(dtype_of<T>::value));
     return static_cast<T*>(data_ptr());
   }
-  // "(2,3,4):(12,4,1)"
-  std::string layout() const { return layout_string(sizes_, strides_); }
 
   // ---- elements, through the address formula (CPU only) --------------------------------------
   // Element offset (in elements, from the storage's start) of a full index; indices wrap like
@@ -220,9 +223,7 @@ class Tensor {
 
  private:
   Storage storage_;
-  Shape sizes_;
-  Shape strides_;
-  int64_t offset_ = 0;
+  Layout layout_;
   DType dtype_ = DType::Float32;
   bool conj_ = false;
 };

@@ -111,7 +111,7 @@ TEST_CASE("metadata and the address formula (MT-03, MT-04, MT-11)") {
   CHECK(t.nbytes() == 96);
   CHECK(t.size(-1) == 4);
   CHECK(t.stride(0) == 12);
-  CHECK(t.layout() == "(2,3,4):(12,4,1)");
+  CHECK(to_string(t.layout()) == "(2,3,4):(12,4,1)");
   CHECK_THROWS_AS(t.size(3), Error);
   // MT-03: every element read back through raw memory at data_ptr + itemsize * sum(i * stride).
   int visited = 0;

@@ -23,14 +23,14 @@ void check_defined(const Tensor& t, const char* op) {
 // may come out negative on a dim that is never stepped. view, reshape and unflatten set their
 // strides directly and take them as computed.
 enum class Strides { Checked, AsComputed };
-Tensor make_view(const Tensor& base, Shape sizes, Shape strides, int64_t offset, const char* op,
+Tensor make_view(const Tensor& base, Layout layout, const char* op,
                  Strides check = Strides::Checked) {
   if (check == Strides::Checked)
-    for (int64_t s : strides)
+    for (int64_t s : layout.strides())
       STRIDED_CHECK(s >= 0, op, ": Negative strides are not supported at the moment, got strides: ",
-                    to_string(strides));
-  checked_numel(sizes, op);
-  Tensor view(base.storage(), std::move(sizes), std::move(strides), offset, base.dtype());
+                    to_string(layout.strides()));
+  checked_numel(layout.sizes(), op);
+  Tensor view(base.storage(), std::move(layout), base.dtype());
   view.set_conj(base.is_conj());  // a view of a conjugated tensor reads conjugated too
   return view;
 }
@@ -44,15 +44,13 @@ int64_t wrap_dim_no_scalar(int64_t dim, int64_t ndim, const char* op) {
 
 Tensor Tensor::select(int64_t dim, int64_t index) const {
   check_defined(*this, "select()");
-  ViewGeometry g = select_geometry(sizes_, strides_, offset_, dim, index);
-  return make_view(*this, std::move(g.sizes), std::move(g.strides), g.storage_offset, "select()");
+  return make_view(*this, select_geometry(layout_, dim, index), "select()");
 }
 
 Tensor Tensor::slice(int64_t dim, std::optional<int64_t> start, std::optional<int64_t> end,
                      int64_t step) const {
   check_defined(*this, "slice()");
-  ViewGeometry g = slice_geometry(sizes_, strides_, offset_, dim, start, end, step);
-  return make_view(*this, std::move(g.sizes), std::move(g.strides), g.storage_offset, "slice()");
+  return make_view(*this, slice_geometry(layout_, dim, start, end, step), "slice()");
 }
 
 Tensor Tensor::narrow(int64_t dim, int64_t start, int64_t length) const {
@@ -66,38 +64,37 @@ Tensor Tensor::narrow(int64_t dim, int64_t start, int64_t length) const {
   STRIDED_CHECK(this->dim() > 0, "narrow(): cannot be applied to a 0-dim tensor.");
   STRIDED_CHECK(length >= 0, "narrow(): length must be non-negative.");
   const int64_t d = wrap_dim(dim, this->dim(), "narrow()");
-  const int64_t cur_size = sizes_[d];
+  const int64_t cur_size = sizes()[d];
   STRIDED_CHECK(-cur_size <= start && start <= cur_size,
                 "narrow(): start out of range (expected to be in range of [", -cur_size, ", ",
                 cur_size, "], but got ", start, ")");
   if (start < 0) start += cur_size;
   STRIDED_CHECK(start <= cur_size - length, "narrow(): start (", start, ") + length (", length,
                 ") exceeds dimension size (", cur_size, ").");
-  ViewGeometry g = slice_geometry(sizes_, strides_, offset_, d, start, start + length, 1);
-  return make_view(*this, std::move(g.sizes), std::move(g.strides), g.storage_offset, "narrow()");
+  return make_view(*this, slice_geometry(layout_, d, start, start + length, 1), "narrow()");
 }
 
 Tensor Tensor::permute(IntList dims) const {
   check_defined(*this, "permute()");
-  Geometry g = permute_geometry(sizes_, strides_, dims);
-  return make_view(*this, std::move(g.sizes), std::move(g.strides), offset_, "permute()");
+  return make_view(*this, permute_geometry(layout_, dims), "permute()");
 }
 
 Tensor Tensor::transpose(int64_t dim0, int64_t dim1) const {
   check_defined(*this, "transpose()");
   const int64_t d0 = wrap_dim(dim0, dim(), "transpose()");
   const int64_t d1 = wrap_dim(dim1, dim(), "transpose()");
-  Shape sizes = sizes_, strides = strides_;
+  Shape sizes = this->sizes(), strides = this->strides();
   if (d0 != d1) {  // transposing a dim with itself (or a 0-d tensor) is an alias
     std::swap(sizes[d0], sizes[d1]);
     std::swap(strides[d0], strides[d1]);
   }
-  return make_view(*this, std::move(sizes), std::move(strides), offset_, "transpose()");
+  return make_view(*this, Layout(std::move(sizes), std::move(strides), storage_offset()),
+                   "transpose()");
 }
 
 Tensor Tensor::t() const {
   STRIDED_CHECK(dim() <= 2, "t(): expects a tensor with <= 2 dimensions, but self is ", dim(),
-                "D (shape ", to_string(sizes_), "); use transpose(dim0, dim1) or mT");
+                "D (shape ", to_string(sizes()), "); use transpose(dim0, dim1) or mT");
   return transpose(0, dim() < 2 ? 0 : 1);
 }
 
@@ -134,7 +131,7 @@ Tensor Tensor::movedim(IntList source, IntList destination) const {
   STRIDED_CHECK(all_unique(src), "movedim(): repeated dim in `source` (", to_string(source), ")");
   STRIDED_CHECK(all_unique(dst), "movedim(): repeated dim in `destination` (",
                 to_string(destination), ")");
-  if (n == 0) return make_view(*this, sizes_, strides_, offset_, "movedim()");
+  if (n == 0) return make_view(*this, layout_, "movedim()");
   Shape order(n, -1);
   std::vector<bool> src_used(n, false), dst_used(n, false);
   for (size_t i = 0; i < src.size(); ++i) {
@@ -148,8 +145,7 @@ Tensor Tensor::movedim(IntList source, IntList destination) const {
     while (src_used[next_src]) ++next_src;
     order[d] = next_src++;
   }
-  Geometry g = permute_geometry(sizes_, strides_, order);
-  return make_view(*this, std::move(g.sizes), std::move(g.strides), offset_, "movedim()");
+  return make_view(*this, permute_geometry(layout_, order), "movedim()");
 }
 
 Tensor Tensor::movedim(int64_t source, int64_t destination) const {
@@ -158,14 +154,12 @@ Tensor Tensor::movedim(int64_t source, int64_t destination) const {
 
 Tensor Tensor::diagonal(int64_t offset, int64_t dim1, int64_t dim2) const {
   check_defined(*this, "diagonal()");
-  ViewGeometry g = diagonal_geometry(sizes_, strides_, offset_, offset, dim1, dim2);
-  return make_view(*this, std::move(g.sizes), std::move(g.strides), g.storage_offset, "diagonal()");
+  return make_view(*this, diagonal_geometry(layout_, offset, dim1, dim2), "diagonal()");
 }
 
 Tensor Tensor::expand(IntList sizes) const {
   check_defined(*this, "expand()");
-  Geometry g = expand_geometry(sizes_, strides_, sizes);
-  return make_view(*this, std::move(g.sizes), std::move(g.strides), offset_, "expand()");
+  return make_view(*this, expand_geometry(layout_, sizes), "expand()");
 }
 
 Tensor Tensor::broadcast_to(IntList sizes) const {
@@ -174,26 +168,22 @@ Tensor Tensor::broadcast_to(IntList sizes) const {
 
 Tensor Tensor::unsqueeze(int64_t dim) const {
   check_defined(*this, "unsqueeze()");
-  Geometry g = unsqueeze_geometry(sizes_, strides_, dim);
-  return make_view(*this, std::move(g.sizes), std::move(g.strides), offset_, "unsqueeze()");
+  return make_view(*this, unsqueeze_geometry(layout_, dim), "unsqueeze()");
 }
 
 Tensor Tensor::squeeze() const {
   check_defined(*this, "squeeze()");
-  Geometry g = squeeze_geometry(sizes_, strides_, std::nullopt);
-  return make_view(*this, std::move(g.sizes), std::move(g.strides), offset_, "squeeze()");
+  return make_view(*this, squeeze_geometry(layout_, std::nullopt), "squeeze()");
 }
 
 Tensor Tensor::squeeze(int64_t dim) const {
   check_defined(*this, "squeeze()");
-  Geometry g = squeeze_geometry(sizes_, strides_, dim);
-  return make_view(*this, std::move(g.sizes), std::move(g.strides), offset_, "squeeze()");
+  return make_view(*this, squeeze_geometry(layout_, dim), "squeeze()");
 }
 
 Tensor Tensor::squeeze(IntList dims) const {
   check_defined(*this, "squeeze()");
-  Geometry g = squeeze_geometry(sizes_, strides_, dims);
-  return make_view(*this, std::move(g.sizes), std::move(g.strides), offset_, "squeeze()");
+  return make_view(*this, squeeze_geometry(layout_, dims), "squeeze()");
 }
 
 Tensor Tensor::view(IntList sizes) const {
@@ -201,13 +191,13 @@ Tensor Tensor::view(IntList sizes) const {
   // means the request splits a dim across two runs of memory, and only reshape can help (IX-06).
   check_defined(*this, "view()");
   Shape shape = infer_size(sizes, numel(), "view()");
-  std::optional<Shape> strides = compute_view_strides(sizes_, strides_, shape);
+  std::optional<Shape> strides = compute_view_strides(layout_, shape);
   STRIDED_CHECK(strides.has_value(),
                 "view(): view size is not compatible with input tensor's size and stride (at "
                 "least one dimension spans across two contiguous subspaces). Use .reshape(...) "
                 "instead. (tensor ",
-                layout(), ", requested shape ", to_string(shape), ")");
-  return make_view(*this, std::move(shape), std::move(*strides), offset_, "view()",
+                layout_, ", requested shape ", to_string(shape), ")");
+  return make_view(*this, Layout(std::move(shape), std::move(*strides), storage_offset()), "view()",
                    Strides::AsComputed);
 }
 
@@ -217,7 +207,7 @@ Tensor Tensor::as_strided(IntList sizes, IntList strides,
   // order: lengths, non-negative strides, the bytes needed against the storage's bytes (skipped
   // when the view has no elements), then a non-negative offset.
   check_defined(*this, "as_strided()");
-  const int64_t offset = storage_offset.value_or(offset_);
+  const int64_t offset = storage_offset.value_or(this->storage_offset());
   STRIDED_CHECK(sizes.size() == strides.size(), "as_strided(): mismatch in length of strides (",
                 strides.size(), ") and shape (", sizes.size(), ")");
   for (int64_t s : strides)
@@ -229,7 +219,9 @@ Tensor Tensor::as_strided(IntList sizes, IntList strides,
   for (int64_t s : sizes)
     STRIDED_CHECK(s >= 0, "as_strided(): negative size in sizes ", to_string(sizes));
   const int64_t item = element_size();
-  const int64_t needed = storage_nbytes_needed(sizes, strides, 0, item, "as_strided()");
+  const Layout layout(sizes.vec(), strides.vec(), offset);
+  const int64_t needed =
+      storage_nbytes_needed(Layout(sizes.vec(), strides.vec()), item, "as_strided()");
   if (needed > 0) {
     const Checked total = Checked(offset) * item + needed;
     STRIDED_CHECK(!total.overflowed() && total.value() <= storage_.nbytes(),
@@ -242,13 +234,12 @@ Tensor Tensor::as_strided(IntList sizes, IntList strides,
   }
   STRIDED_CHECK(offset >= 0, "as_strided(): Tensor: invalid storage offset ", offset);
   // The strides were checked above, in PyTorch's order; make_view need not check them again.
-  return make_view(*this, sizes.vec(), strides.vec(), offset, "as_strided()", Strides::AsComputed);
+  return make_view(*this, layout, "as_strided()", Strides::AsComputed);
 }
 
 Tensor Tensor::unfold(int64_t dim, int64_t size, int64_t step) const {
   check_defined(*this, "unfold()");
-  Geometry g = unfold_geometry(sizes_, strides_, dim, size, step);
-  return make_view(*this, std::move(g.sizes), std::move(g.strides), offset_, "unfold()");
+  return make_view(*this, unfold_geometry(layout_, dim, size, step), "unfold()");
 }
 
 Tensor Tensor::unflatten(int64_t dim, IntList sizes) const {
@@ -258,23 +249,23 @@ Tensor Tensor::unflatten(int64_t dim, IntList sizes) const {
   STRIDED_CHECK(!sizes.empty(), "unflatten(): sizes must be non-empty");
   Shape inferred;
   try {
-    inferred = infer_size(sizes, sizes_[d], "unflatten()");
+    inferred = infer_size(sizes, this->sizes()[d], "unflatten()");
   } catch (const Error& e) {
     // As PyTorch's handle_unflatten_exception: a product mismatch is said in unflatten's terms.
     if (std::string(e.what()).find("is invalid for input of size") == std::string::npos) throw;
     throw Error(detail::concat("unflatten(): Provided sizes ", to_string(sizes),
-                               " don't multiply up to the size of dim ", dim, " (", sizes_[d],
-                               ") in the input tensor"));
+                               " don't multiply up to the size of dim ", dim, " (",
+                               this->sizes()[d], ") in the input tensor"));
   }
-  Shape shape = sizes_;
+  Shape shape = this->sizes();
   shape.erase(shape.begin() + d);
   shape.insert(shape.begin() + d, inferred.begin(), inferred.end());
   // Splitting one dim is always a view; computing it here rather than through view() lets the
   // errors name unflatten (sizes [2^63-1, 3, 0] are refused as a numel overflow, as PyTorch does).
-  std::optional<Shape> strides = compute_view_strides(sizes_, strides_, shape);
+  std::optional<Shape> strides = compute_view_strides(layout_, shape);
   STRIDED_INTERNAL_ASSERT(strides.has_value());
-  return make_view(*this, std::move(shape), std::move(*strides), offset_, "unflatten()",
-                   Strides::AsComputed);
+  return make_view(*this, Layout(std::move(shape), std::move(*strides), storage_offset()),
+                   "unflatten()", Strides::AsComputed);
 }
 
 Tensor Tensor::swapaxes(int64_t axis0, int64_t axis1) const { return transpose(axis0, axis1); }
@@ -287,11 +278,11 @@ Tensor Tensor::moveaxis(int64_t source, int64_t destination) const {
 }
 Tensor Tensor::detach() const {
   check_defined(*this, "detach()");
-  return make_view(*this, sizes_, strides_, offset_, "detach()", Strides::AsComputed);
+  return make_view(*this, layout_, "detach()", Strides::AsComputed);
 }
 Tensor Tensor::alias() const {
   check_defined(*this, "alias()");
-  return make_view(*this, sizes_, strides_, offset_, "alias()", Strides::AsComputed);
+  return make_view(*this, layout_, "alias()", Strides::AsComputed);
 }
 
 Tensor Tensor::view(DType dtype) const {
@@ -310,35 +301,34 @@ Tensor Tensor::view(DType dtype) const {
   if (dtype == dtype_) return alias();
   const int64_t old_size = element_size(), new_size = itemsize(dtype);
   const std::string_view from = scalar_type_name(dtype_), to = scalar_type_name(dtype);
-  if (old_size == new_size) return Tensor(storage_, sizes_, strides_, offset_, dtype);
+  if (old_size == new_size) return Tensor(storage_, layout_, dtype);
   STRIDED_CHECK(dim() > 0, "view(): self.dim() cannot be 0 to view ", from, " as ", to,
                 " (different element sizes)");
-  Shape sizes = sizes_, strides = strides_;
-  int64_t offset = offset_;
+  Shape sizes = this->sizes(), strides = this->strides();
+  int64_t offset = storage_offset();
   const int64_t last = dim() - 1;
   auto check_last_stride = [&] {
-    STRIDED_CHECK(strides_[last] == 1, "view(): self.stride(-1) must be 1 to view ", from, " as ",
-                  to, " (different element sizes), but got ", strides_[last]);
+    STRIDED_CHECK(this->strides()[last] == 1, "view(): self.stride(-1) must be 1 to view ", from,
+                  " as ", to, " (different element sizes), but got ", this->strides()[last]);
   };
   if (old_size > new_size) {
     const int64_t ratio = old_size / new_size;
     check_last_stride();
-    offset = wrapping_mul(offset_, ratio);
+    offset = wrapping_mul(offset, ratio);
     for (int64_t d = 0; d < last; ++d) strides[d] = wrapping_mul(strides[d], ratio);
     sizes[last] = wrapping_mul(sizes[last], ratio);
   } else {
     const int64_t ratio = new_size / old_size;
-    STRIDED_CHECK(sizes_[last] % ratio == 0, "view(): self.size(-1) must be divisible by ", ratio,
+    STRIDED_CHECK(sizes[last] % ratio == 0, "view(): self.size(-1) must be divisible by ", ratio,
                   " to view ", from, " as ", to, " (different element sizes), but got ",
-                  sizes_[last]);
-    STRIDED_CHECK(offset_ % ratio == 0, "view(): self.storage_offset() must be divisible by ",
-                  ratio, " to view ", from, " as ", to, " (different element sizes), but got ",
-                  offset_);
+                  sizes[last]);
+    STRIDED_CHECK(offset % ratio == 0, "view(): self.storage_offset() must be divisible by ", ratio,
+                  " to view ", from, " as ", to, " (different element sizes), but got ", offset);
     check_last_stride();
     for (int64_t d = 0; d < last; ++d) {
-      STRIDED_CHECK(strides_[d] % ratio == 0, "view(): self.stride(", d,
-                    ") must be divisible by ", ratio, " to view ", from, " as ", to,
-                    " (different element sizes), but got ", strides_[d]);
+      STRIDED_CHECK(strides[d] % ratio == 0, "view(): self.stride(", d, ") must be divisible by ",
+                    ratio, " to view ", from, " as ", to, " (different element sizes), but got ",
+                    strides[d]);
       strides[d] /= ratio;
     }
     sizes[last] /= ratio;
@@ -470,9 +460,9 @@ Tensor Tensor::reshape(IntList sizes) const {
   // copy, then a view of the copy (claim IX-07).
   check_defined(*this, "reshape()");
   Shape shape = infer_size(sizes, numel(), "reshape()");
-  if (std::optional<Shape> strides = compute_view_strides(sizes_, strides_, shape))
-    return make_view(*this, std::move(shape), std::move(*strides), offset_, "reshape()",
-                   Strides::AsComputed);
+  if (std::optional<Shape> strides = compute_view_strides(layout_, shape))
+    return make_view(*this, Layout(std::move(shape), std::move(*strides), storage_offset()),
+                     "reshape()", Strides::AsComputed);
   return contiguous().view(shape);
 }
 
@@ -484,7 +474,7 @@ Tensor Tensor::flatten(int64_t start_dim, int64_t end_dim) const {
   // TensorShape.cpp, flatten: start == end returns the tensor itself; otherwise dims start..end
   // merge through reshape (so a copy when they cannot merge), and a 0-d tensor becomes shape [1].
   check_defined(*this, "flatten()");
-  const Shape shape = flatten_sizes(sizes_, start_dim, end_dim);
+  const Shape shape = flatten_sizes(sizes(), start_dim, end_dim);
   if (dim() > 0 && static_cast<int64_t>(shape.size()) == dim()) return *this;
   return reshape(shape);
 }

@@ -485,7 +485,7 @@ TEST_CASE("unflatten's own errors name unflatten, not view (regression)") {
   // Splitting a dim is a view of the same storage, whatever the strides around it.
   const Tensor t = arange(24).view({2, 3, 4}).permute({2, 0, 1});
   const Tensor u = t.unflatten(0, {2, 2});
-  CHECK(u.layout() == "(2,2,2,3):(2,1,12,4)");
+  CHECK(to_string(u.layout()) == "(2,2,2,3):(2,1,12,4)");
   CHECK(u.storage().is_same(t.storage()));
 }
 
@@ -740,8 +740,8 @@ TEST_CASE("view(dtype) reads the same bytes: a write through one reading shows i
 namespace {
 // "(2,3,4):(12,4,1)+0 complex64 conj": sizes, strides, offset, dtype and the conjugate bit.
 std::string layout_of(const Tensor& t) {
-  return t.layout() + "+" + std::to_string(t.storage_offset()) + " " + std::string(name(t.dtype())) +
-         (t.is_conj() ? " conj" : "");
+  return to_string(t.layout()) + "+" + std::to_string(t.storage_offset()) + " " +
+         std::string(name(t.dtype())) + (t.is_conj() ? " conj" : "");
 }
 // z[i] = i + (100 + i)j, shape (2, 3, 4): torch.complex(arange(24.), arange(24.) + 100).
 Tensor complex_of() {
@@ -833,7 +833,8 @@ TEST_CASE("at() refuses a complex element, which no Scalar holds") {
 TEST_CASE("view(dtype) with uint8, int8 and int16: a float's bytes, and back") {
   using Values = std::vector<double>;
   auto geometry = [](const Tensor& t) {
-    return t.layout() + "+" + std::to_string(t.storage_offset()) + " " + std::string(name(t.dtype()));
+    return to_string(t.layout()) + "+" + std::to_string(t.storage_offset()) + " " +
+           std::string(name(t.dtype()));
   };
   // torch: torch.tensor([1.0, -2.5]).view(torch.uint8) is [0, 0, 128, 63, 0, 0, 32, 192]
   // (little-endian bytes of 0x3f800000 and 0xc0200000), a view of the same storage.
