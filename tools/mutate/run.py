@@ -37,6 +37,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, HERE)
+import cpp_functions  # noqa: E402
 from mutants import MUTANTS, catalogue_digest, statement_digest  # noqa: E402
 
 KINDS = "exact,model"
@@ -125,11 +126,12 @@ def mirror(src_root, rel, dest):
 
 
 def apply(text, m):
-    n = text.count(m["find"])
-    if n != 1:
-        raise SystemExit(f"mutate: mutant {m['id']}: its text occurs {n} times in {m['file']} "
-                         "(it must occur once); update tools/mutate/mutants.py")
-    return text.replace(m["find"], m["replace"])
+    at = cpp_functions.occurrences(text, m["function"], m["find"])
+    if len(at) != 1:
+        raise SystemExit(f"mutate: mutant {m['id']}: its text occurs {len(at)} times in "
+                         f"{m['function']} of {m['file']} (it must occur once); update "
+                         "tools/mutate/mutants.py")
+    return text[:at[0]] + m["replace"] + text[at[0] + len(m["find"]):]
 
 
 def chapter_statuses(exe, known=()):
