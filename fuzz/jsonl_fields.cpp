@@ -1,6 +1,6 @@
 // libFuzzer target: the field names of strided-explore's --jsonl requests. Each input takes one of
-// ten valid requests (a view chain, a gradient request, the engine's unary, binary and matmul
-// requests, broadcast_shapes), picks one of its objects at any depth, and adds a field to it whose
+// eleven valid requests (a view chain, a gradient request, the engine's unary, binary and matmul
+// requests, broadcast_shapes, an expression), picks one of its objects at any depth, and adds a field to it whose
 // name the input spells. A request must never ignore a field, as PyTorch never ignores an unknown
 // keyword argument: the fuzzer checks that
 //  - a field whose value no field takes (an object holding only the key "\u0001") is refused,
@@ -34,6 +34,8 @@ const char* const kSeeds[] = {
     R"({"matmul":{"a_shape":[2,3],"b_shape":[3,4],"dtype":"float32"}})",
     R"({"broadcast_shapes":[[2,1],[1,3]]})",
     R"({"unary":"sum","x":{"start":{"shape":[2,3]},"ops":[{"op":"t"}]},"dim":0})",
+    // Last, so that the corpus's first byte keeps naming the seeds above as it did.
+    R"({"expression":"arange(24).reshape(2, 3, 4).permute(2, 0, 1)[1:, ::2]"})",
 };
 constexpr size_t kSeedCount = sizeof(kSeeds) / sizeof(kSeeds[0]);
 

@@ -3,9 +3,10 @@
 
 strided-explore.js (the wasm preset, tools/explore/wasm_main.cpp) is run under node through
 wasm_explore.js, the native strided-explore as itself, on the same inputs:
-  - --jsonl: every request of the conformance suite (tests/conformance/*.jsonl), and lines that are
-    not requests (not JSON, a NUL byte, too long, nested too deep), all in one stream: the two
-    streams of answers must be the same bytes;
+  - --jsonl: every request of the conformance suite (tests/conformance/*.jsonl), each expression
+    below as an expression request ({"expression": ...}, what a Try it block asks), and lines
+    that are not requests (not JSON, a NUL byte, too long, nested too deep), all in one stream:
+    the two streams of answers must be the same bytes;
   - expressions: the command of every Try it block of the pages (docs/*.md) and expressions that
     fail (syntax, PyTorch's refusals, a budget): standard output, standard error, the exit status
     and the --svg picture must be the same bytes.
@@ -120,7 +121,8 @@ def main(argv=None):
     driver = os.path.join(os.path.dirname(os.path.abspath(__file__)), "wasm_explore.js")
     problems = []
 
-    reqs = requests(args.root)
+    expressions = tryit_expressions(args.root) + MORE + FAILING
+    reqs = requests(args.root) + [json.dumps({"expression": e}).encode() for e in expressions]
     stream = b"\n".join(reqs + bad_lines()) + b"\n"
     native = subprocess.run([args.native, "--jsonl"], input=stream, capture_output=True,
                             timeout=600).stdout
@@ -140,7 +142,6 @@ def main(argv=None):
         problems.append(f"--jsonl: {lines} answers to "
                         f"{len(reqs) + len(bad_lines())} lines")
 
-    expressions = tryit_expressions(args.root) + MORE + FAILING
     with tempfile.TemporaryDirectory() as tmp:
         svg = os.path.join(tmp, "picture.svg")
         for e in expressions:
@@ -156,8 +157,9 @@ def main(argv=None):
 
     for p in problems:
         print(f"check_wasm_explore: {p}")
-    print(f"check_wasm_explore: {len(reqs)} conformance requests and {len(bad_lines())} other "
-          f"lines through --jsonl, {len(expressions)} expressions; {len(problems)} problem(s)")
+    print(f"check_wasm_explore: {len(reqs) - len(expressions)} conformance requests, "
+          f"{len(expressions)} expression requests and {len(bad_lines())} other lines through "
+          f"--jsonl, {len(expressions)} expressions; {len(problems)} problem(s)")
     return 1 if problems else 0
 
 

@@ -7,6 +7,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -193,6 +194,28 @@ TEST_CASE("--jsonl answers line by line") {
         "{\"results\":[{\"shape\":[2,2],\"stride\":[1,2],\"storage_offset\":0,"
         "\"is_contiguous\":false,\"shares_storage\":true,\"shares_prev\":true,\"numel\":4,"
         "\"values\":[0,2,1,3]}]}\n");
+}
+
+TEST_CASE("--jsonl answers an expression with the report the program prints for it") {
+  // Two lines: an expression, and one the program refuses (standard error, with its caret).
+  const Run jsonl = run("--jsonl",
+                        "{\"expression\":\"arange(6).view(2, 3).t()[1:]\"}\n"
+                        "{\"expression\":\"arange(6).view(4)\"}\n");
+  CHECK(jsonl.status == 0);
+  const size_t newline = jsonl.out.find('\n');
+  REQUIRE(newline != std::string::npos);
+  const Run ok = run("'arange(6).view(2, 3).t()[1:]'");
+  const Run refused = run("'arange(6).view(4)'");
+  REQUIRE(ok.status == 0);
+  REQUIRE(refused.status == 2);
+  // The report as a JSON string: every byte the program printed, escaped.
+  const auto quoted = [](const std::string& text) {
+    std::string out;
+    for (const char c : text) out += c == '\n' ? std::string("\\n") : std::string(1, c);
+    return "\"report\":\"" + out + "\"";
+  };
+  CHECK(has(jsonl.out.substr(0, newline), quoted(ok.out)));
+  CHECK(has(jsonl.out.substr(newline + 1), quoted(refused.err.substr(strlen("strided-explore: ")))));
 }
 
 TEST_CASE("a refused view says, after PyTorch's message, which dims cannot merge; exit 2") {

@@ -10,6 +10,7 @@
 
 #include "bounded_ops.h"
 #include "engine_requests.h"
+#include "expression_request.h"
 #include "request_fields.h"
 #include "grad_request.h"
 #include "inplace.h"
@@ -148,14 +149,7 @@ Json result_json(const Tensor& t, const Tensor& start, const Tensor& prev, Meter
                  const std::string& op) {
   const bool values = t.numel() <= kMaxValues;
   m.spend(layout_numbers(t) + (values ? t.numel() : 0), op + ": the answer");
-  Json r;
-  r["shape"] = t.sizes();
-  r["stride"] = t.strides();
-  r["storage_offset"] = t.storage_offset();
-  r["is_contiguous"] = t.is_contiguous();
-  r["shares_storage"] = t.storage().is_same(start.storage());
-  r["shares_prev"] = t.storage().is_same(prev.storage());
-  r["numel"] = t.numel();
+  Json r = layout_json(t, start, prev);
   if (values) r["values"] = values_json(t);
   return r;
 }
@@ -263,7 +257,7 @@ Json answer(const Request& request, Meter& m) {
   // One kind a request: a line with both "unary" and "binary" (or a chain and a grad) is refused
   // rather than answered as one of them.
   std::vector<std::string> kinds;
-  for (const char* k : {"unary", "binary", "matmul", "grad", "broadcast_shapes"})
+  for (const char* k : {"unary", "binary", "matmul", "grad", "broadcast_shapes", "expression"})
     if (request.contains(k)) kinds.push_back(k);
   if (request.contains("start") || request.contains("ops"))
     kinds.push_back(request.contains("start") ? "start" : "ops");  // a view chain, by its field
@@ -274,9 +268,11 @@ Json answer(const Request& request, Meter& m) {
   if (request.contains("broadcast_shapes")) return answer_broadcast_shapes(request, m);
   if (std::optional<Json> a = engine_request(request, m)) return *a;
   if (std::optional<Json> a = grad_request(request, m)) return *a;
+  if (std::optional<Json> a = expression_request(request, m)) return *a;
   throw BadInput(
       "unknown request: expected {\"start\":...,\"ops\":[...]}, {\"broadcast_shapes\":[...]}, "
-      "{\"unary\":...}, {\"binary\":...}, {\"matmul\":...} or {\"grad\":...}");
+      "{\"unary\":...}, {\"binary\":...}, {\"matmul\":...}, {\"grad\":...} or "
+      "{\"expression\":...}");
 }
 
 }  // namespace
@@ -590,6 +586,18 @@ Tensor run_chain(const Request& chain, Meter& m, std::vector<Tensor> held) {
       m.hold(held);
     }
   return t;
+}
+
+Json layout_json(const Tensor& t, const Tensor& start, const Tensor& prev) {
+  Json r;
+  r["shape"] = t.sizes();
+  r["stride"] = t.strides();
+  r["storage_offset"] = t.storage_offset();
+  r["is_contiguous"] = t.is_contiguous();
+  r["shares_storage"] = t.storage().is_same(start.storage());
+  r["shares_prev"] = prev.defined() && t.storage().is_same(prev.storage());
+  r["numel"] = t.numel();
+  return r;
 }
 
 Json values_json(const Tensor& t) {

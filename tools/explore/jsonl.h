@@ -8,6 +8,7 @@
 //        the strings "NaN", "Infinity", "-Infinity" (float_json).
 //   {"broadcast_shapes":[[3,1],[1,4]]} -> {"result":[3,4]}
 //   {"unary":...}, {"binary":...}, {"matmul":...}: see engine_requests.h.
+//   {"expression":"arange(4).view(2, 2)"}: see expression_request.h.
 //   A line that is not such a request -> {"error":true,"message":"bad input: ..."}.
 // The start tensor is arange(numel) in the dtype (float32 when absent), reshaped, contiguous.
 // In a request, a field that is null counts as omitted, and a key given twice is bad input. Each
@@ -74,6 +75,9 @@ std::vector<OpFields> chain_ops();
 Tensor apply_op(const Tensor& t, const Request& op, Meter& m, const Tensor& start = Tensor());
 // {"start":...,"ops":[...]}, every op applied, while the request also holds held.
 Tensor run_chain(const Request& chain, Meter& m, std::vector<Tensor> held = {});
+// A chain result's layout fields: {"shape","stride","storage_offset","is_contiguous",
+// "shares_storage" (with start),"shares_prev" (with prev; false when prev is undefined),"numel"}.
+Json layout_json(const Tensor& t, const Tensor& start, const Tensor& prev);
 Json values_json(const Tensor& t);                 // row-major: integers, booleans or numbers
 // A float as the protocol writes it: a JSON number, or for the values JSON cannot spell, the
 // strings "NaN", "Infinity" and "-Infinity" (JavaScript's and Python's names for them), so that

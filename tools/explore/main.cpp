@@ -118,6 +118,15 @@ in order, flushing each:
       rule (view, expand, broadcast_to, and broadcasting in broadcast_shapes and binary) adds
       "explanation":{"rule","dims","why","instead"}: the rule, the dims it failed on, why in
       words with the numbers, and what works instead.
+  {"expression":"arange(24).view(4, 6).mT"}
+      What strided-explore EXPRESSION prints, as fields: {"results":[...],"report":...} with
+      one entry per step the report shows, a chain result's fields (the first step as the
+      start tensor, "shares_prev" false) and "text" (the step as the report's heading words
+      it), "dtype", "memory" (new, self, view, copy or in_place), "repr" (the values as
+      PyTorch prints them) and "values" where the report printed the values; past the print
+      budget, an error entry in the report's words ends them. "report" is the text report.
+      An expression that fails: {"error":true,"message","explanation" (as a chain's),
+      "column","report" (the message, the expression and its caret, as on standard error)}.
   {"broadcast_shapes":[[3,1],[1,4]]}  ->  {"result":[3,4]} or an error
   {"unary":"neg","x":<chain>}       unary: neg, abs, exp, sqrt, add_scalar (x + 1), clone,
       empty_like, contiguous, and sum (all elements, or "dim":d), int64 for integers and bool

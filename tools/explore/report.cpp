@@ -87,18 +87,26 @@ void write_seen(std::ostringstream& out, const std::vector<StepResult>& steps,
 }  // namespace
 
 std::string report(const std::vector<StepResult>& steps, Meter& meter) {
+  return report_parts(steps, meter).text;
+}
+
+Report report_parts(const std::vector<StepResult>& steps, Meter& meter) {
+  Report parts;
   std::ostringstream out;
   for (size_t i = 0; i < steps.size(); ++i) {
     const StepResult& s = steps[i];
     const Tensor& t = s.tensor;
     // The sizes and strides are written twice (as tuples and in shape:stride notation).
     if (!meter.take(2 * layout_numbers(t))) {
-      out << (i ? "\n" : "") << "steps " << i + 1 << " to " << steps.size()
-          << " not shown: the print budget of " << kPrintBudget
-          << " numbers per request is spent\n";
+      parts.not_shown = "steps " + std::to_string(i + 1) + " to " + std::to_string(steps.size()) +
+                        " not shown: the print budget of " + std::to_string(kPrintBudget) +
+                        " numbers per request is spent";
+      out << (i ? "\n" : "") << parts.not_shown << "\n";
       break;
     }
-    out << (i ? "\n" : "") << "step " << i + 1 << ": " << step_text(s.text) << "\n";
+    ShownStep& shown_step = parts.shown.emplace_back();
+    shown_step.text = step_text(s.text);
+    out << (i ? "\n" : "") << "step " << i + 1 << ": " << shown_step.text << "\n";
     out << "  shape           " << tuple(t.sizes()) << "\n";
     out << "  strides         " << tuple(t.strides()) << "    shape:stride " << t.layout()
         << "\n";
@@ -113,8 +121,9 @@ std::string report(const std::vector<StepResult>& steps, Meter& meter) {
     // A step a later one wrote into shows its values as they were then.
     const Tensor& values = s.before_write.defined() ? s.before_write : t;
     if (meter.take(shown)) {
+      shown_step.repr = to_string(values);
       out << "  values" << (s.relation == StepResult::Relation::InPlace ? " after the write" : "")
-          << "\n" << indent(to_string(values), "    ");
+          << "\n" << indent(*shown_step.repr, "    ");
     } else {
       out << "  values          not printed: PyTorch's print shows " << shown << " of its "
           << t.numel() << " elements, with " << budget_words(meter) << "\n";
@@ -135,7 +144,8 @@ std::string report(const std::vector<StepResult>& steps, Meter& meter) {
       out << "    (no picture: " << e.what() << ")\n";
     }
   }
-  return out.str();
+  parts.text = out.str();
+  return parts;
 }
 
 }  // namespace strided::explore

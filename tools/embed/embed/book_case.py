@@ -137,11 +137,29 @@ class BookCase(unittest.TestCase):
     COMPANION = ("import torch\nfor n in [1]:\n    # [shown]\n    x = torch.ones(n)\n      # deeper\n"
                  "    # [shown]\n")
 
-    EXPLORED = ("step 1: arange(4)\n  shape           (4,)\n  values\n    tensor([0, 1, 2, 3])\n"
-                "step 2: arange(4).view(2, 2)\n  shape           (2, 2)\n"
-                "  strides         (2, 1)    shape:stride (2,2):(2,1)\n  storage offset  0\n"
-                "  dtype           int64, 4 elements\n  contiguous      yes  (non-overlapping)\n"
-                "  values\n    tensor([[0, 1],\n\n            [2, 3]])\n  where each element lives\n")
+    # strided-explore --jsonl's answer to {"expression": "arange(4).view(2, 2)"}, abridged.
+    EXPLORED = {
+        "results": [
+            {"text": "arange(4)", "shape": [4], "stride": [1], "storage_offset": 0,
+             "is_contiguous": True, "shares_storage": True, "shares_prev": False, "numel": 4,
+             "dtype": "int64", "memory": "new", "values": [0, 1, 2, 3],
+             "repr": "tensor([0, 1, 2, 3])"},
+            {"text": "arange(4).view(2, 2)", "shape": [2, 2], "stride": [2, 1],
+             "storage_offset": 0, "is_contiguous": True, "shares_storage": True,
+             "shares_prev": True, "numel": 4, "dtype": "int64", "memory": "view",
+             "values": [0, 1, 2, 3], "repr": "tensor([[0, 1],\n\n        [2, 3]])"}],
+        "report": "step 1: arange(4)\n  shape           (4,)\n\nstep 2: arange(4).view(2, 2)\n"
+                  "  shape           (2, 2)\n  values\n    tensor([[0, 1],\n\n"
+                  "            [2, 3]])\n"}
+
+    def explore_answering(self, answer):
+        """A strided-explore that answers one --jsonl line with ANSWER (a dict, or a line as it
+        is), and keeps the request it read in the file `request` beside it."""
+        line = answer if isinstance(answer, str) else json.dumps(answer)
+        request = os.path.join(self.root, "request")
+        return self.fake_explore('[ "$1" = --jsonl ] || exit 3\nIFS= read -r line\n'
+                                 f"printf '%s\\n' \"$line\" > '{request}'\n"
+                                 "cat <<'EOF'\n" + line + "\nEOF\n")
 
     def with_companion(self, tryits=None, earlier_tryits=None, expressions=None,
                        earlier_expressions=None, notes=None):

@@ -27,11 +27,13 @@ Directives in docs/*.md (nothing else is touched):
   \\book{errata}        the errata table
   \\book{gpu_runs}      a section for each recorded GPU run (docs/recorded/gpu; see gpu_runs.py)
   \\chNN_name           a value of chapter NN (a Doxygen alias, checked here first)
-  \\tryit ARGS          (a line of its own) runs `strided-explore ARGS` now and shows the command
-                       with its real output (text, or an SVG drawing); a failing command fails
+  \\tryit 'EXPR'        (a line of its own) asks strided-explore --jsonl about the expression EXPR
+                       now ({"expression": EXPR}) and shows `strided-explore 'EXPR'` with the
+                       report it prints, which the answer carries; an expression that fails fails
   \\explore{EXPR}      a link that opens EXPR in the Explorer page (explorer.html#EXPR), shown as
-                       code; EXPR must run in strided-explore, or be refused by an op (a refusal
-                       is worth showing), never fail to parse
+                       code; EXPR (an expression, or a --jsonl request) must run in
+                       strided-explore --jsonl, or be refused by an op (a refusal is worth
+                       showing), never fail to parse
   \\terms FORM, ...    (a line of its own, under a heading with an {#anchor}) makes that heading a
                        glossary entry: the first use of any FORM on a chapter page links to it
 

@@ -59,7 +59,7 @@ class PyTorchRecordsTest(BookCase):
         record = self.tryit_record()
         record["arange(6)[::2]"] = dict(record["arange(4).view(2, 2)"], pytorch="torch.arange(6)[::2]")
         self.with_companion(record)
-        explore = self.fake_explore("cat <<'EOF'\n" + self.EXPLORED + "EOF\n")
+        explore = self.explore_answering(self.EXPLORED)
         self.write(os.path.join(self.docs, "99_demo.md"), PAGE + "\n\\tryit 'arange(4).view(2, 2)'\n\nDone.\n")
         rc, err = self.run_embed("--explore", explore)
         self.assertEqual(rc, 1)

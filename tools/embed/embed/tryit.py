@@ -1,20 +1,14 @@
-""""Try it" blocks (\\tryit) and Explorer links (\\explore): the explorer run now, PyTorch's
-recorded answer beside it."""
+""""Try it" blocks (\\tryit) and Explorer links (\\explore): the explorer asked now, through
+its --jsonl answers (explorer_answer.py), PyTorch's recorded answer beside it."""
 
 import shlex
-import subprocess
 import urllib.parse
 
 import versions
 
 from .common import esc
 from .directives import EXPLORE_UNREAD_RE
-from .explorer_text import explorer_answer, explorer_steps
-from .svg import sanitize_svg
-
-
-def py_tuple(values):
-    return str(tuple(values))
+from .explorer_answer import ask, last_step, messages, py_tuple, step_rows
 
 
 def pytorch_side(record, command):
@@ -92,8 +86,10 @@ def tryit_steps_html(shown, steps, theirs=None, torch_version="", before=None, b
 
 
 def tryit(command, at, page, line_no, args, problems, tryits, record=None):
-    """Runs one explorer command for a "Try it" block; returns the line that includes its output.
-    RECORD, the page's chapter's PyTorch record when it has one, puts PyTorch's answer beside."""
+    """Asks the explorer about one expression for a "Try it" block; returns the line that
+    includes the block. The block shows `strided-explore COMMAND` and the report it prints, which
+    the --jsonl answer carries beside its fields. RECORD, the page's chapter's PyTorch record when
+    it has one, puts PyTorch's answer beside."""
     if not args.explore:
         problems.add(at, "\\tryit needs strided-explore, and this build has none")
         return ""
@@ -102,36 +98,30 @@ def tryit(command, at, page, line_no, args, problems, tryits, record=None):
     except ValueError as e:
         problems.add(at, f"\\tryit {command}: {e}")
         return ""
-    try:
-        run = subprocess.run([args.explore, *argv], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                             text=True, timeout=60)
-    except (OSError, subprocess.TimeoutExpired) as e:
-        problems.add(at, f"strided-explore {command}: {e}")
+    if len(argv) != 1:
+        problems.add(at, f"\\tryit {command}: a Try it block runs one expression, quoted as one "
+                         "word: \\tryit 'arange(6).view(2, 3)'")
         return ""
-    if run.returncode != 0:
-        problems.add(at, f"strided-explore {command} exited {run.returncode}: "
-                         f"{(run.stderr or run.stdout).strip()[:500]}")
+    expression = argv[0]
+    answer, why = ask(args.explore, {"expression": expression})
+    if answer is None:
+        problems.add(at, f"strided-explore --jsonl, asked about {command}: {why}")
+        return ""
+    if answer.get("error"):
+        problems.add(at, f"strided-explore {command} fails: "
+                         f"{(answer.get('report') or answer.get('message', '')).strip()[:500]}")
         return ""
     shown = "$ strided-explore " + command
-    out = run.stdout
-    if out.lstrip().startswith("<svg"):
-        svg = sanitize_svg(out, at, problems)
-        if svg is None:
-            return ""
-        body = (f'<figure class="book-figure book-tryit">{svg}<figcaption><code>{esc(shown)}</code>'
-                "</figcaption></figure>\n")
-    else:
-        body = (f'<div class="book-tryit"><pre class="book-output"><span class="book-prompt">'
-                f"{esc(shown)}</span>\n{esc(out.rstrip())}</pre></div>\n")
+    body = (f'<div class="book-tryit"><pre class="book-output"><span class="book-prompt">'
+            f"{esc(shown)}</span>\n{esc(answer.get('report', '').rstrip())}</pre></div>\n")
     if record is not None:
-        expression = argv[0] if argv else ""
         theirs = pytorch_side(record, expression)
         if theirs is None:
             problems.add(at, f"chapter {page}, Try it {expression}: no PyTorch answer recorded "
                              f"in docs/recorded/pytorch/{versions.REFERENCE}/{page}.json (add it to "
                              f"chapters/{page}.py, then run tools/book record-pytorch)")
             return ""
-        ours = explorer_answer(out)
+        ours = last_step(answer)
         for key, label in TRYIT_ROWS:
             if ours.get(key) != theirs[key]:
                 problems.add(at, f"chapter {page}, Try it {expression}: {label} is "
@@ -140,7 +130,7 @@ def tryit(command, at, page, line_no, args, problems, tryits, record=None):
         earlier = record.get("_earlier")
         before = pytorch_side(earlier, expression) if earlier else None
         before = before if before != theirs else None
-        steps = tryit_steps_html(expression, explorer_steps(out), theirs, record.get("torch", ""),
+        steps = tryit_steps_html(expression, step_rows(answer), theirs, record.get("torch", ""),
                                  before, (earlier or {}).get("torch", ""))
         full = tryit_pair_html(ours, theirs, record.get("torch", ""), before,
                                (earlier or {}).get("torch", "")) + body
@@ -153,27 +143,20 @@ def tryit(command, at, page, line_no, args, problems, tryits, record=None):
 
 def explore_link(expr, at, args, problems):
     """\\explore{EXPR}: a link to the Explorer with EXPR in its address, once EXPR is known to
-    run there (or to be refused by an op, which a link to an error may want to show)."""
+    run there (or to be refused by an op, which a link to an error may want to show). EXPR is an
+    expression, asked as {"expression": EXPR}, or a --jsonl request (a gradient request, say),
+    asked as it is written."""
     if args.explore:
-        try:
-            if expr.startswith("{"):  # a --jsonl request: answered, or refused by an op
-                run = subprocess.run([args.explore, "--jsonl"], input=expr + "\n",
-                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                                     timeout=60)
-                answer = run.stdout.strip()
-                if run.returncode != 0 or answer.count("\n") or \
-                        EXPLORE_UNREAD_RE.search(answer) or "internal error" in answer:
-                    problems.add(at, f"\\explore{{{expr}}}: strided-explore --jsonl cannot "
-                                     f"answer it: {(answer or run.stderr).strip()[:300]}")
-            else:
-                run = subprocess.run([args.explore, expr], stdout=subprocess.PIPE,
-                                     stderr=subprocess.PIPE, text=True, timeout=60)
-                if run.returncode != 0 and (run.returncode != 2 or
-                                            EXPLORE_UNREAD_RE.search(run.stderr)):
-                    problems.add(at, f"\\explore{{{expr}}}: strided-explore cannot read it: "
-                                     f"{run.stderr.strip()[:300]}")
-        except (OSError, subprocess.TimeoutExpired) as e:
-            problems.add(at, f"\\explore{{{expr}}}: {e}")
+        request = expr if expr.startswith("{") else {"expression": expr}
+        answer, why = ask(args.explore, request)
+        said = "strided-explore --jsonl cannot answer it" if expr.startswith("{") else \
+            "strided-explore cannot read it"
+        if answer is None:
+            problems.add(at, f"\\explore{{{expr}}}: {said}: {why}")
+        else:
+            for message in messages(answer):
+                if EXPLORE_UNREAD_RE.search(message) or message.startswith("internal error"):
+                    problems.add(at, f"\\explore{{{expr}}}: {said}: {message.strip()[:300]}")
     href = "explorer.html#" + urllib.parse.quote(expr, safe="()[],:.=_-'*/ ").replace(" ", "%20")
     return (f'\\htmlonly<a class="book-explore" href="{esc(href)}" title="Open in the Explorer">'
             f"<code>{esc(expr)}</code></a>\\endhtmlonly")

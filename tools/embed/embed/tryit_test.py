@@ -1,5 +1,6 @@
 """Tests of embed/tryit.py: Try it blocks and Explorer links."""
 
+import json
 import os
 from html import escape as esc
 import shutil
@@ -13,32 +14,56 @@ from embed.book_case import BookCase, PAGE  # noqa: E402
 
 
 class TryItTest(BookCase):
-    def test_a_tryit_block_shows_the_real_output_escaped(self):
-        explore = self.fake_explore('echo "ran: $1 <$2>"\n')
-        self.write(os.path.join(self.docs, "99_demo.md"), PAGE + '\n\\tryit "x.t()" --strides\n\nDone.\n')
+    def asked(self):
+        """The request the fake explorer of explore_answering read last."""
+        with open(os.path.join(self.root, "request"), encoding="utf-8") as f:
+            return json.loads(f.read())
+
+    def test_a_tryit_block_asks_for_the_expression_and_shows_the_report_escaped(self):
+        explore = self.explore_answering({"results": [], "report": "step 1: x.t() <a>\n"})
+        self.write(os.path.join(self.docs, "99_demo.md"), PAGE + '\n\\tryit "x.t()"\n\nDone.\n')
         rc, err = self.run_embed("--explore", explore)
         self.assertEqual(rc, 0, err)
+        self.assertEqual(self.asked(), {"expression": "x.t()"})
         page = self.read("99_demo.md")
         self.assertIn("\\htmlinclude[block] tryit.99_demo.", page)
         name = [f for f in os.listdir(os.path.join(self.pages, "fragments")) if f.startswith("tryit.")][0]
         block = self.read("fragments", name)
-        self.assertIn("$ strided-explore &quot;x.t()&quot; --strides", block)
-        self.assertIn("ran: x.t() &lt;--strides&gt;", block)
+        self.assertIn("$ strided-explore &quot;x.t()&quot;</span>\nstep 1: x.t() &lt;a&gt;</pre>", block)
 
-    def test_a_failing_tryit_command_fails_the_build(self):
-        explore = self.fake_explore('echo "bad expression" >&2\nexit 2\n')
+    def test_a_tryit_block_runs_one_expression(self):
+        explore = self.explore_answering(self.EXPLORED)
+        self.write(os.path.join(self.docs, "99_demo.md"), PAGE + '\n\\tryit "x.t()" --svg p.svg\n')
+        rc, err = self.run_embed("--explore", explore)
+        self.assertEqual(rc, 1)
+        self.assertIn("a Try it block runs one expression", err)
+
+    def test_a_failing_tryit_expression_fails_the_build(self):
+        explore = self.explore_answering({"error": True, "message": "bad expression", "column": 1,
+                                          "report": "error at column 1: bad expression\n"
+                                                    "  nonsense\n  ^~~~~~~~\n"})
         self.write(os.path.join(self.docs, "99_demo.md"), PAGE + "\n\\tryit nonsense\n")
         rc, err = self.run_embed("--explore", explore)
         self.assertEqual(rc, 1)
         self.assertIn("99_demo.md", err)
-        self.assertIn("exited 2: bad expression", err)
+        self.assertIn("strided-explore nonsense fails: error at column 1: bad expression", err)
+
+    def test_an_explorer_that_does_not_answer_one_line_of_json_fails_the_build(self):
+        self.write(os.path.join(self.docs, "99_demo.md"), PAGE + "\n\\tryit 'arange(4)'\n")
+        for body, words in (('echo "step 1: arange(4)"\n', "answered what is not JSON"),
+                            ("echo '{}'; echo '{}'\n", "answered 2 lines, not one"),
+                            ('echo "no --jsonl here" >&2\nexit 2\n', "exited 2: no --jsonl here")):
+            rc, err = self.run_embed("--explore", self.fake_explore(body))
+            self.assertEqual(rc, 1)
+            self.assertIn(words, err)
 
     def test_an_explore_link_opens_the_expression_in_the_explorer(self):
-        explore = self.fake_explore('exit 0\n')
+        explore = self.explore_answering(self.EXPLORED)
         self.write(os.path.join(self.docs, "99_demo.md"),
                    PAGE + "\nSee \\explore{arange(12).view(3, 4).t()} there.\n\nDone.\n")
         rc, err = self.run_embed("--explore", explore)
         self.assertEqual(rc, 0, err)
+        self.assertEqual(self.asked(), {"expression": "arange(12).view(3, 4).t()"})
         page = self.read("99_demo.md")
         self.assertIn('href="explorer.html#arange(12).view(3,%204).t()"', page)
         self.assertIn("<code>arange(12).view(3, 4).t()</code>", page)
@@ -46,11 +71,13 @@ class TryItTest(BookCase):
     def test_an_explore_link_the_explorer_cannot_read_fails_but_a_refusal_may_be_shown(self):
         self.write(os.path.join(self.docs, "99_demo.md"),
                    PAGE + "\nSee \\explore{arange(6).vew(4)}.\n\nDone.\n")
-        unread = self.fake_explore("echo \"error at column 10: unknown method 'vew'\" >&2\nexit 2\n")
+        unread = self.explore_answering({"error": True, "message": "unknown method 'vew'",
+                                         "column": 10})
         rc, err = self.run_embed("--explore", unread)
         self.assertEqual(rc, 1)
-        self.assertIn("cannot read it", err)
-        refused = self.fake_explore('echo "error at column 10: view(): shape is invalid" >&2\nexit 2\n')
+        self.assertIn("strided-explore cannot read it: unknown method 'vew'", err)
+        refused = self.explore_answering({"error": True, "column": 10,
+                                          "message": "view(): shape '[4]' is invalid"})
         rc, err = self.run_embed("--explore", refused)
         self.assertEqual(rc, 0, err)
 
@@ -74,7 +101,7 @@ class TryItTest(BookCase):
 
     def test_a_tryit_block_shows_pytorchs_recorded_answer_beside_the_librarys(self):
         self.with_companion(self.tryit_record())
-        explore = self.fake_explore("cat <<'EOF'\n" + self.EXPLORED + "EOF\n")
+        explore = self.explore_answering(self.EXPLORED)
         self.write(os.path.join(self.docs, "99_demo.md"), PAGE + "\n\\tryit 'arange(4).view(2, 2)'\n\nDone.\n")
         rc, err = self.run_embed("--explore", explore)
         self.assertEqual(rc, 0, err)
@@ -88,9 +115,7 @@ class TryItTest(BookCase):
 
     def test_a_tryit_block_shows_one_row_a_step_and_keeps_the_rest_behind_a_toggle(self):
         self.with_companion(self.tryit_record())
-        explored = self.EXPLORED.replace("  storage offset  0\n  dtype",
-                                         "  storage offset  0\n  memory          view: shares\n  dtype")
-        explore = self.fake_explore("cat <<'EOF'\n" + explored + "EOF\n")
+        explore = self.explore_answering(self.EXPLORED)
         self.write(os.path.join(self.docs, "99_demo.md"), PAGE + "\n\\tryit 'arange(4).view(2, 2)'\n\nDone.\n")
         rc, err = self.run_embed("--explore", explore)
         self.assertEqual(rc, 0, err)
@@ -109,7 +134,7 @@ class TryItTest(BookCase):
 
     def test_a_changed_recorded_answer_fails_naming_chapter_and_expression(self):
         self.with_companion(self.tryit_record(strides=[1, 2]))
-        explore = self.fake_explore("cat <<'EOF'\n" + self.EXPLORED + "EOF\n")
+        explore = self.explore_answering(self.EXPLORED)
         self.write(os.path.join(self.docs, "99_demo.md"), PAGE + "\n\\tryit 'arange(4).view(2, 2)'\n\nDone.\n")
         rc, err = self.run_embed("--explore", explore)
         self.assertEqual(rc, 1)
@@ -118,7 +143,7 @@ class TryItTest(BookCase):
 
     def test_a_tryit_with_no_recorded_answer_fails(self):
         self.with_companion()
-        explore = self.fake_explore("cat <<'EOF'\n" + self.EXPLORED + "EOF\n")
+        explore = self.explore_answering(self.EXPLORED)
         self.write(os.path.join(self.docs, "99_demo.md"), PAGE + "\n\\tryit 'arange(4).view(2, 2)'\n\nDone.\n")
         rc, err = self.run_embed("--explore", explore)
         self.assertEqual(rc, 1)
@@ -127,7 +152,7 @@ class TryItTest(BookCase):
     def test_a_tryit_where_the_versions_differ_shows_both_and_needs_a_note(self):
         earlier = self.tryit_record(strides=[1, 2])
         key = "Try it arange(4).view(2, 2)"
-        explore = self.fake_explore("cat <<'EOF'\n" + self.EXPLORED + "EOF\n")
+        explore = self.explore_answering(self.EXPLORED)
         self.write(os.path.join(self.docs, "99_demo.md"), PAGE + "\n\\tryit 'arange(4).view(2, 2)'\n\nDone.\n")
         self.with_companion(self.tryit_record(), earlier_tryits=earlier)
         rc, err = self.run_embed("--explore", explore)
