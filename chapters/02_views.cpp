@@ -69,7 +69,8 @@ class Untouchable {
 //! [slice_rule]
 // x[..., start:stop:step, ...] on dim d, computed from x's metadata alone
 // (step > 0, bounds within the dim).
-Layout slice_by_hand(const Tensor& x, int64_t d, int64_t start, int64_t stop, int64_t step) {
+Layout slice_by_hand(const Tensor& x, int64_t d,
+                     int64_t start, int64_t stop, int64_t step) {
   Shape sizes = x.sizes(), strides = x.strides();
   sizes[d] = (stop - start + step - 1) / step;  // ⌈(stop − start) / step⌉
   strides[d] *= step;
