@@ -84,10 +84,12 @@ void copy_values(const Tensor& dst, const Tensor& src) {
 
 // TensorTransformations.cpp, flip, for a real self and out = empty_like(self): one copy plan of
 // out, self and a stand-in of self whose flipped dims have stride 0, so that the build neither
-// merges a flipped dim with an unflipped one nor takes the one-dim fast path. Once built, out's
+// merges a flipped dim with an unflipped one nor takes the one-dim fast path. Once built, self's
 // plan strides are negated along the dims the stand-in marks (stride 0 there, not in self) and
-// its start moved to their last element: out is written backwards as self is read forwards, in
-// the plan's order, split over the threads like any copy. Adjacent flipped dims merge, which
+// its start moved to their last element: self is read backwards as out is written forwards, in
+// the plan's order, split over the threads like any copy. (ATen negates the output's strides
+// instead; reading backwards keeps the stores in order, which the engine's copy loop
+// vectorises: elementwise_loops.h, copy_run.) Adjacent flipped dims merge, which
 // flips their run as one. With nothing to flip (no flipped dim of size > 1 that self does not
 // broadcast) it is a plain copy, as in PyTorch.
 void flip_into(const Tensor& out, const Tensor& self, const std::vector<bool>& flipped) {
@@ -111,17 +113,16 @@ void flip_into(const Tensor& out, const Tensor& self, const std::vector<bool>& f
                           .add_input(self)
                           .add_input(restrided_self)
                           .build();
-  char* data = it.operand(0).data();
-  Shape out_strides = it.operand(0).stride_bytes;
-  const Shape& self_strides = it.operand(1).stride_bytes;
+  char* data = it.operand(1).data();
+  Shape self_strides = it.operand(1).stride_bytes;
   const Shape& dummy_strides = it.operand(2).stride_bytes;
   for (int d = 0; d < it.ndim(); ++d) {
     if (dummy_strides[d] != 0 || self_strides[d] == 0) continue;
-    data += out_strides[d] * (it.shape()[d] - 1);
-    out_strides[d] = -out_strides[d];
+    data += self_strides[d] * (it.shape()[d] - 1);
+    self_strides[d] = -self_strides[d];
   }
-  it.unsafe_set_arg_strides(0, std::move(out_strides));
-  it.unsafe_replace_operand(0, data);
+  it.unsafe_set_arg_strides(1, std::move(self_strides));
+  it.unsafe_replace_operand(1, data);
   it.remove_operand(2);
   run_copy(it);
 }
