@@ -136,13 +136,13 @@ AdvancedIndex make_info(Tensor src, std::vector<const IndexList*> lists, const c
 // elements), so that the plan orders, coalesces and lays out the result as it would the complex
 // tensor, and its bytes move as they are (a conjugate bit is the callers'). A complex64 element is
 // float64's width; a complex128 one twice that, so once the plan is built its operands' byte
-// strides are doubled and their start moved to the tensor's first element (widen).
+// strides are doubled and their start moved to the tensor's first element (widen_complex128).
 Tensor plan_operand(const Tensor& t) {
   if (!is_complex(t.dtype())) return t;
   return Tensor(t.storage(), t.sizes(), t.strides(), t.storage_offset(), DType::Float64);
 }
 
-void widen(TensorIterator& it, int k, const Tensor& t) {
+void widen_complex128(TensorIterator& it, int k, const Tensor& t) {
   if (t.dtype() != DType::Complex128) return;
   Shape strides = it.operand(k).stride_bytes;
   for (int64_t& s : strides) s *= 2;
@@ -190,7 +190,7 @@ Tensor advanced_index(Tensor src, std::vector<const IndexList*> lists) {
   TensorIterator it = config.build();
   const Tensor out = it.output();
   if (out.numel() == 0) return out;
-  widen(it, 1, restrided);
+  widen_complex128(it, 1, restrided);
   index_kernel(it, out.element_size(), info.index_sizes(), info.index_strides());
   return out;
 }
@@ -346,8 +346,8 @@ Tensor& Tensor::index_put_(const std::vector<std::vector<int64_t>>& indices, con
       .add_input(plan_operand(values));
   for (int64_t d : info.indexed) config.add_input(index_operand(info, d));
   TensorIterator it = config.build();
-  widen(it, 0, restrided);
-  widen(it, 1, values);
+  widen_complex128(it, 0, restrided);
+  widen_complex128(it, 1, values);
   index_put_kernel(it, element_size(), info.index_sizes(), info.index_strides(), accumulate);
   return *this;
 }
