@@ -265,6 +265,63 @@ void stream_triad(benchmark::State& state) {
   finish(state, "2^26 float32", 3.0 * 4 * kStream);
 }
 
+// ---- the copies that walk a restrided plan: flip, index and index_put_ --------------------------------
+// Not seed cells: 1024x1024 float32 (4 MiB) flipped along its rows, its columns, and both, and
+// transposed first; index() gathering every other row and every other column with a list, and
+// index_put_ writing 512 rows back, with and without accumulate.
+constexpr int64_t kSide = 1024;
+
+std::vector<int64_t> every_other(int64_t n) {
+  std::vector<int64_t> v;
+  for (int64_t i = 0; i < n; i += 2) v.push_back(i);
+  return v;
+}
+
+template <class F>
+void copy_bench(benchmark::State& state, bool transposed, const std::string& label, const F& f) {
+  Tensor x = random({kSide, kSide}, 10);
+  if (transposed) x = x.t();
+  warm_up([&] { benchmark::DoNotOptimize(f(x)); });
+  for (auto _ : state) benchmark::DoNotOptimize(f(x));
+  finish(state, label, 2.0 * static_cast<double>(x.nbytes()));
+}
+
+void flip_rows(benchmark::State& state) {
+  copy_bench(state, false, "1024x1024 flip(0)", [](const Tensor& x) { return x.flip({0}); });
+}
+void flip_cols(benchmark::State& state) {
+  copy_bench(state, false, "1024x1024 flip(1)", [](const Tensor& x) { return x.flip({1}); });
+}
+void flip_both(benchmark::State& state) {
+  copy_bench(state, false, "1024x1024 flip(0, 1)", [](const Tensor& x) { return x.flip({0, 1}); });
+}
+void flip_transposed(benchmark::State& state) {
+  copy_bench(state, true, "1024x1024 .t() flip(1)", [](const Tensor& x) { return x.flip({1}); });
+}
+void index_rows(benchmark::State& state) {
+  const std::vector<int64_t> rows = every_other(kSide);
+  copy_bench(state, false, "1024x1024 [0::2 as a list]",
+             [&](const Tensor& x) { return x.index({rows}); });
+}
+void index_cols(benchmark::State& state) {
+  const std::vector<int64_t> cols = every_other(kSide);
+  copy_bench(state, false, "1024x1024 [:, 0::2 as a list]",
+             [&](const Tensor& x) { return x.index({indexing::Slice(), cols}); });
+}
+template <bool Accumulate>
+void index_put_rows(benchmark::State& state) {
+  Tensor x = random({kSide, kSide}, 11);
+  const Tensor values = random({kSide / 2, kSide}, 12);
+  const std::vector<std::vector<int64_t>> rows = {every_other(kSide)};
+  for (auto _ : state) {
+    x.index_put_(rows, values, Accumulate);
+    benchmark::ClobberMemory();
+  }
+  finish(state, Accumulate ? "1024x1024 [0::2 as a list] += 512x1024"
+                           : "1024x1024 [0::2 as a list] = 512x1024",
+         2.0 * static_cast<double>(values.nbytes()));
+}
+
 }  // namespace
 
 #define STRIDED_BENCH(fn, name) \
@@ -306,6 +363,14 @@ STRIDED_BENCH((cblas_direct<false, false>), "cblas_direct_a_b");
 STRIDED_BENCH((cblas_direct<false, true>), "cblas_direct_a_bT");
 STRIDED_BENCH((cblas_direct<true, false>), "cblas_direct_aT_b");
 STRIDED_BENCH((cblas_direct<true, true>), "cblas_direct_aT_bT");
+STRIDED_BENCH(flip_rows, "flip_rows");
+STRIDED_BENCH(flip_cols, "flip_cols");
+STRIDED_BENCH(flip_both, "flip_both");
+STRIDED_BENCH(flip_transposed, "flip_transposed");
+STRIDED_BENCH(index_rows, "index_rows");
+STRIDED_BENCH(index_cols, "index_cols");
+STRIDED_BENCH(index_put_rows<false>, "index_put_rows");
+STRIDED_BENCH(index_put_rows<true>, "index_put_rows_accumulate");
 STRIDED_BENCH(kernel_1024<MatmulKernel::Naive>, "kernel_naive_1024");
 STRIDED_BENCH(kernel_1024<MatmulKernel::NaiveTransposed>, "kernel_naive_transposed_1024");
 STRIDED_BENCH(kernel_1024<MatmulKernel::Blocked>, "kernel_blocked_1024");

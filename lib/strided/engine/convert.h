@@ -1,6 +1,6 @@
-// The engine's one loop that converts elements between dtypes: copy_ between two dtypes, the
+// The engine's one loop that converts elements between dtypes: copy_ between two dtypes and the
 // element-wise kernels' staging of the operands a kernel computes in a wider type (float16 in
-// float32) and flip all run it, each element through convert_element (dtype.h).
+// float32) both run it, each element through convert_element (dtype.h).
 //
 // Compiled once, in baseline code, rather than in every CPU capability's kernels (dispatch.h): a
 // loop for each pair of dtypes is many loops (the dtypes, squared), and at -O2 GCC keeps each of

@@ -1,7 +1,8 @@
 // Copies: the ops that make new memory (contiguous, clone, to, repeat, flip) and the
-// two that write into existing memory (copy_, fill_). Every copy but flip's runs on the engine's
-// copy plan (ops.h, copy_plan and run_copy; tiled where copy_tiles.h says), fill_ on the engine's
-// plan of its output alone; flip keeps a strided loop of its own, below.
+// two that write into existing memory (copy_, fill_). Every copy runs on the engine's copy plan
+// (ops.h, copy_plan and run_copy; tiled where copy_tiles.h says): flip's too, built over its
+// output with the flipped dims' strides negated after the build, as ATen's flip does; fill_ runs
+// on the engine's plan of its output alone.
 // References: aten/src/ATen/native/Copy.cpp, TensorFactories.cpp (empty_like, clone),
 // TensorProperties.cpp (contiguous), TensorConversions.cpp (to), TensorShape.cpp (repeat),
 // MemoryOverlap.cpp, TensorTransformations.cpp (flip),
@@ -12,7 +13,6 @@
 #include <limits>
 #include <type_traits>
 
-#include "strided/engine/convert.h"
 #include "strided/engine/cpu_kernels.h"
 #include "strided/engine/dispatch.h"
 #include "strided/engine/iterator.h"
@@ -32,62 +32,6 @@ void check_cpu(const Tensor& t, const char* op) {
                 t.device().str(), "; copy it to the CPU first");
 }
 
-
-// ---- the strided loop -------------------------------------------------------------------------
-// flip's alone: it reads its source through negative strides, which no plan of the engine holds
-// (every other copy runs on copy_plan/run_copy, fill_ on the engine's plan too).
-// Sizes and the two operands' strides, in elements. Adjacent dims that are one run of memory for
-// both operands merge, and size-1 dims drop, so the inner loop is as long as it can be.
-struct Plan {
-  Shape sizes, dst_strides, src_strides;
-};
-
-Plan make_plan(IntList sizes, IntList dst_strides, IntList src_strides) {
-  Plan p;
-  for (size_t i = 0; i < sizes.size(); ++i) {
-    if (sizes[i] == 1) continue;
-    if (!p.sizes.empty() && p.dst_strides.back() == sizes[i] * dst_strides[i] &&
-        p.src_strides.back() == sizes[i] * src_strides[i]) {
-      p.sizes.back() *= sizes[i];
-      p.dst_strides.back() = dst_strides[i];
-      p.src_strides.back() = src_strides[i];
-      continue;
-    }
-    p.sizes.push_back(sizes[i]);
-    p.dst_strides.push_back(dst_strides[i]);
-    p.src_strides.push_back(src_strides[i]);
-  }
-  return p;
-}
-
-// dst[i] = convert(src[i]) over every index i of plan.sizes (numel > 0); offsets in elements from
-// each storage's start. The layout algebra's odometer walks the outer dims; the last dim is one
-// run of the engine's conversion loop (convert.h).
-void copy_loop(const Tensor& dst, const Tensor& src, int64_t src_off, const Plan& p) {
-  char* d = static_cast<char*>(dst.storage().data());
-  const char* s = static_cast<const char*>(src.storage().data());
-  const int64_t di = dst.element_size(), si = src.element_size();
-  const size_t n = p.sizes.size();
-  if (n == 0) {
-    convert_run(d + dst.storage_offset() * di, dst.dtype(), di, s + src_off * si, src.dtype(), si,
-                1);
-    return;
-  }
-  const int64_t inner = p.sizes[n - 1], ds = p.dst_strides[n - 1], ss = p.src_strides[n - 1];
-  const Shape dst_outer(p.dst_strides.begin(), p.dst_strides.end() - 1);
-  const Shape src_outer(p.src_strides.begin(), p.src_strides.end() - 1);
-  for_each_index(IntList(p.sizes.data(), n - 1), {dst_outer, src_outer}, [&](const int64_t* off) {
-    convert_run(d + (dst.storage_offset() + off[0]) * di, dst.dtype(), ds * di,
-                s + (src_off + off[1]) * si, src.dtype(), ss * si, inner);
-  });
-}
-
-// Copies a source geometry (same sizes as dst; strides may be negative, as flip's) into dst,
-// converting dtypes. The caller has ruled out harmful overlap.
-void strided_copy(const Tensor& dst, const Tensor& src, IntList src_strides, int64_t src_offset) {
-  if (dst.numel() == 0) return;
-  copy_loop(dst, src, src_offset, make_plan(dst.sizes(), dst.strides(), src_strides));
-}
 
 // ---- overlap: PyTorch's tests (MemoryOverlap.cpp) are memory.h's; this one is copy_'s own
 // -------------------------------------------------
@@ -136,6 +80,51 @@ void copy_values(const Tensor& dst, const Tensor& src) {
   } else {
     run_copy(copy_plan(dst, src));
   }
+}
+
+// TensorTransformations.cpp, flip, for a real self and out = empty_like(self): one copy plan of
+// out, self and a stand-in of self whose flipped dims have stride 0, so that the build neither
+// merges a flipped dim with an unflipped one nor takes the one-dim fast path. Once built, self's
+// plan strides are negated along the dims the stand-in marks (stride 0 there, not in self) and
+// its start moved to their last element: self is read backwards as out is written forwards, in
+// the plan's order, split over the threads like any copy. (ATen negates the output's strides
+// instead; reading backwards keeps the stores in order, which the engine's copy loop
+// vectorises: elementwise_loops.h, copy_run.) Adjacent flipped dims merge, which
+// flips their run as one. With nothing to flip (no flipped dim of size > 1 that self does not
+// broadcast) it is a plain copy, as in PyTorch.
+void flip_into(const Tensor& out, const Tensor& self, const std::vector<bool>& flipped) {
+  Shape strides = self.strides();
+  bool any = false;
+  for (int64_t d = 0; d < self.dim(); ++d) {
+    if (!flipped[d] || self.size(d) <= 1 || self.stride(d) == 0) continue;
+    any = true;
+    strides[d] = 0;
+  }
+  if (!any || self.numel() <= 1) {
+    run_copy(copy_plan(out, self));
+    return;
+  }
+  const Tensor restrided_self = self.as_strided(self.sizes(), strides);
+  TensorIterator it = TensorIteratorConfig()
+                          .set_op_name("flip")
+                          .set_check_mem_overlap(false)
+                          .check_all_same_dtype(false)
+                          .add_output(out)
+                          .add_input(self)
+                          .add_input(restrided_self)
+                          .build();
+  char* data = it.operand(1).data();
+  Shape self_strides = it.operand(1).stride_bytes;
+  const Shape& dummy_strides = it.operand(2).stride_bytes;
+  for (int d = 0; d < it.ndim(); ++d) {
+    if (dummy_strides[d] != 0 || self_strides[d] == 0) continue;
+    data += self_strides[d] * (it.shape()[d] - 1);
+    self_strides[d] = -self_strides[d];
+  }
+  it.unsafe_set_arg_strides(1, std::move(self_strides));
+  it.unsafe_replace_operand(1, data);
+  it.remove_operand(2);
+  run_copy(it);
 }
 
 }  // namespace
@@ -358,8 +347,7 @@ Tensor Tensor::repeat(IntList repeats) const {
 
 Tensor Tensor::flip(IntList dims) const {
   // TensorTransformations.cpp, flip: always a copy (strides are never negative here, claim
-  // MT-07), laid out as empty_like. The source is read through a reversed geometry: offset moved
-  // to the last element of each flipped dim and its stride negated.
+  // MT-07), laid out as empty_like, written by flip_into's plan.
   check_cpu(*this, "flip()");
   std::vector<bool> flipped(static_cast<size_t>(std::max<int64_t>(dim(), 1)), false);
   for (int64_t d : dims) {
@@ -371,32 +359,20 @@ Tensor Tensor::flip(IntList dims) const {
   Tensor out = empty_preserving(*this, dtype_, "flip()");
   if (numel() == 0) return out;
   if (is_complex(dtype_)) {
-    // Two reals an element: the raw parts, read through the same reversed geometry (their last
-    // dim, real then imaginary, is not flipped). A conjugate bit is resolved, as PyTorch's
-    // conjugate fallback resolves it before flip: the result is plain, its imaginary parts negated.
-    const Tensor from = parts(*this), to = parts(out);
-    Shape part_strides = from.strides();
-    int64_t part_offset = from.storage_offset();
-    for (int64_t d = 0; d < dim(); ++d) {
-      if (!flipped[d]) continue;
-      part_offset += (sizes()[d] - 1) * part_strides[d];
-      part_strides[d] = -part_strides[d];
-    }
-    strided_copy(to, from, part_strides, part_offset);
+    // Two reals an element: the raw parts, flipped along the same dims (their last dim, real then
+    // imaginary, is not flipped). A conjugate bit is resolved, as PyTorch's conjugate fallback
+    // resolves it before flip: the result is plain, its imaginary parts negated.
+    const Tensor to = parts(out);
+    std::vector<bool> part_flipped(flipped.begin(), flipped.begin() + dim());
+    part_flipped.push_back(false);
+    flip_into(to, parts(*this), part_flipped);
     if (is_conj()) {
       Tensor im = to.select(-1, 1);
       neg_(im);  // in place: a temporary would be memory no caller asked for
     }
     return out;
   }
-  Shape strides = this->strides();
-  int64_t offset = storage_offset();
-  for (int64_t d = 0; d < dim(); ++d) {
-    if (!flipped[d]) continue;
-    offset += (sizes()[d] - 1) * strides[d];
-    strides[d] = -strides[d];
-  }
-  strided_copy(out, *this, strides, offset);
+  flip_into(out, *this, flipped);
   return out;
 }
 

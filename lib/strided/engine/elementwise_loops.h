@@ -483,6 +483,13 @@ void unary_loops(UnaryOp op, const TensorIterator& it) {
 // Moves n elements of one byte width between byte strides.
 template <class W>
 void copy_run(char* d, const char* s, int64_t ds, int64_t ss, int64_t n) {
+  constexpr int64_t w = sizeof(W);
+  // A run read backwards into a contiguous one (flip's inner dim): with the steps known, the
+  // compiler vectorises the loop (a reversing shuffle) as it cannot for steps it must read.
+  if (ds == w && ss == -w) {
+    for (int64_t i = 0; i < n; ++i) store1<W>(d + i * w, load1<W>(s - i * w));
+    return;
+  }
   for (int64_t i = 0; i < n; ++i) store1<W>(d + i * ds, load1<W>(s + i * ss));
 }
 void copy_run_bytes(char* d, const char* s, int64_t ds, int64_t ss, int64_t n, int64_t item) {

@@ -1,16 +1,17 @@
 // t.index({...}): Python's indexing, as PyTorch's C++ frontend does it
 // (aten/src/ATen/TensorIndexing.h, applySlicing; torch/csrc/autograd/python_variable_indexing.cpp).
 // Integers, slices, None and Ellipsis are basic indexing and give a view; lists of integers are
-// advanced indexing and give a copy (claims IX-08, IX-09), laid out as PyTorch's index kernel lays
-// out its output (aten/src/ATen/native/TensorAdvancedIndexing.cpp, AdvancedIndex; the output
-// strides of aten/src/ATen/TensorIterator.cpp).
-#include <algorithm>
-#include <cstring>
-#include <numeric>
+// advanced indexing and give a copy (claims IX-08, IX-09). Advanced indexing and index_put_ run on
+// the engine's plan as PyTorch's do (aten/src/ATen/native/TensorAdvancedIndexing.cpp, make_info,
+// make_index_iterator, make_index_put_iterator): the indexed tensor restrided to stride 0 along
+// the indexed dims and the index lists are operands of one plan, which lays out index()'s result
+// (the output strides of aten/src/ATen/TensorIterator.cpp) and which index_kernel.h walks.
+#include <string>
+#include <vector>
 
+#include "strided/engine/index_kernel.h"
 #include "strided/engine/iterator.h"
 #include "strided/layout/layout.h"
-#include "strided/layout/memory_format.h"
 #include "strided/memory/memory.h"
 #include "strided/tensor/promotion.h"
 #include "strided/engine/ops.h"
@@ -26,42 +27,11 @@ using indexing::Slice;
 using indexing::TensorIndex;
 using IndexList = std::vector<int64_t>;
 
-// ---- the output layout of an elementwise op over several operands ------------------------------
-// NOTE: [Computing output strides] in TensorIterator.cpp, reduced to what the index kernel needs:
-// every operand has the output's rank, and a size-1 dim that the output broadcasts counts as
-// stride 0. The rules are the ones TensorIterator's build calls: shared_output_strides (the fast
-// set-up), walk_order and walk_output_strides; this function only feeds them the index kernel's
-// operands, which are not tensors.
-struct Operand {
-  Shape sizes, strides;
-};
-
-Shape iterator_output_strides(IntList shape, const std::vector<Operand>& ops) {
-  const size_t n = shape.size();
-  const bool same_shape = std::all_of(ops.begin(), ops.end(), [&](const Operand& o) {
-    return std::equal(o.sizes.begin(), o.sizes.end(), shape.begin(), shape.end());
-  });
-  if (same_shape) {  // compute_fast_setup_type
-    std::vector<Shape> strides;
-    for (const Operand& o : ops) strides.push_back(o.strides);
-    if (std::optional<Shape> shared = shared_output_strides(shape, strides)) return *shared;
-  }
-  // compute_strides: a dim an operand broadcasts has stride 0 for it.
-  std::vector<Shape> strides;
-  for (const Operand& o : ops) {
-    Shape s(n);
-    for (size_t d = 0; d < n; ++d) s[d] = (o.sizes[d] == 1 && shape[d] != 1) ? 0 : o.strides[d];
-    strides.push_back(std::move(s));
-  }
-  // reorder_dimensions, then allocate_or_resize_outputs.
-  return walk_output_strides(shape, walk_order(shape, strides));
-}
-
 // ---- advanced indexing: the index kernel's operands -------------------------------------------
 // make_info (TensorAdvancedIndexing.cpp, AdvancedIndex): what index() reads and index_put_ writes,
 // for src already basic-indexed and lists[d] the list indexing dim d of src, if any. The result of
-// index() has out_sizes; an element at `index` of it is src's element at offset
-// src.storage_offset() + (its offset along src_strides) + offset_of_lists(index).
+// index() has out_sizes; an element of it is src's element at the same index along src_strides
+// (restride_src) plus, for each indexed dim, its list's value there times the dim's stride.
 struct AdvancedIndex {
   Tensor src;                          // permuted so that the indexed dims are adjacent
   std::vector<const IndexList*> lists;  // one per dim of src, null where none
@@ -70,16 +40,16 @@ struct AdvancedIndex {
   Shape out_sizes;    // src's dims before the indexed ones, len, src's dims after them
   Shape src_strides;  // src's strides over out_sizes' dims, 0 on the indexed one
 
-  // The storage offset the lists add for the result's index (each value wrapped when negative).
-  int64_t offset_of_lists(const int64_t* index) const {
-    int64_t off = 0;
-    for (int64_t k = 0; k < count; ++k) {
-      const IndexList& l = *lists[indexed[k]];
-      int64_t v = l.size() == 1 ? l[0] : l[index[before]];
-      if (v < 0) v += src.size(indexed[k]);
-      off += v * src.stride(indexed[k]);
-    }
-    return off;
+  // The index kernel's index_size and index_stride (bytes): the indexed dims' sizes and strides.
+  Shape index_sizes() const {
+    Shape sizes;
+    for (int64_t d : indexed) sizes.push_back(src.size(d));
+    return sizes;
+  }
+  Shape index_strides() const {
+    Shape strides;
+    for (int64_t d : indexed) strides.push_back(src.stride(d) * src.element_size());
+    return strides;
   }
 
   // The index kernel's bounds check, made as it reads each index: never when the result is empty.
@@ -160,43 +130,68 @@ AdvancedIndex make_info(Tensor src, std::vector<const IndexList*> lists, const c
   return info;
 }
 
+// ---- advanced indexing: the plan's operands ----------------------------------------------------
+// The kernels are real-only, and the index kernel moves elements as they are: a complex tensor
+// takes part in the plan as a float64 tensor of its layout (sizes, strides and offset in
+// elements), so that the plan orders, coalesces and lays out the result as it would the complex
+// tensor, and its bytes move as they are (a conjugate bit is the callers'). A complex64 element is
+// float64's width; a complex128 one twice that, so once the plan is built its operands' byte
+// strides are doubled and their start moved to the tensor's first element (widen_complex128).
+Tensor plan_operand(const Tensor& t) {
+  if (!is_complex(t.dtype())) return t;
+  return Tensor(t.storage(), t.sizes(), t.strides(), t.storage_offset(), DType::Float64);
+}
+
+void widen_complex128(TensorIterator& it, int k, const Tensor& t) {
+  if (t.dtype() != DType::Complex128) return;
+  Shape strides = it.operand(k).stride_bytes;
+  for (int64_t& s : strides) s *= 2;
+  it.unsafe_set_arg_strides(k, std::move(strides));
+  it.unsafe_replace_operand(k, t.data_ptr());
+}
+
+// restride_src: src over the result's dims, stride 0 along the indexed one.
+Tensor restride_src(const AdvancedIndex& info) {
+  return info.src.as_strided(info.out_sizes, info.src_strides);
+}
+
+// reshape_indexer: the list indexing dim d as a 1-d int64 tensor over the list's own memory
+// (Storage::from_blob: neither copied nor counted as an allocation, and only read), expanded to
+// the common length (stride 0 when its length is 1 and the common one is not), then viewed as
+// [1]*before + [len] + [1]*after.
+Tensor index_operand(const AdvancedIndex& info, int64_t d) {
+  const IndexList& list = *info.lists[d];
+  const int64_t own = static_cast<int64_t>(list.size());
+  Shape sizes(static_cast<size_t>(info.before), 1);
+  sizes.push_back(info.len);
+  const int64_t after = static_cast<int64_t>(info.out_sizes.size()) - info.before - 1;
+  sizes.insert(sizes.end(), static_cast<size_t>(after), 1);
+  const int64_t stride = own == info.len ? 1 : 0;
+  const Storage blob = Storage::from_blob(const_cast<int64_t*>(list.data()),
+                                          own * static_cast<int64_t>(sizeof(int64_t)));
+  return Tensor(blob, sizes, *compute_view_strides(Layout({info.len}, {stride}), sizes), 0, DType::Int64);
+}
+
 // ---- advanced indexing: one gather ------------------------------------------------------------
 Tensor advanced_index(Tensor src, std::vector<const IndexList*> lists) {
   const AdvancedIndex info = make_info(std::move(src), std::move(lists), "index()");
-  const Shape& out_sizes = info.out_sizes;
   info.check_bounds("index()");
-  // reshape_indexer: the operands the kernel iterates, all of the output's shape.
-  std::vector<Operand> ops = {{out_sizes, info.src_strides}};
-  const int64_t after = static_cast<int64_t>(out_sizes.size()) - info.before - 1;
-  for (int64_t d : info.indexed) {
-    // A list is a contiguous 1-d int64 tensor, expanded to the common length (stride 0 when its
-    // length is 1 and the common one is not), then reshaped to [1]*before + [len] + [1]*after.
-    const int64_t own = static_cast<int64_t>(info.lists[d]->size());
-    Shape sizes(static_cast<size_t>(info.before), 1);
-    sizes.push_back(info.len);
-    sizes.insert(sizes.end(), static_cast<size_t>(after), 1);
-    const int64_t stride = own == info.len ? 1 : 0;
-    ops.push_back({sizes, *compute_view_strides(Layout({info.len}, {stride}), sizes)});
-  }
-  const Tensor& in_tensor = info.src;
-  const Shape out_strides = iterator_output_strides(out_sizes, ops);
-  Tensor out = empty_strided(out_sizes, out_strides, {in_tensor.dtype(), in_tensor.device()});
-  const int64_t n = out.numel();
-  if (n == 0) return out;
-  // Gather, one element at a time: dims before and after the indexed ones address src directly;
-  // the indexed dim adds each list's value (wrapped) times its dim's stride.
-  const int64_t item = in_tensor.element_size();
-  const char* in = static_cast<const char*>(in_tensor.storage().data());
-  char* dst = static_cast<char*>(out.storage().data());
-  // The layout algebra's odometer over the result's index, with the result's offset and src's
-  // (its strides over the result's dims, 0 on the indexed one) beside it.
-  for_each_index(out_sizes, {out_strides, info.src_strides}, 0, n,
-                 [&](const int64_t* index, const int64_t* off) {
-                   const int64_t so =
-                       in_tensor.storage_offset() + off[1] + info.offset_of_lists(index);
-                   std::memcpy(dst + (out.storage_offset() + off[0]) * item, in + so * item,
-                               static_cast<size_t>(item));
-                 });
+  // make_index_iterator: the plan allocates the result, laid out as any element-wise op's output
+  // over these operands.
+  const Tensor restrided = restride_src(info);
+  TensorIteratorConfig config;
+  config.set_op_name("index")
+      .set_check_mem_overlap(false)
+      .check_all_same_dtype(false)
+      .declare_static_dtype(info.src.dtype())
+      .add_output(Tensor())
+      .add_input(plan_operand(restrided));
+  for (int64_t d : info.indexed) config.add_input(index_operand(info, d));
+  TensorIterator it = config.build();
+  const Tensor out = it.output();
+  if (out.numel() == 0) return out;
+  widen_complex128(it, 1, restrided);
+  index_kernel(it, out.element_size(), info.index_sizes(), info.index_strides());
   return out;
 }
 
@@ -337,30 +332,23 @@ Tensor& Tensor::index_put_(const std::vector<std::vector<int64_t>>& indices, con
                 scalar_type_name(dtype_), " for the destination and ",
                 scalar_type_name(values.dtype()), " for the source.");
   info.check_bounds(op);
-  const Tensor from = values.expand(info.out_sizes);
-  const int64_t n = checked_numel(info.out_sizes, op);
-  if (n == 0) return *this;
-  // Scatter, one element at a time and in order, so that a repeated index writes last (or, with
-  // accumulate, adds every value: PyTorch runs the kernel serially then).
-  const int64_t item = element_size();
-  char* out = static_cast<char*>(storage().data());
-  const char* in = static_cast<const char*>(from.storage().data());
-  for_each_index(info.out_sizes, {info.src_strides, from.strides()}, 0, n,
-                 [&](const int64_t* index, const int64_t* off) {
-                   char* dst =
-                       out + (info.src.storage_offset() + off[0] + info.offset_of_lists(index)) *
-                                 item;
-                   const char* src = in + (from.storage_offset() + off[1]) * item;
-                   if (!accumulate) {
-                     std::memcpy(dst, src, static_cast<size_t>(item));
-                     return;
-                   }
-                   const Scalar a = load_scalar(dst, dtype_), b = load_scalar(src, dtype_);
-                   store_scalar(dst, dtype_,
-                                dtype_ == DType::Bool ? Scalar(a.to_int() != 0 || b.to_int() != 0)
-                                : is_floating_point(dtype_) ? Scalar(a.to_double() + b.to_double())
-                                                            : Scalar(a.to_int() + b.to_int()));
-                 });
+  if (checked_numel(info.out_sizes, op) == 0) return *this;
+  // Accumulating reads each element as a Scalar, which holds no complex value.
+  if (accumulate && is_complex(dtype_)) refuse_complex("dispatch", dtype_);
+  // make_index_put_iterator: self restrided is the plan's output, which values broadcast to.
+  const Tensor restrided = restride_src(info);
+  TensorIteratorConfig config;
+  config.set_op_name("index_put_")
+      .set_check_mem_overlap(false)
+      .resize_outputs(false)
+      .check_all_same_dtype(false)
+      .add_output(plan_operand(restrided))
+      .add_input(plan_operand(values));
+  for (int64_t d : info.indexed) config.add_input(index_operand(info, d));
+  TensorIterator it = config.build();
+  widen_complex128(it, 0, restrided);
+  widen_complex128(it, 1, values);
+  index_put_kernel(it, element_size(), info.index_sizes(), info.index_strides(), accumulate);
   return *this;
 }
 

@@ -437,6 +437,20 @@ int64_t TensorIterator::byte_offset(int k, int64_t i) const {
   return off;
 }
 
+void TensorIterator::unsafe_set_arg_strides(int k, Shape stride_bytes) {
+  STRIDED_CHECK(k >= 0 && k < ntensors(), op_name_, ": operand ", k, " out of range for ",
+                ntensors(), " operands");
+  STRIDED_CHECK(static_cast<int>(stride_bytes.size()) == ndim(), op_name_, ": ",
+                stride_bytes.size(), " strides for a plan of ", ndim(), " dims");
+  operands_[k].stride_bytes = std::move(stride_bytes);
+}
+
+void TensorIterator::remove_operand(int k) {
+  STRIDED_CHECK(k >= num_outputs_ && k < ntensors(), op_name_, ": operand ", k,
+                " is not an input of ", ntensors(), " operands with ", num_outputs_, " outputs");
+  operands_.erase(operands_.begin() + k);
+}
+
 // ---- loops --------------------------------------------------------------------------------------
 
 void TensorIterator::serial_for_each(const Loop2d& loop, int64_t begin, int64_t end) const {

@@ -153,8 +153,9 @@ class TensorIterator {
   // sharing one dense layout), which skips reordering.
   const Shape& perm() const { return perm_; }
   // The loop nest in the reader's order: tensor dims from the outermost loop to the innermost one
-  // (PF-01's "iteration order"), i.e. perm() reversed; for the fast path, the dims sorted by the
-  // first operand's strides.
+  // (PF-01's "iteration order"), i.e. perm() reversed; for the fast path, where every operand
+  // shares one layout, the dims sorted by the last operand's strides (an input's: an output the
+  // build allocated took that layout from the inputs).
   Shape iteration_order() const;
 
   // One plan dim, and every operand's stride along it equals its element size.
@@ -177,6 +178,14 @@ class TensorIterator {
   void unsafe_replace_operand(int k, void* data) {
     operands_.at(static_cast<size_t>(k)).replaced_data = static_cast<char*>(data);
   }
+  // Gives operand k other byte strides over the same plan dims, which may be negative
+  // (TensorIterator::_unsafe_set_arg_strides): flip walks its output backwards along the flipped
+  // dims so (TensorTransformations.cpp, flip). The caller answers for every address reached.
+  void unsafe_set_arg_strides(int k, Shape stride_bytes);
+  // Drops operand k, an input, after the build has used it to order and coalesce the dims
+  // (TensorIterator::remove_operand): flip's stand-in input, which only keeps a flipped dim from
+  // merging with an unflipped one, is not read by the loop.
+  void remove_operand(int k);
 
   // The multi-index (plan dims, innermost first) of linear index i, and the byte offset of operand
   // k's element there from its data pointer.

@@ -315,3 +315,30 @@ TEST_CASE("building refuses what PyTorch refuses") {
                        "add: result type Float can't be cast to the desired output type Long",
                        Error);
 }
+
+TEST_CASE("a built plan's operand can be walked backwards and a stand-in input dropped") {
+  // flip's use (TensorTransformations.cpp): the stand-in's stride 0 keeps dim 0 from merging with
+  // dim 1; then the output walks dim 0 backwards from its last row, and the copy reverses rows.
+  const Tensor x = arange(6).view({2, 3}).to(DType::Float32);
+  const Tensor out = empty({2, 3});
+  TensorIterator it = TensorIteratorConfig()
+                          .set_check_mem_overlap(false)
+                          .check_all_same_dtype(false)
+                          .add_output(out)
+                          .add_input(x)
+                          .add_input(x.as_strided({2, 3}, {0, 1}))
+                          .build();
+  REQUIRE(it.shape() == Shape{3, 2});
+  Shape strides = it.operand(0).stride_bytes;
+  CHECK(strides == Shape{4, 12});
+  char* last_row = it.operand(0).data() + strides[1];
+  strides[1] = -strides[1];
+  it.unsafe_set_arg_strides(0, strides);
+  it.unsafe_replace_operand(0, last_row);
+  it.remove_operand(2);
+  CHECK(it.ntensors() == 2);
+  run_copy(it);
+  CHECK(out.to_vector() == std::vector<double>{3, 4, 5, 0, 1, 2});
+  CHECK_THROWS_AS(it.remove_operand(0), Error);  // an output stays
+  CHECK_THROWS_AS(it.unsafe_set_arg_strides(1, Shape{4}), Error);  // one stride a plan dim
+}

@@ -1,5 +1,7 @@
 // One plan for every walk: each op below builds exactly one TensorIterator plan (iterator.h's
-// plans_built counts the builds), and walks its tensors through it. Inputs are made before the
+// plans_built counts the builds), and walks its tensors through it. The engine's ops are listed
+// here one by one; tools/explore/plan_count_test.cpp counts the plans of every op of the
+// explorer's list (chain_ops()), and fails on an op of that list with no count. Inputs are made before the
 // count starts; their layouts are chosen so that no op can answer without walking (a contiguous()
 // of a contiguous tensor, or a to() to its own dtype, returns the tensor itself and walks nothing).
 #include <doctest/doctest.h>
@@ -44,6 +46,7 @@ TEST_CASE("each op builds exactly one plan") {
   const Tensor xt = x.t();  // not contiguous: contiguous() and the reductions must walk it
   const Tensor s0 = scalar_tensor(Scalar(2.0));
   Tensor dst = empty({6, 4});
+  const std::vector<int64_t> rows = {3, 0}, cols = {1, 5};
   struct Case {
     const char* op;
     std::function<void()> run;
@@ -60,6 +63,13 @@ TEST_CASE("each op builds exactly one plan") {
       {"fill_", [&] { dst.fill_(Scalar(1.0)); }},
       {"repeat", [&] { x.repeat({2, 1, 3}); }},
       {"index_select", [&] { xt.index_select(0, {5, 0, 2}); }},
+      {"flip", [&] { xt.flip({0}); }},
+      {"flip of dims that merge", [&] { x.flip({0, 1}); }},
+      {"flip of no dim (a copy)", [&] { xt.flip({}); }},
+      {"index", [&] { xt.index({std::vector<int64_t>{5, 0, 2}}); }},
+      {"index of two dims", [&] { x.index({rows, cols}); }},
+      {"index_put_", [&] { dst.index_put_({{1, 0}}, y.t().slice(0, 0, 2)); }},
+      {"index_put_ with accumulate", [&] { dst.index_put_({{1, 1}}, y.t().slice(0, 0, 2), true); }},
       {"index_select of a 0-d tensor", [&] { s0.index_select(0, {0}); }},
       {"sum over a dim", [&] { sum(xt, 0); }},
       {"sum over a dim, keepdim", [&] { sum(x, 1, true); }},

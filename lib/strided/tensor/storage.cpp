@@ -64,6 +64,16 @@ Storage Storage::allocate(int64_t nbytes, Device device) {
   return s;
 }
 
+Storage Storage::from_blob(void* data, int64_t nbytes, Device device) {
+  STRIDED_CHECK(nbytes >= 0, "Storage::from_blob: negative byte size ", nbytes);
+  Storage s;
+  s.impl_ = std::make_shared<Impl>();
+  s.impl_->data = data;
+  s.impl_->nbytes = nbytes;
+  s.impl_->device = device;  // no deallocate: the memory is the caller's
+  return s;
+}
+
 void* Storage::data() const { return impl_ ? impl_->data : nullptr; }
 int64_t Storage::nbytes() const { return impl_ ? impl_->nbytes : 0; }
 Device Storage::device() const { return impl_ ? impl_->device : Device::cpu(); }

@@ -23,6 +23,10 @@ class Storage {
   // bytes are uninitialised: on the CPU a block of 1 MiB or more may be one a freed tensor left in
   // the caching allocator (allocator.h), still holding that tensor's values.
   static Storage allocate(int64_t nbytes, Device device = Device::cpu());
+  // A storage over nbytes of memory the caller owns and keeps alive for as long as any tensor
+  // views it (at::from_blob): neither counted as an allocation nor ever freed here. The engine
+  // lends an index list to the index plan so (indexing.cpp), without copying it into a tensor.
+  static Storage from_blob(void* data, int64_t nbytes, Device device = Device::cpu());
 
   bool defined() const { return impl_ != nullptr; }
   void* data() const;
