@@ -452,16 +452,16 @@ int main(int argc, char** argv) {
     };
     for (const L& l : {L{"a@b", false, false}, L{"a@b.mT", false, true},
                        L{"a.mT@b", true, false}, L{"a.mT@b.mT", true, true}}) {
-      const auto ta = cuda::transposed_operand(n, n, l.a_col ? 1 : n, l.a_col ? n : 1);
-      const auto tb = cuda::transposed_operand(n, n, l.b_col ? 1 : n, l.b_col ? n : 1);
+      const auto ta = cuda::transposed_operand(Layout({n, n}, {l.a_col ? 1 : n, l.a_col ? n : 1}));
+      const auto tb = cuda::transposed_operand(Layout({n, n}, {l.b_col ? 1 : n, l.b_col ? n : 1}));
       if (!ta || !tb) continue;
       const cuda::GemmCall g = cuda::make_gemm_call(n, n, n, *ta, *tb, n);
       rows.push_back({l.name, op(g.transa), op(g.transb), std::to_string(g.lda),
                       std::to_string(g.ldb), "none"});
     }
     // The skinny product of MM-07.skinny: a 64×8192 batch times the transpose of a 64×8192 w.
-    const auto tw = cuda::transposed_operand(8192, 64, 1, 8192);  // w.mT, column-major
-    const auto tx = cuda::transposed_operand(64, 8192, 8192, 1);  // x, row-major
+    const auto tw = cuda::transposed_operand(Layout({8192, 64}, {1, 8192}));  // w.mT, column-major
+    const auto tx = cuda::transposed_operand(Layout({64, 8192}, {8192, 1}));  // x, row-major
     if (tw && tx) {
       const cuda::GemmCall g = cuda::make_gemm_call(64, 64, 8192, *tx, *tw, 64);
       rows.push_back({"x@w.mT (x, w: 64×8192)", op(g.transa), op(g.transb),

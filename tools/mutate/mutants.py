@@ -208,9 +208,10 @@ MUTANTS = [
          find="  if (dtype == dtype_ && !copy) return *this;",
          replace=""),
     # ---- matmul's dispatch -------------------------------------------------------------------
-    dict(id="blas-copies-transposed", file="lib/strided/engine/matmul.cpp", function="blas_operand",
+    dict(id="blas-copies-transposed", file="lib/strided/layout/blas_reading.cpp",
+         function="blas_reading",
          rule="a column-major operand is copied before BLAS instead of passed with a transpose flag",
-         find="  if ((s0 == 1 || rows == 1) && (cols == 1 || s1 >= std::max<int64_t>(1, rows))) {",
+         find="  if (rows <= 1 || s0 == 1) {",
          replace="  if (false) {"),
     dict(id="blas-is-naive", file="lib/strided/engine/matmul.cpp", function="run_kernel",
          rule="the BLAS kernel runs the naive loop instead of calling BLAS",

@@ -4,24 +4,16 @@
 #include <limits>
 
 #include "strided/core/error.h"
+#include "strided/layout/blas_reading.h"
 
 namespace strided::cuda {
 
-std::optional<BlasOperand> transposed_operand(int64_t rows, int64_t cols, int64_t row_stride,
-                                              int64_t col_stride) {
-  STRIDED_INTERNAL_ASSERT(rows >= 0 && cols >= 0 && row_stride >= 0 && col_stride >= 0);
-  // Row-major reading: columns of X' are X's rows, ld steps from one row to the next. With a
-  // single row ld is never stepped, so any legal value (>= cols) will do.
-  if (cols <= 1 || col_stride == 1) {
-    const int64_t ld = rows <= 1 ? std::max<int64_t>(1, cols) : row_stride;
-    if (ld >= std::max<int64_t>(1, cols)) return BlasOperand{BlasTranspose::N, ld};
-  }
-  // Column-major reading: X' is X, ld steps from one column to the next.
-  if (rows <= 1 || row_stride == 1) {
-    const int64_t ld = cols <= 1 ? std::max<int64_t>(1, rows) : col_stride;
-    if (ld >= std::max<int64_t>(1, rows)) return BlasOperand{BlasTranspose::T, ld};
-  }
-  return std::nullopt;
+std::optional<BlasOperand> transposed_operand(const Layout& x) {
+  // The reading is the CPU's (blas_reading.h): a row-major X is handed over as X' = Xᵀ (N), a
+  // column-major one as X' = X, transposed (T).
+  const std::optional<BlasReading> r = blas_reading(x);
+  if (!r) return std::nullopt;
+  return BlasOperand{r->column_major ? BlasTranspose::T : BlasTranspose::N, r->ld};
 }
 
 bool GemmCall::fits_int32() const {

@@ -22,6 +22,8 @@
 #include <cstdint>
 #include <optional>
 
+#include "strided/layout/layout.h"
+
 namespace strided::cuda {
 
 enum class BlasTranspose : uint8_t { N, T };  // CUBLAS_OP_N, CUBLAS_OP_T
@@ -32,10 +34,9 @@ struct BlasOperand {
   bool operator==(const BlasOperand&) const = default;
 };
 
-// How cuBLAS reads Xᵀ from the memory of X (rows×cols, element strides (row_stride, col_stride))
-// without a copy, or nullopt when it cannot. Row-major is preferred when both readings work.
-std::optional<BlasOperand> transposed_operand(int64_t rows, int64_t cols, int64_t row_stride,
-                                              int64_t col_stride);
+// How cuBLAS reads Xᵀ from the memory of a 2-D X without a copy, or nullopt when it cannot: the
+// CPU's rule (blas_reading.h), row-major preferred when both readings work.
+std::optional<BlasOperand> transposed_operand(const Layout& x);
 
 // The arguments of cublasSgemm(handle, transa, transb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc)
 // for C = a·b with a (M×K), b (K×N) and C row-major (M×N, leading dim ldc): cuBLAS's A is our b.

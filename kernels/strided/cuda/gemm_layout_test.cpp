@@ -10,6 +10,7 @@
 #include <vector>
 
 using namespace strided::cuda;
+using strided::Layout;
 
 namespace {
 
@@ -53,8 +54,8 @@ struct Stored {
 // Computes a·b through the chosen call and compares with the row-major definition.
 void check_product(const Stored& a, const Stored& b) {
   const int64_t M = a.rows, K = a.cols, N = b.cols;
-  const auto at = transposed_operand(a.rows, a.cols, a.s0, a.s1);
-  const auto bt = transposed_operand(b.rows, b.cols, b.s0, b.s1);
+  const auto at = transposed_operand(Layout({a.rows, a.cols}, {a.s0, a.s1}));
+  const auto bt = transposed_operand(Layout({b.rows, b.cols}, {b.s0, b.s1}));
   REQUIRE(at.has_value());
   REQUIRE(bt.has_value());
   const GemmCall call = make_gemm_call(M, N, K, *at, *bt, N);
@@ -72,29 +73,13 @@ void check_product(const Stored& a, const Stored& b) {
 
 }  // namespace
 
-TEST_CASE("row-major operands are read with op N and their row stride") {
-  CHECK(transposed_operand(4, 6, 6, 1) == BlasOperand{BlasTranspose::N, 6});
-  CHECK(transposed_operand(4, 6, 10, 1) == BlasOperand{BlasTranspose::N, 10});  // a column slice
-}
-
-TEST_CASE("column-major operands (a .mT view) are read with op T and their column stride") {
-  CHECK(transposed_operand(6, 4, 1, 6) == BlasOperand{BlasTranspose::T, 6});
-  CHECK(transposed_operand(6, 4, 1, 9) == BlasOperand{BlasTranspose::T, 9});
-}
-
-TEST_CASE("layouts no BLAS call can read need a copy") {
-  CHECK_FALSE(transposed_operand(4, 6, 12, 2).has_value());  // every other column
-  CHECK_FALSE(transposed_operand(4, 6, 0, 1).has_value());   // a broadcast row
-  CHECK_FALSE(transposed_operand(4, 6, 3, 1).has_value());   // overlapping rows (ld < cols)
-  CHECK_FALSE(transposed_operand(4, 6, 1, 2).has_value());   // overlapping columns (ld < rows)
-}
-
-TEST_CASE("size-1 dims never force a copy, and get a legal leading dimension") {
-  CHECK(transposed_operand(1, 6, 0, 1) == BlasOperand{BlasTranspose::N, 6});
-  CHECK(transposed_operand(1, 6, 999, 1) == BlasOperand{BlasTranspose::N, 6});
-  CHECK(transposed_operand(6, 1, 1, 0) == BlasOperand{BlasTranspose::N, 1});
-  CHECK(transposed_operand(6, 1, 4, 7) == BlasOperand{BlasTranspose::N, 4});
-  CHECK(transposed_operand(1, 1, 5, 5) == BlasOperand{BlasTranspose::N, 1});
+// The reading itself (row-major, column-major, size-1 dims, copies) is blas_reading's, tested in
+// lib/strided/layout/blas_reading_test.cpp; here, how cuBLAS's flags follow from it.
+TEST_CASE("a row-major operand is read with op N, a column-major one with op T, others copied") {
+  CHECK(transposed_operand(Layout({4, 6}, {10, 1})) == BlasOperand{BlasTranspose::N, 10});
+  CHECK(transposed_operand(Layout({6, 4}, {1, 9})) == BlasOperand{BlasTranspose::T, 9});
+  CHECK(transposed_operand(Layout({1, 6}, {999, 1})) == BlasOperand{BlasTranspose::N, 6});
+  CHECK_FALSE(transposed_operand(Layout({4, 6}, {12, 2})).has_value());
 }
 
 TEST_CASE("the swap trick: a·b, a·b.mT, a.mT·b, a.mT·b.mT are each one correct GEMM call (MM-07)") {
@@ -111,8 +96,8 @@ TEST_CASE("the swap trick: a·b, a·b.mT, a.mT·b, a.mT·b.mT are each one corre
 }
 
 TEST_CASE("the flags of the four layouts") {
-  const auto row = [](int64_t r, int64_t c) { return *transposed_operand(r, c, c, 1); };
-  const auto col = [](int64_t r, int64_t c) { return *transposed_operand(r, c, 1, r); };
+  const auto row = [](int64_t r, int64_t c) { return *transposed_operand(Layout({r, c}, {c, 1})); };
+  const auto col = [](int64_t r, int64_t c) { return *transposed_operand(Layout({r, c}, {1, r})); };
   // C = a·b, both row-major: cublasSgemm(N, N, m=N, n=M, k=K, b, ldb=N, a, lda=K, C, ldc=N).
   const GemmCall nn = make_gemm_call(5, 4, 3, row(5, 3), row(3, 4), 4);
   CHECK(nn.transa == BlasTranspose::N);

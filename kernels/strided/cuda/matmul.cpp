@@ -22,9 +22,9 @@ void check_matrix(const Tensor& t, const char* op, const char* what) {
 
 // Xᵀ as cuBLAS reads it from X's memory; an operand with no such reading is copied contiguous.
 BlasOperand blas_operand(Tensor& x) {
-  if (auto r = transposed_operand(x.size(0), x.size(1), x.stride(0), x.stride(1))) return *r;
+  if (auto r = transposed_operand(x.layout())) return *r;
   x = cuda::contiguous(x);
-  auto r = transposed_operand(x.size(0), x.size(1), x.stride(0), x.stride(1));
+  auto r = transposed_operand(x.layout());
   STRIDED_INTERNAL_ASSERT(r.has_value());
   return *r;
 }

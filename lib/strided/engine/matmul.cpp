@@ -15,6 +15,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "strided/layout/blas_reading.h"
 #include "strided/layout/layout.h"
 #include "strided/engine/ops.h"
 #include "strided/engine/parallel.h"
@@ -414,19 +415,14 @@ std::string blas_description() {
 
 BlasOperand blas_operand(const Tensor& t) {
   STRIDED_CHECK(t.dim() == 2, "blas_operand: expected a 2-D tensor, but got ", t.dim(), "-D");
-  return blas_operand(t.size(0), t.size(1), t.stride(0), t.stride(1));
+  return blas_operand(t.layout());
 }
 
-BlasOperand blas_operand(int64_t rows, int64_t cols, int64_t s0, int64_t s1) {
-  // A dim of size 1 never moves, so its stride is free; BLAS only needs ld >= max(1, columns of
-  // the stored matrix). This is the test PyTorch's addmm_impl_cpu_ makes before calling gemm.
-  if ((s1 == 1 || cols == 1) && (rows == 1 || s0 >= std::max<int64_t>(1, cols))) {
-    return {false, rows == 1 ? std::max<int64_t>(1, cols) : s0, false};
-  }
-  if ((s0 == 1 || rows == 1) && (cols == 1 || s1 >= std::max<int64_t>(1, rows))) {
-    return {true, cols == 1 ? std::max<int64_t>(1, rows) : s1, false};
-  }
-  return {false, std::max<int64_t>(1, cols), true};
+BlasOperand blas_operand(const Layout& m) {
+  // The rule is blas_reading's (blas_reading.h), which cuBLAS's calls share; PyTorch's
+  // addmm_impl_cpu_ asks it before calling gemm. No reading: copy to row-major, ld = cols.
+  if (const std::optional<BlasReading> r = blas_reading(m)) return {r->column_major, r->ld, false};
+  return {false, std::max<int64_t>(1, m.sizes()[1]), true};
 }
 
 Tensor matmul_2d(const Tensor& a, const Tensor& b, MatmulKernel kernel) {

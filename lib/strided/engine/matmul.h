@@ -65,7 +65,7 @@ struct BlasOperand {
   bool copy = false;
 };
 BlasOperand blas_operand(const Tensor& m);  // m is 2-D
-BlasOperand blas_operand(int64_t rows, int64_t cols, int64_t stride0, int64_t stride1);
+BlasOperand blas_operand(const Layout& m);  // m is 2-D
 
 // PyTorch 2.6's should_fold: whether matmul(tensor1, tensor2) folds the batch of the larger operand
 // into the rows of one mm (or mv), from both operands' sizes and strides.

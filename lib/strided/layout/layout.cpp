@@ -14,13 +14,13 @@ int64_t wrapping_add(int64_t a, int64_t b) {
   return static_cast<int64_t>(static_cast<uint64_t>(a) + static_cast<uint64_t>(b));
 }
 
-Layout::Layout(Shape sizes, Shape strides, int64_t storage_offset)
-    : sizes_(std::move(sizes)), strides_(std::move(strides)), offset_(storage_offset) {
+void Layout::refuse() const {
   STRIDED_CHECK(sizes_.size() == strides_.size(), "Layout: mismatch in length of strides (",
                 strides_.size(), ") and shape (", sizes_.size(), ")");
   for (size_t d = 0; d < sizes_.size(); ++d)
     STRIDED_CHECK(sizes_[d] >= 0, "Layout: negative size at dim ", d, ": sizes ",
                   to_string(sizes_));
+  STRIDED_INTERNAL_ASSERT(false);  // refuse() is called only for a layout one check refuses
 }
 
 Layout Layout::contiguous(Shape sizes, int64_t storage_offset) {

@@ -28,7 +28,13 @@ namespace strided {
 class Layout {
  public:
   Layout() = default;  // 0-d, at offset 0: one element
-  Layout(Shape sizes, Shape strides, int64_t storage_offset = 0);
+  Layout(Shape sizes, Shape strides, int64_t storage_offset = 0)
+      : sizes_(std::move(sizes)), strides_(std::move(strides)), offset_(storage_offset) {
+    // Inline, as every view op makes one: the refusal is worded out of line.
+    bool bad = sizes_.size() != strides_.size();
+    for (int64_t s : sizes_) bad = bad || s < 0;
+    if (bad) refuse();
+  }
   // Row-major over sizes (contiguous_strides), as torch.empty lays a tensor out.
   static Layout contiguous(Shape sizes, int64_t storage_offset = 0);
 
@@ -39,6 +45,7 @@ class Layout {
   bool operator==(const Layout&) const = default;
 
  private:
+  [[noreturn]] void refuse() const;  // throws the Error that names what is wrong
   Shape sizes_;
   Shape strides_;
   int64_t offset_ = 0;

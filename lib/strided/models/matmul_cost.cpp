@@ -100,7 +100,7 @@ Layout converted(const Layout& l) {
 // BLAS copies an operand to contiguous when neither it nor its transpose is row-major
 // (blas_kernel).
 void blas_copy(const Layout& l, DType dtype, Tally& t) {
-  if (blas_operand(l.sizes()[0], l.sizes()[1], l.strides()[0], l.strides()[1]).copy)
+  if (blas_operand(l).copy)
     contiguous_copy(l, dtype, t, true);
 }
 
