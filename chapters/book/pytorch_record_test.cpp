@@ -96,7 +96,7 @@ TEST_CASE("a refusal compares with PyTorch's recorded error: the library's messa
   Check d("VW-15");
   CHECK_FALSE(r.compare_error(d, "rows", "T.view(-1, 4)", [&] { T.view({-1, 3}); }));  // no error
   CHECK_FALSE(r.compare_error(d, "rows", "T.view(-1, 4)",
-                              [&] { throw strided::Error("another refusal"); }));
+                              [&] { throw strided::Error("", "another refusal"); }));
   // PyTorch's words inside an error that is no user's error: a library bug, never a refusal.
   CHECK_FALSE(r.compare_error(d, "rows", "T.view(-1, 4)", [&] {
     throw strided::InternalError("shape '[-1, 4]' is invalid for input of size 6");

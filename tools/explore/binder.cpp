@@ -27,7 +27,7 @@ DType dtype_of(const Value& v, const std::string& op) {
   std::string text = v.text;
   if (text.rfind("torch.", 0) == 0) text = text.substr(6);
   try {
-    if (text.find('.') != std::string::npos) throw Error("not a dtype name");
+    if (text.find('.') != std::string::npos) throw Error("dtype", "not a dtype name");
     return dtype_from_name(text);
   } catch (const Error&) {
     throw ExploreError(op + "(): unknown dtype '" + v.text + "'; known: " + dtype_names(), v.span);

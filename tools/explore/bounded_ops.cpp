@@ -85,12 +85,12 @@ Tensor bounded_empty_strided(IntList shape, IntList strides, DType dtype, const 
   // empty_strided's own checks (lengths, signs, the storage's byte count, numel), then the
   // charge for its storage, which the explorer zero-fills: 1 + sum (size-1) * stride elements,
   // far more than numel when the strides leave gaps.
-  STRIDED_CHECK(shape.size() == strides.size(), op, ": mismatch in length of strides (",
+  STRIDED_CHECK(shape.size() == strides.size(), op, "mismatch in length of strides (",
                 strides.size(), ") and shape (", shape.size(), ")");
   for (int64_t s : shape)
-    STRIDED_CHECK(s >= 0, op, ": negative dimension ", s, " in size ", to_string(shape));
+    STRIDED_CHECK(s >= 0, op, "negative dimension ", s, " in size ", to_string(shape));
   for (int64_t s : strides)
-    STRIDED_CHECK(s >= 0, op, ": negative strides are not supported, got strides ",
+    STRIDED_CHECK(s >= 0, op, "negative strides are not supported, got strides ",
                   to_string(strides));
   const int64_t item = itemsize(dtype);
   const int64_t storage =
@@ -105,7 +105,7 @@ Tensor bounded_empty_strided(IntList shape, IntList strides, DType dtype, const 
 
 Tensor bounded_rand(IntList shape, uint64_t seed, DType dtype, bool normal, Meter& m) {
   const char* op = normal ? "randn" : "rand";
-  STRIDED_CHECK(is_floating_point(dtype), op, ": \"", normal ? "normal" : "uniform",
+  STRIDED_CHECK(is_floating_point(dtype), op, "\"", normal ? "normal" : "uniform",
                 "\" is only defined for floating point dtypes, got ", name(dtype));
   // A draw per element, converted: randn's (a logarithm and a cosine) costs twice rand's.
   charge_new(shape, dtype, op, m, element_work(DType::Float64, dtype) * (normal ? 2 : 1));
@@ -310,7 +310,7 @@ Tensor bounded_pick(const Tensor& t, const MultiOutputCall& call, Meter& m) {
   m.charge(call.op, "its views of " + to_string(t.layout()), cost);
   const std::vector<Tensor> outputs = run_multi(t, call);
   const int64_t n = static_cast<int64_t>(outputs.size());
-  STRIDED_CHECK(call.index >= -n && call.index < n, "tuple index out of range");
+  STRIDED_CHECK(call.index >= -n && call.index < n, "", "tuple index out of range");
   return outputs[static_cast<size_t>(call.index < 0 ? call.index + n : call.index)];
 }
 

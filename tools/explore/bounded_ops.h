@@ -68,7 +68,7 @@ bool is_multi_output(const std::string& op);
 // print it after PyTorch's message (the text report) or add it to the error (--jsonl).
 class ExplainedError : public Error {
  public:
-  ExplainedError(const Error& e, LayoutRefusal why) : Error(e.what()), why_(std::move(why)) {}
+  ExplainedError(const Error& e, LayoutRefusal why) : Error(e), why_(std::move(why)) {}
   const LayoutRefusal& why() const { return why_; }
 
  private:

@@ -69,19 +69,19 @@ Cost matmul_cost(const MatmulCost& m, DType dtype) {
 }
 
 void Meter::charge(const std::string& op, const std::string& what, const Cost& cost) {
-  STRIDED_CHECK(cost.largest <= kTensorBudget, op, ": ", what, " needs ", cost.largest,
+  STRIDED_CHECK(cost.largest <= kTensorBudget, op, what, " needs ", cost.largest,
                 " elements; strided-explore allocates at most ", factored(kTensorBudget),
                 " per tensor");
   const Checked held = Checked(held_) + cost.allocated;
-  STRIDED_CHECK(!held.overflowed() && held.value() <= kMemoryBudget, op, ": ", what, " needs ",
+  STRIDED_CHECK(!held.overflowed() && held.value() <= kMemoryBudget, op, what, " needs ",
                 cost.allocated, " elements while the request holds ", held_,
                 "; strided-explore holds at most ", factored(kMemoryBudget),
                 " elements at once per request (its memory budget)");
   const Checked work = Checked(work_) + cost.work;
-  STRIDED_CHECK(!work.overflowed() && work.value() <= kWorkBudget, op, ": ", what, " costs ",
-                cost.work, " element operations after the ", work_,
-                " this request has spent; strided-explore's work budget is ",
-                factored(kWorkBudget), " element operations per request");
+  STRIDED_CHECK(!work.overflowed() && work.value() <= kWorkBudget, op, what, " costs ", cost.work,
+                " element operations after the ", work_,
+                " this request has spent; strided-explore's work budget is ", factored(kWorkBudget),
+                " element operations per request");
   work_ = work.value();
   bytes_ = saturated(Checked(bytes_) + cost.bytes);
 }
@@ -103,9 +103,9 @@ bool Meter::take(int64_t numbers) {
 }
 
 void Meter::spend(int64_t numbers, const std::string& what) {
-  STRIDED_CHECK(take(numbers), what, " writes ", numbers, " numbers and the request has ",
-                print_left(), " left; strided-explore's print budget is ",
-                factored(kPrintBudget), " numbers per request");
+  STRIDED_CHECK(take(numbers), "", what, " writes ", numbers, " numbers and the request has ",
+                print_left(), " left; strided-explore's print budget is ", factored(kPrintBudget),
+                " numbers per request");
 }
 
 int64_t layout_numbers(const Tensor& t) { return saturated(Checked(t.dim()) * 2 + 4); }

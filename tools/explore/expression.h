@@ -25,10 +25,10 @@ struct Span {
 // An error in the user's expression, with the text it is about.
 class ExploreError : public Error {
  public:
-  ExploreError(const std::string& message, Span span) : Error(message), span_(span) {}
+  ExploreError(const std::string& message, Span span) : Error("", message), span_(span) {}
   // A layout rule's refusal, with the library's explanation of it (bounded_ops.h).
   ExploreError(const std::string& message, Span span, std::optional<LayoutRefusal> why)
-      : Error(message), span_(span), why_(std::move(why)) {}
+      : Error("", message), span_(span), why_(std::move(why)) {}
   Span span() const { return span_; }
   const std::optional<LayoutRefusal>& why() const { return why_; }
 

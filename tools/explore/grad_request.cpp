@@ -190,7 +190,7 @@ Variable apply_grad_inplace(const Variable& x, const std::string& name, const Re
     if (name == "fill_") return autograd::fill_(x, grad_number(op.at("value")));
     return autograd::fill_(x, Scalar(int64_t{0}));  // zero_: fill_(0), FillBackward0 too
   } catch (const Error& e) {
-    throw Error(torch_words(e.what()));
+    throw Error("", torch_words(e));
   }
 }
 
@@ -205,8 +205,8 @@ Variable pick_output(const Variable& x, const std::string& name, const Request& 
   } else if (name == "chunk") {
     // TensorShape.cpp, chunk: split by ceil(size / chunks); its node is SplitBackward0.
     const int64_t chunks = get_int(op, "chunks");
-    STRIDED_CHECK(x.dim() > 0, "chunk expects at least a 1-dimensional tensor");
-    STRIDED_CHECK(chunks > 0, "chunk expects `chunks` to be greater than 0, got: ", chunks);
+    STRIDED_CHECK(x.dim() > 0, "", "chunk expects at least a 1-dimensional tensor");
+    STRIDED_CHECK(chunks > 0, "", "chunk expects `chunks` to be greater than 0, got: ", chunks);
     const int64_t size = x.size(wrap_dim(dim, x.dim(), "chunk"));
     outputs = autograd::split(x, (size + chunks - 1) / chunks, dim);
   } else if (op.at("split_size").is_array()) {
@@ -217,7 +217,7 @@ Variable pick_output(const Variable& x, const std::string& name, const Request& 
   int64_t i = get_int(op, "index");
   const int64_t n = static_cast<int64_t>(outputs.size());
   if (i < 0) i += n;
-  STRIDED_CHECK(i >= 0 && i < n, "tuple index out of range");
+  STRIDED_CHECK(i >= 0 && i < n, "", "tuple index out of range");
   return outputs[static_cast<size_t>(i)];
 }
 
@@ -357,7 +357,7 @@ Json answer_grad(const Request& grad, Meter& m) {
                   saturated(back.work), saturated(back.bytes)});
     loss.backward();
     const Tensor& g = x.grad();
-    STRIDED_CHECK(g.defined(), "grad: the leaf received no gradient");
+    STRIDED_CHECK(g.defined(), "grad", "the leaf received no gradient");
     return gradient_json(g, m);
   } catch (const Error& e) {
     return error_json(e.what());

@@ -22,7 +22,7 @@ const Tensor& written(const Tensor& self, F&& f) {
   try {
     f();
   } catch (const Error& e) {
-    throw Error(torch_words(e.what()));
+    throw Error("", torch_words(e));
   }
   return self;
 }
@@ -44,22 +44,11 @@ bool is_inplace(const std::string& name) {
   return kNames.count(name) != 0;
 }
 
-std::string torch_words(const std::string& library_message) {
-  std::string s = library_message;
-  // "add: ", "copy_(): ", "index_put_(): ", "expand: ", "broadcast_shapes: ": one word naming
-  // the op, then the words.
-  const auto drop_op = [&s] {
-    const size_t colon = s.find(": ");
-    if (colon != std::string::npos && colon > 0 && s.find(' ') > colon) s = s.substr(colon + 2);
-  };
-  drop_op();
+std::string torch_words(const Error& e) {
   // copy_'s own wrapping of a shape that does not broadcast: PyTorch says the broadcast's words.
-  const std::string broadcast = " does not broadcast to the destination's shape ";
-  if (starts_with(s, "source of shape ") && s.find(broadcast) != std::string::npos) {
-    const size_t inner = s.find(": ", s.find(broadcast));
-    if (inner != std::string::npos) s = s.substr(inner + 2);
-    drop_op();
-  }
+  const Error& refusal = e.cause() ? *e.cause() : e;
+  std::string s = refusal.message();  // the op ("add", "copy_()", "expand") is a field apart
+  // The library's own details of the operands, which PyTorch's words do not have.
   for (const char* detail : {" (written-to tensor ", " (destination ", " (shapes "}) {
     const size_t at = s.find(detail);
     if (at != std::string::npos && s.back() == ')') s.erase(at);
@@ -134,7 +123,8 @@ const Tensor& bounded_set_item(const Tensor& self, const std::vector<indexing::T
   if (lists) {
     // dispatch_index_put_: the lists index dims 0, 1, ... of self.
     if (basic)
-      throw Error("x[...] = value with lists of integers takes lists alone here (x[[0, 2]] = v, "
+      throw Error("",
+                  "x[...] = value with lists of integers takes lists alone here (x[[0, 2]] = v, "
                   "x[[0, 1], [2, 0]] = v): write x.index_put_ for the others");
     std::vector<std::vector<int64_t>> indices;
     for (const indexing::TensorIndex& i : index)
@@ -146,7 +136,7 @@ const Tensor& bounded_set_item(const Tensor& self, const std::vector<indexing::T
   try {
     dst = self.index(index);
   } catch (const Error& e) {
-    throw Error(torch_words(e.what()));
+    throw Error("", torch_words(e));
   }
   Tensor src = value_tensor(self, value, m);
   // at::indexing::copy_to (TensorIndexing.h): the value's leading 1s dropped (slicePrefix1sSize),
@@ -161,7 +151,7 @@ const Tensor& bounded_set_item(const Tensor& self, const std::vector<indexing::T
       src = src.view(Shape(sizes.begin() + static_cast<std::ptrdiff_t>(ones), sizes.end()))
                 .expand(dst.sizes());
     } catch (const Error& e) {
-      throw Error(torch_words(e.what()));
+      throw Error("", torch_words(e));
     }
   }
   bounded_copy_(dst, src, m);

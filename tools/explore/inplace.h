@@ -47,9 +47,10 @@ const Tensor& bounded_index_put_(const Tensor& self, const std::vector<std::vect
 const Tensor& bounded_set_item(const Tensor& self, const std::vector<indexing::TensorIndex>& index,
                                const Operand& value, Meter& m);
 
-// A library refusal in PyTorch's words alone: the library names the op first ("add: ",
-// "copy_(): ") and adds the layouts it refused after them (" (written-to tensor (4,3):(0,1))"),
-// where PyTorch's message has neither.
-std::string torch_words(const std::string& library_message);
+// A library refusal in PyTorch's words alone: its message without the op the library names
+// first ("add", "copy_()", a field of the Error), the refusal it explains when it has one (copy_'s
+// broadcast), and without the layouts the library adds after the words
+// (" (written-to tensor (4,3):(0,1))"), which PyTorch's message does not have.
+std::string torch_words(const Error& e);
 
 }  // namespace strided::explore

@@ -160,13 +160,30 @@ TEST_CASE("in-place arguments bind as PyTorch's") {
 }
 
 TEST_CASE("torch_words drops the library's op name and layouts, keeping PyTorch's words") {
-  CHECK(torch_words("add: unsupported operation: more than one element of the written-to tensor "
-                    "refers to a single memory location. Please clone() the tensor before "
-                    "performing the operation. (written-to tensor (4,3):(0,1))") ==
+  CHECK(torch_words(Error("add",
+                          "unsupported operation: more than one element of the written-to "
+                          "tensor refers to a single memory location. Please clone() the "
+                          "tensor before performing the operation. (written-to tensor "
+                          "(4,3):(0,1))")) ==
         "unsupported operation: more than one element of the written-to tensor refers to a "
         "single memory location. Please clone() the tensor before performing the operation.");
-  CHECK(torch_words("a leaf Variable that requires grad is being used in an in-place operation.") ==
+  CHECK(torch_words(Error("",
+                          "a leaf Variable that requires grad is being used in an in-place "
+                          "operation.")) ==
         "a leaf Variable that requires grad is being used in an in-place operation.");
+  // copy_'s refusal of a source that does not broadcast explains the broadcast's: PyTorch says
+  // the latter's words.
+  const Error broadcast("broadcast_shapes",
+                        "The size of tensor a (3) must match the size of "
+                        "tensor b (4) at non-singleton dimension 0");
+  const Error copy("copy_()",
+                   "source of shape [3] does not broadcast to the destination's shape [4]",
+                   broadcast);
+  CHECK(std::string(copy.what()) ==
+        "copy_(): source of shape [3] does not broadcast to the destination's shape [4]: "
+        "broadcast_shapes: The size of tensor a (3) must match the size of tensor b (4) at "
+        "non-singleton dimension 0");
+  CHECK(torch_words(copy) == broadcast.message());
 }
 
 TEST_CASE("--jsonl: an in-place op answers self, and the start tensor after the write") {

@@ -238,8 +238,8 @@ Json answer_broadcast_shapes(const Request& request, Meter& m) {
     for (const Shape& s : list) {
       dims += static_cast<int64_t>(s.size());
       for (int64_t d : s)
-        STRIDED_CHECK(d >= 0, "broadcast_shapes: Trying to create tensor with negative dimension ",
-                      d, ": ", to_string(s));
+        STRIDED_CHECK(d >= 0, "broadcast_shapes",
+                      "Trying to create tensor with negative dimension ", d, ": ", to_string(s));
     }
     m.charge("broadcast_shapes", "broadcasting " + std::to_string(list.size()) + " shapes",
              Cost{0, 0, dims.overflowed() ? INT64_MAX : dims.value()});

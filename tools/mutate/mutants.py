@@ -133,12 +133,12 @@ MUTANTS = [
          replace=""),
     dict(id="index-bounds", file="lib/strided/engine/indexing.cpp", function="Tensor::index",
          rule="an integer index equal to the dim's size is let through to select",
-         find="      STRIDED_CHECK(*i >= -size && *i < size, \"index(): index \", *i,",
-         replace="      STRIDED_CHECK(*i >= -size && *i <= size, \"index(): index \", *i,"),
+         find="      STRIDED_CHECK(*i >= -size && *i < size, \"index()\", \"index \", *i,",
+         replace="      STRIDED_CHECK(*i >= -size && *i <= size, \"index()\", \"index \", *i,"),
     dict(id="as-strided-negative", file="lib/strided/tensor/views.cpp", function="Tensor::as_strided",
          rule="as_strided accepts a negative stride (and leaves the storage bounds to catch it)",
-         find="    STRIDED_CHECK(s >= 0,\n                  \"as_strided(): Negative strides",
-         replace="    STRIDED_CHECK(true,\n                  \"as_strided(): Negative strides"),
+         find="    STRIDED_CHECK(s >= 0, \"as_strided()\",\n                  \"Negative strides",
+         replace="    STRIDED_CHECK(true, \"as_strided()\",\n                  \"Negative strides"),
     # ---- the iterator ------------------------------------------------------------------------
     dict(id="iter-no-reorder", file=L, function="walk_order",
          rule="walks never reorder dims (the iterator walks in the tensor's logical order)",
@@ -241,10 +241,10 @@ MUTANTS = [
     # ---- complex views and the GPU reductions' plan ---------------------------------------------
     dict(id="imag-of-conj", file="lib/strided/tensor/views.cpp", function="Tensor::imag",
          rule="imag of a conjugated tensor reads the stored imaginary parts, ignoring the conjugate bit",
-         find='  STRIDED_CHECK(!conj_, "imag(): the imaginary part',
+         find='  STRIDED_CHECK(!conj_, "imag()",\n                "the imaginary part',
          replace='  if (conj_) {\n    Tensor bytes = alias();\n    bytes.set_conj(false);\n'
                  '    return view_as_real(bytes).select(-1, 1);\n  }\n'
-                 '  STRIDED_CHECK(!conj_, "imag(): the imaginary part'),
+                 '  STRIDED_CHECK(!conj_, "imag()",\n                "the imaginary part'),
     dict(id="column-split-rows", file="kernels/strided/cuda/reduce_plan.h", function="column_split_read",
          rule="the GPU's column-split reduction steps its thread rows one row on instead of 128",
          find="  return {b * kSplitColumns + x, y + s * kSplitRows};",

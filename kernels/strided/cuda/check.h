@@ -21,9 +21,9 @@ namespace strided::cuda::detail {
   // Clear the error so the next, unrelated check does not report it again (non-sticky errors
   // such as cudaErrorMemoryAllocation stay pending otherwise).
   (void)cudaGetLastError();
-  throw ::strided::Error(::strided::detail::concat("CUDA error: ", cudaGetErrorString(err), " (",
-                                                   cudaGetErrorName(err), ") from ", call, " at ",
-                                                   file, ":", line));
+  throw ::strided::Error(
+      "CUDA error", ::strided::detail::concat(cudaGetErrorString(err), " (", cudaGetErrorName(err),
+                                              ") from ", call, " at ", file, ":", line));
 }
 
 // cuBLAS's own name and words for a status, from the library loaded on first use (cublas.cpp).
@@ -31,8 +31,8 @@ std::string cublas_status_text(cublasStatus_t s);
 
 [[noreturn]] inline void throw_cublas_error(cublasStatus_t s, const char* call, const char* file,
                                             int line) {
-  throw ::strided::Error(::strided::detail::concat("cuBLAS error: ", cublas_status_text(s),
-                                                   " from ", call, " at ", file, ":", line));
+  throw ::strided::Error("cuBLAS error", ::strided::detail::concat(cublas_status_text(s), " from ",
+                                                                   call, " at ", file, ":", line));
 }
 
 }  // namespace strided::cuda::detail

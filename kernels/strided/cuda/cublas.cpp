@@ -32,7 +32,7 @@ struct Cublas {
 template <typename F>
 void find(void* lib, const char* name, F& f) {
   f = reinterpret_cast<F>(dlsym(lib, name));
-  STRIDED_CHECK(f, "cuBLAS: libcublas has no ", name, ": ", dlerror());
+  STRIDED_CHECK(f, "cuBLAS", "libcublas has no ", name, ": ", dlerror());
 }
 
 // The library the headers were compiled against (libcublas.so.13 for cuBLAS 13), found as the
@@ -41,7 +41,7 @@ const Cublas& cublas() {
   static const Cublas c = [] {
     const std::string name = "libcublas.so." + std::to_string(CUBLAS_VER_MAJOR);
     void* lib = dlopen(name.c_str(), RTLD_NOW | RTLD_LOCAL);
-    STRIDED_CHECK(lib, "cuBLAS: ", name, " could not be loaded: ", dlerror());
+    STRIDED_CHECK(lib, "cuBLAS", name, " could not be loaded: ", dlerror());
     Cublas f;
     find(lib, "cublasCreate_v2", f.create);
     find(lib, "cublasSetMathMode", f.set_math_mode);

@@ -20,20 +20,19 @@ std::atomic<bool> g_force_64bit{false};
 using backend::ElementwiseOp;
 
 void check_cuda_tensor(const Tensor& t, const char* op, const char* what) {
-  STRIDED_CHECK(t.defined(), op, ": ", what, " is an undefined tensor");
-  STRIDED_CHECK(t.device().is_cuda(), op, ": expected ", what, " on a CUDA device, got ",
+  STRIDED_CHECK(t.defined(), op, what, " is an undefined tensor");
+  STRIDED_CHECK(t.device().is_cuda(), op, "expected ", what, " on a CUDA device, got ",
                 t.device().str(), " (move it with strided::cuda::to_device)");
 }
 
 void check_same_device(const Tensor& a, const Tensor& b, const char* op) {
-  STRIDED_CHECK(a.device() == b.device(), op,
-                ": expected all tensors on the same device, but found ", a.device().str(),
-                " and ", b.device().str());
+  STRIDED_CHECK(a.device() == b.device(), op, "expected all tensors on the same device, but found ",
+                a.device().str(), " and ", b.device().str());
 }
 
 void check_float32(const Tensor& t, const char* op, const char* what) {
-  STRIDED_CHECK(t.dtype() == DType::Float32, op, ": the GPU arithmetic is compiled for float32 only, ",
-                what, " is ", name(t.dtype()));
+  STRIDED_CHECK(t.dtype() == DType::Float32, op,
+                "the GPU arithmetic is compiled for float32 only, ", what, " is ", name(t.dtype()));
 }
 
 // Launches op over a plan the caller built with plan.h (so already checked for shapes and
@@ -45,7 +44,7 @@ void launch(const char* op, ElementwiseOp kind, ElementwiseKernel kernel, const 
   const int64_t item = it.output().element_size();
   const bool flat = plan.is_flat(item);
   STRIDED_CHECK(kernel != ElementwiseKernel::Flat || flat, op,
-                ": the flat kernel needs every operand to be one unit-stride run, but the plan is ",
+                "the flat kernel needs every operand to be one unit-stride run, but the plan is ",
                 layout_string(plan.sizes, plan.byte_strides[0]),
                 " (bytes, innermost first) for the output; use the strided kernel");
   require_available(op);
@@ -121,8 +120,10 @@ Tensor& copy_(Tensor& dst, const Tensor& src, ElementwiseKernel kernel) {
   check_cuda_tensor(dst, op, "self");
   check_cuda_tensor(src, op, "src");
   check_same_device(dst, src, op);
-  STRIDED_CHECK(dst.dtype() == src.dtype(), op, ": the GPU copy moves bits and does not convert "
-                "dtypes, but self is ", name(dst.dtype()), " and src is ", name(src.dtype()));
+  STRIDED_CHECK(dst.dtype() == src.dtype(), op,
+                "the GPU copy moves bits and does not convert "
+                "dtypes, but self is ",
+                name(dst.dtype()), " and src is ", name(src.dtype()));
   // Throws PyTorch's message when src cannot broadcast to dst.
   expand_geometry(src.layout(), dst.sizes());
   launch(op, ElementwiseOp::Copy, kernel, copy_iterator(op, dst, src));

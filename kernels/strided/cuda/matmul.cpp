@@ -11,12 +11,12 @@ namespace strided::cuda {
 namespace {
 
 void check_matrix(const Tensor& t, const char* op, const char* what) {
-  STRIDED_CHECK(t.defined(), op, ": ", what, " is an undefined tensor");
-  STRIDED_CHECK(t.device().is_cuda(), op, ": expected ", what, " on a CUDA device, got ",
+  STRIDED_CHECK(t.defined(), op, what, " is an undefined tensor");
+  STRIDED_CHECK(t.device().is_cuda(), op, "expected ", what, " on a CUDA device, got ",
                 t.device().str());
-  STRIDED_CHECK(t.dtype() == DType::Float32, op,
-                ": the GPU matmul is compiled for float32 only, ", what, " is ", name(t.dtype()));
-  STRIDED_CHECK(t.dim() == 2, op, ": expected ", what, " to be 2-D, got shape ",
+  STRIDED_CHECK(t.dtype() == DType::Float32, op, "the GPU matmul is compiled for float32 only, ",
+                what, " is ", name(t.dtype()));
+  STRIDED_CHECK(t.dim() == 2, op, "expected ", what, " to be 2-D, got shape ",
                 to_string(t.sizes()));
 }
 
@@ -34,9 +34,9 @@ constexpr const char* kOp = "cuda::matmul";
 void check_matmul_operands(const Tensor& a, const Tensor& b) {
   check_matrix(a, kOp, "self");
   check_matrix(b, kOp, "other");
-  STRIDED_CHECK(a.device() == b.device(), kOp, ": expected both operands on one device, got ",
+  STRIDED_CHECK(a.device() == b.device(), kOp, "expected both operands on one device, got ",
                 a.device().str(), " and ", b.device().str());
-  STRIDED_CHECK(a.size(1) == b.size(0), kOp, ": mat1 and mat2 shapes cannot be multiplied (",
+  STRIDED_CHECK(a.size(1) == b.size(0), kOp, "mat1 and mat2 shapes cannot be multiplied (",
                 a.size(0), "x", a.size(1), " and ", b.size(0), "x", b.size(1), ")");
 }
 
@@ -46,11 +46,11 @@ Tensor& matmul_out(Tensor& out, const Tensor& a, const Tensor& b, MatmulKernel k
   const char* op = kOp;
   check_matmul_operands(a, b);
   check_matrix(out, op, "out");
-  STRIDED_CHECK(out.device() == a.device(), op, ": expected out on ", a.device().str(), ", got ",
+  STRIDED_CHECK(out.device() == a.device(), op, "expected out on ", a.device().str(), ", got ",
                 out.device().str());
   const int64_t M = a.size(0), K = a.size(1), N = b.size(1);
   STRIDED_CHECK(out.size(0) == M && out.size(1) == N && out.is_contiguous(), op,
-                ": out must be a contiguous ", M, "x", N, " matrix, got ", out.layout());
+                "out must be a contiguous ", M, "x", N, " matrix, got ", out.layout());
   for (const Tensor* in : {&a, &b}) check_no_overlap(op, out, *in, "an operand");
   require_available(op);
   backend::DeviceGuard guard(out.device().index);
@@ -69,7 +69,7 @@ Tensor& matmul_out(Tensor& out, const Tensor& a, const Tensor& b, MatmulKernel k
   const BlasOperand at = blas_operand(ca);
   const BlasOperand bt = blas_operand(cb);
   const GemmCall call = make_gemm_call(M, N, K, at, bt, std::max<int64_t>(1, N));
-  STRIDED_CHECK(call.fits_int32(), op, ": (", M, "x", K, ")·(", K, "x", N,
+  STRIDED_CHECK(call.fits_int32(), op, "(", M, "x", K, ")·(", K, "x", N,
                 ") exceeds the 32-bit sizes of the cuBLAS API");
   backend::cublas_sgemm(call, out.data<float>(), ca.data<float>(), cb.data<float>());
   return out;

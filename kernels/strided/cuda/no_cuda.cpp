@@ -11,7 +11,7 @@ namespace {
 constexpr const char* kReason = "this build has no CUDA support";
 
 [[noreturn]] void refuse(const char* what) {
-  throw Error(strided::detail::concat(what, ": no CUDA device: ", kReason));
+  throw Error(what, strided::detail::concat("no CUDA device: ", kReason));
 }
 }  // namespace
 

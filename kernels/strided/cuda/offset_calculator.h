@@ -56,8 +56,8 @@ struct FastDivider32 {
 
   FastDivider32() = default;
   explicit FastDivider32(int64_t d) {
-    STRIDED_CHECK(d >= 1 && d <= std::numeric_limits<int32_t>::max(),
-                  "FastDivider32: divisor must be in [1, 2^31-1], got ", d);
+    STRIDED_CHECK(d >= 1 && d <= std::numeric_limits<int32_t>::max(), "FastDivider32",
+                  "divisor must be in [1, 2^31-1], got ", d);
     divisor = static_cast<uint32_t>(d);
     while (shift < 32 && (uint64_t{1} << shift) < divisor) ++shift;
     const uint64_t m = ((uint64_t{1} << 32) * ((uint64_t{1} << shift) - divisor)) / divisor + 1;
@@ -85,7 +85,7 @@ struct PlainDivider64 {
   uint64_t divisor = 1;
   PlainDivider64() = default;
   explicit PlainDivider64(int64_t d) {
-    STRIDED_CHECK(d >= 1, "PlainDivider64: divisor must be positive, got ", d);
+    STRIDED_CHECK(d >= 1, "PlainDivider64", "divisor must be positive, got ", d);
     divisor = static_cast<uint64_t>(d);
   }
   STRIDED_HOST_DEVICE DivMod<uint64_t> divmod(uint64_t n) const {
@@ -143,7 +143,7 @@ template <int NARGS, class index_t>
 OffsetCalculator<NARGS, index_t> make_offset_calculator(IntList sizes,
                                                         const std::array<IntList, NARGS>& strides,
                                                         const char* op) {
-  STRIDED_CHECK(static_cast<int64_t>(sizes.size()) <= kMaxDims, op, ": ", sizes.size(),
+  STRIDED_CHECK(static_cast<int64_t>(sizes.size()) <= kMaxDims, op, sizes.size(),
                 " dims remain after coalescing (sizes ", to_string(sizes),
                 ") but the CUDA offset calculator accepts at most ", kMaxDims,
                 "; call .contiguous() on the operands first");
@@ -151,7 +151,7 @@ OffsetCalculator<NARGS, index_t> make_offset_calculator(IntList sizes,
   calc.dims = static_cast<int>(sizes.size());
   int64_t numel = 1;
   for (size_t d = 0; d < sizes.size(); ++d) {
-    STRIDED_CHECK(sizes[d] >= 1, op, ": the offset calculator needs sizes >= 1, got ",
+    STRIDED_CHECK(sizes[d] >= 1, op, "the offset calculator needs sizes >= 1, got ",
                   to_string(sizes), " (empty tensors launch nothing)");
     numel *= sizes[d];
     calc.sizes[d] = Divider<index_t>(sizes[d]);
@@ -161,7 +161,7 @@ OffsetCalculator<NARGS, index_t> make_offset_calculator(IntList sizes,
     }
   }
   if constexpr (sizeof(index_t) == 4)
-    STRIDED_CHECK(fits_32bit_indexing(numel), op, ": ", numel,
+    STRIDED_CHECK(fits_32bit_indexing(numel), op, numel,
                   " elements do not fit 32-bit indexing; the 64-bit path must be used");
   return calc;
 }

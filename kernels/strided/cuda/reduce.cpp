@@ -19,11 +19,11 @@ struct ReduceArgs {
 };
 
 ReduceArgs check(const char* op, backend::ReduceOp kind, const Tensor& in, int64_t dim) {
-  STRIDED_CHECK(in.defined(), op, ": undefined tensor");
-  STRIDED_CHECK(in.device().is_cuda(), op, ": expected a CUDA tensor, got one on ",
+  STRIDED_CHECK(in.defined(), op, "undefined tensor");
+  STRIDED_CHECK(in.device().is_cuda(), op, "expected a CUDA tensor, got one on ",
                 in.device().str());
   STRIDED_CHECK(in.dtype() == DType::Float32, op,
-                ": the GPU reductions are compiled for float32 only, got ", name(in.dtype()));
+                "the GPU reductions are compiled for float32 only, got ", name(in.dtype()));
   ReduceArgs c;
   c.dim = wrap_dim(dim, in.dim(), op);
   int64_t outputs = 1;
@@ -37,7 +37,7 @@ ReduceArgs check(const char* op, backend::ReduceOp kind, const Tensor& in, int64
     }
   }
   STRIDED_CHECK(kind != backend::ReduceOp::Max || c.reduced > 0 || outputs == 0, op,
-                ": Expected reduction dim ", c.dim, " to have non-zero size (input shape ",
+                "Expected reduction dim ", c.dim, " to have non-zero size (input shape ",
                 to_string(in.sizes()), ")");
   return c;
 }

@@ -38,9 +38,9 @@ ReduceKernel auto_version(const ReducePlan& plan, int64_t itemsize) {
 }
 
 std::vector<int64_t> warp_reads(const ReducePlan& plan, ReduceKernel v, int w, int64_t s) {
-  STRIDED_CHECK(v != ReduceKernel::Auto, "warp_reads: name the kernel: Auto is chosen per plan");
+  STRIDED_CHECK(v != ReduceKernel::Auto, "warp_reads", "name the kernel: Auto is chosen per plan");
   STRIDED_CHECK(w >= 0 && w < (v == ReduceKernel::ColumnSplit ? kSplitWarps : kRowThreads / 32),
-                "warp_reads: block 0 has no warp ", w);
+                "warp_reads", "block 0 has no warp ", w);
   std::vector<int64_t> bytes;
   for (int lane = 0; lane < 32; ++lane) {
     const int thread = 32 * w + lane;

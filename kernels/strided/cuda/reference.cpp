@@ -12,11 +12,10 @@ namespace strided::cuda {
 namespace {
 
 void require_cpu_float(const Tensor& t, const char* op) {
-  STRIDED_CHECK(t.defined(), op, ": undefined tensor");
-  STRIDED_CHECK(t.device().is_cpu(), op, ": the reference runs on the CPU, got a tensor on ",
+  STRIDED_CHECK(t.defined(), op, "undefined tensor");
+  STRIDED_CHECK(t.device().is_cpu(), op, "the reference runs on the CPU, got a tensor on ",
                 t.device().str());
-  STRIDED_CHECK(t.dtype() == DType::Float32, op, ": the reference is float32, got ",
-                name(t.dtype()));
+  STRIDED_CHECK(t.dtype() == DType::Float32, op, "the reference is float32, got ", name(t.dtype()));
 }
 
 // Calls f(offset) for every element of a (sizes, strides) layout in row-major index order, where
@@ -31,7 +30,7 @@ float apply(BinaryOp op, float x, float y) { return op == BinaryOp::Add ? x + y 
 
 void require_add_or_mul(BinaryOp op, const char* what) {
   STRIDED_CHECK(op == BinaryOp::Add || op == BinaryOp::Mul, what,
-                ": the GPU computes add and mul only, got ", to_string(op));
+                "the GPU computes add and mul only, got ", to_string(op));
 }
 
 struct Split {
@@ -86,8 +85,8 @@ Tensor reference_binary_scalar(const Tensor& a, float s, BinaryOp op) {
 }
 
 Tensor reference_transpose(const Tensor& in) {
-  STRIDED_CHECK(in.defined() && in.device().is_cpu() && in.dim() == 2,
-                "reference_transpose: expected a 2-D CPU tensor, got ",
+  STRIDED_CHECK(in.defined() && in.device().is_cpu() && in.dim() == 2, "reference_transpose",
+                "expected a 2-D CPU tensor, got ",
                 in.defined() ? to_string(in.sizes()) : std::string("an undefined tensor"));
   const int64_t rows = in.size(0), cols = in.size(1), item = in.element_size();
   Tensor out = empty({cols, rows}, {in.dtype()});
@@ -122,8 +121,8 @@ ReferenceValues reference_sum(const Tensor& in, int64_t dim) {
 ReferenceValues reference_amax(const Tensor& in, int64_t dim) {
   require_cpu_float(in, "reference_amax");
   const Split s = split_at(in, dim, "reference_amax");
-  STRIDED_CHECK(s.reduced > 0 || s.outer * s.inner == 0,
-                "reference_amax: Expected reduction dim ", dim, " to have non-zero size");
+  STRIDED_CHECK(s.reduced > 0 || s.outer * s.inner == 0, "reference_amax",
+                "Expected reduction dim ", dim, " to have non-zero size");
   ReferenceValues r;
   r.sizes = s.out_sizes;
   r.terms = s.reduced;
@@ -145,9 +144,9 @@ ReferenceValues reference_amax(const Tensor& in, int64_t dim) {
 ReferenceValues reference_matmul(const Tensor& a, const Tensor& b) {
   require_cpu_float(a, "reference_matmul");
   require_cpu_float(b, "reference_matmul");
-  STRIDED_CHECK(a.dim() == 2 && b.dim() == 2 && a.size(1) == b.size(0),
-                "reference_matmul: expected (M×K)·(K×N) matrices, got ", to_string(a.sizes()),
-                " and ", to_string(b.sizes()));
+  STRIDED_CHECK(a.dim() == 2 && b.dim() == 2 && a.size(1) == b.size(0), "reference_matmul",
+                "expected (M×K)·(K×N) matrices, got ", to_string(a.sizes()), " and ",
+                to_string(b.sizes()));
   const int64_t M = a.size(0), K = a.size(1), N = b.size(1);
   ReferenceValues r;
   r.sizes = {M, N};

@@ -28,7 +28,8 @@ void* cuda_allocate(int64_t nbytes) {
     (void)cudaGetLastError();
     int device = -1;
     (void)cudaGetDevice(&device);
-    throw Error(strided::detail::concat("cudaMalloc of ", nbytes, " bytes on cuda:", device,
+    throw Error("cudaMalloc",
+                strided::detail::concat("of ", nbytes, " bytes on cuda:", device,
                                         " failed: ", cudaGetErrorString(err), " (",
                                         cudaGetErrorName(err), ") at ", __FILE__, ":", __LINE__));
   }
@@ -87,12 +88,12 @@ std::string unavailable_reason() { return state().reason; }
 int device_count() { return state().ok ? state().count : 0; }
 
 void require_available(const char* op) {
-  STRIDED_CHECK(available(), op, ": no CUDA device: ", unavailable_reason());
+  STRIDED_CHECK(available(), op, "no CUDA device: ", unavailable_reason());
 }
 
 DeviceInfo device_info(int index) {
   require_available("cuda::device_info");
-  STRIDED_CHECK(index >= 0 && index < device_count(), "cuda::device_info: device cuda:", index,
+  STRIDED_CHECK(index >= 0 && index < device_count(), "cuda::device_info", "device cuda:", index,
                 " does not exist (", device_count(), " CUDA devices)");
   cudaDeviceProp p{};
   STRIDED_CUDA_CHECK(cudaGetDeviceProperties(&p, index));

@@ -17,8 +17,8 @@ float time_once(const std::function<void()>& work) {
 }
 
 void check_counts(int warmup, int runs, const char* op) {
-  STRIDED_CHECK(warmup >= 0 && runs >= 1, op, ": need warmup >= 0 and runs >= 1, got warmup=",
-                warmup, ", runs=", runs);
+  STRIDED_CHECK(warmup >= 0 && runs >= 1, op, "need warmup >= 0 and runs >= 1, got warmup=", warmup,
+                ", runs=", runs);
 }
 
 GpuTiming summarise(std::vector<double> samples) {
@@ -33,7 +33,7 @@ GpuTiming summarise(std::vector<double> samples) {
 }  // namespace
 
 double median(std::vector<double> samples) {
-  STRIDED_CHECK(!samples.empty(), "median: no samples");
+  STRIDED_CHECK(!samples.empty(), "median", "no samples");
   const size_t n = samples.size();
   std::sort(samples.begin(), samples.end());
   return n % 2 == 1 ? samples[n / 2] : 0.5 * (samples[n / 2 - 1] + samples[n / 2]);
@@ -67,7 +67,7 @@ GpuComparison time_gpu_interleaved(const std::function<void()>& a, const std::fu
 }
 
 std::function<void()> EventClock::timed(std::function<void()> work, int calls) {
-  STRIDED_CHECK(calls >= 1, "cuda::EventClock::timed: need calls >= 1, got calls=", calls);
+  STRIDED_CHECK(calls >= 1, "cuda::EventClock::timed", "need calls >= 1, got calls=", calls);
   return [this, work = std::move(work), calls] {
     require_available("cuda::EventClock");
     const std::function<void()> group = [&] {
@@ -78,7 +78,7 @@ std::function<void()> EventClock::timed(std::function<void()> work, int calls) {
 }
 
 double gigabytes_per_second(double bytes, double milliseconds) {
-  STRIDED_CHECK(milliseconds > 0, "gigabytes_per_second: time must be positive, got ",
+  STRIDED_CHECK(milliseconds > 0, "gigabytes_per_second", "time must be positive, got ",
                 milliseconds, " ms");
   return bytes / (milliseconds * 1e-3) / 1e9;
 }

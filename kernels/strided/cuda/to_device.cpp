@@ -29,20 +29,19 @@ Tensor staged(const Tensor& t) {
 }  // namespace
 
 Shape device_copy_strides(const Tensor& t) {
-  STRIDED_CHECK(t.defined(), "cuda::device_copy_strides: undefined tensor");
+  STRIDED_CHECK(t.defined(), "cuda::device_copy_strides", "undefined tensor");
   if (moves_as_one_block(t)) return t.strides();
   return infer_dense_strides(t.layout());
 }
 
 Tensor to_device(const Tensor& t, Device device) {
   const char* op = "cuda::to_device";
-  STRIDED_CHECK(t.defined(), op, ": undefined tensor");
+  STRIDED_CHECK(t.defined(), op, "undefined tensor");
   if (t.device() == device) return t;
   require_available(op);
   for (const Device d : {t.device(), device})
-    STRIDED_CHECK(d.is_cpu() || (d.index >= 0 && d.index < device_count()), op, ": device ",
-                  d.str(), " does not exist (this machine has ", device_count(),
-                  " CUDA devices)");
+    STRIDED_CHECK(d.is_cpu() || (d.index >= 0 && d.index < device_count()), op, "device ", d.str(),
+                  " does not exist (this machine has ", device_count(), " CUDA devices)");
 
   const Tensor src = staged(t);
   Tensor dst = [&] {

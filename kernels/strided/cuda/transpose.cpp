@@ -11,12 +11,13 @@ namespace {
 constexpr const char* kTransposeOp = "cuda::transposed_copy";
 
 void check_input(const Tensor& in) {
-  STRIDED_CHECK(in.defined(), kTransposeOp, ": undefined tensor");
-  STRIDED_CHECK(in.device().is_cuda(), kTransposeOp, ": expected a CUDA tensor, got one on ",
+  STRIDED_CHECK(in.defined(), kTransposeOp, "undefined tensor");
+  STRIDED_CHECK(in.device().is_cuda(), kTransposeOp, "expected a CUDA tensor, got one on ",
                 in.device().str());
-  STRIDED_CHECK(in.dim() == 2, kTransposeOp, ": expected a 2-D tensor, got shape ", to_string(in.sizes()));
+  STRIDED_CHECK(in.dim() == 2, kTransposeOp, "expected a 2-D tensor, got shape ",
+                to_string(in.sizes()));
   STRIDED_CHECK(in.element_size() == 4, kTransposeOp,
-                ": the transpose kernels move 4-byte elements (float32, int32), got ",
+                "the transpose kernels move 4-byte elements (float32, int32), got ",
                 name(in.dtype()));
 }
 }  // namespace

@@ -98,7 +98,7 @@ Tensor as_strided_backward(const Tensor& grad, IntList input_sizes, IntList inpu
 namespace {
 template <class F>
 Tensor map(const Tensor& x, F f) {
-  STRIDED_CHECK(is_floating_point(x.dtype()), "autograd: expected a floating tensor, got ",
+  STRIDED_CHECK(is_floating_point(x.dtype()), "autograd", "expected a floating tensor, got ",
                 name(x.dtype()));
   std::vector<double> v = x.to_vector();
   for (double& e : v) e = f(e);

@@ -21,7 +21,7 @@ std::string torch_size(IntList sizes) {
 // it when it can be, refused otherwise; another dtype is cast to the output's.
 Tensor validate(const Node& producer, size_t index, Tensor grad, const OutputInfo& info) {
   if (grad.sizes() != info.sizes) {
-    STRIDED_CHECK(detail::is_expandable_to(info.sizes, grad.sizes()), "Function ",
+    STRIDED_CHECK(detail::is_expandable_to(info.sizes, grad.sizes()), "", "Function ",
                   producer.name(), " returned an invalid gradient at index ", index, " - got ",
                   to_string(grad.sizes()), " but expected shape compatible with ",
                   to_string(info.sizes));
@@ -43,19 +43,19 @@ void backward(const std::vector<Variable>& outputs, const std::vector<Tensor>& g
   std::vector<Tensor> root_grads;
   for (size_t i = 0; i < outputs.size(); ++i) {
     const Variable& out = outputs[i];
-    STRIDED_CHECK(out.requires_grad(), "element ", i,
+    STRIDED_CHECK(out.requires_grad(), "", "element ", i,
                   " of tensors does not require grad and does not have a grad_fn");
     Tensor g = i < grad_outputs.size() ? grad_outputs[i] : Tensor();
     if (!g.defined()) {
-      STRIDED_CHECK(out.numel() == 1, "grad can be implicitly created only for scalar outputs");
+      STRIDED_CHECK(out.numel() == 1, "", "grad can be implicitly created only for scalar outputs");
       // PyTorch 2 (torch/autograd/__init__.py, _make_grads) refuses a complex scalar too; 1.13
       // let it through with a gradient of 1.
-      STRIDED_CHECK(is_floating_point(out.dtype()),
+      STRIDED_CHECK(is_floating_point(out.dtype()), "",
                     "grad can be implicitly created only for real scalar outputs but got torch.",
                     name(out.dtype()));
       g = ones(out.sizes(), {out.dtype()});
     } else {
-      STRIDED_CHECK(g.sizes() == out.sizes(), "Mismatch in shape: grad_output[", i,
+      STRIDED_CHECK(g.sizes() == out.sizes(), "", "Mismatch in shape: grad_output[", i,
                     "] has a shape of ", torch_size(g.sizes()), " and output[", i,
                     "] has a shape of ", torch_size(out.sizes()), ".");
     }

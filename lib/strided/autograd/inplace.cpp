@@ -26,19 +26,18 @@ void check_inplace(const Variable& self) {
   // handle_view_on_rebase (VariableTypeUtils.h), before the leaf checks: one output of a node
   // that returns several views cannot take a CopySlices history of its own.
   if (self.is_view() && self.meta()->multi_output) {
-    STRIDED_CHECK(false, "Output ", made_as, " of ",
-                  made_by ? made_by->name() : std::string(),
+    STRIDED_CHECK(false, "", "Output ", made_as, " of ", made_by ? made_by->name() : std::string(),
                   " is a view and is being modified inplace. This view is the output of a function "
                   "that returns multiple views. Such functions do not allow the output views to be "
                   "modified inplace. You should replace the inplace operation by an out-of-place "
                   "one.");
   }
   if (self.is_view()) {
-    STRIDED_CHECK(!self.base().is_leaf(),
+    STRIDED_CHECK(!self.base().is_leaf(), "",
                   "a view of a leaf Variable that requires grad is being used in an in-place "
                   "operation.");
   } else {
-    STRIDED_CHECK(!self.is_leaf(),
+    STRIDED_CHECK(!self.is_leaf(), "",
                   "a leaf Variable that requires grad is being used in an in-place operation.");
   }
 }

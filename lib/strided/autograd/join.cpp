@@ -11,23 +11,25 @@ namespace {
 // torch.cat on plain tensors (TensorShape.cpp, cat): every size but dim's must match; the result
 // is contiguous, in the promoted dtype.
 Tensor cat_tensors(const std::vector<Tensor>& tensors, int64_t dim) {
-  STRIDED_CHECK(!tensors.empty(), "torch.cat(): expected a non-empty list of Tensors");
+  STRIDED_CHECK(!tensors.empty(), "torch.cat()", "expected a non-empty list of Tensors");
   const Tensor& first = tensors[0];
-  STRIDED_CHECK(first.dim() > 0, "zero-dimensional tensor (at position 0) cannot be concatenated");
+  STRIDED_CHECK(first.dim() > 0, "",
+                "zero-dimensional tensor (at position 0) cannot be concatenated");
   const int64_t d = wrap_dim(dim, first.dim(), "cat");
   Shape sizes = first.sizes();
   DType dtype = first.dtype();
   int64_t total = 0;
   for (size_t i = 0; i < tensors.size(); ++i) {
     const Tensor& t = tensors[i];
-    STRIDED_CHECK(t.dim() > 0, "zero-dimensional tensor (at position ", i,
+    STRIDED_CHECK(t.dim() > 0, "", "zero-dimensional tensor (at position ", i,
                   ") cannot be concatenated");
-    STRIDED_CHECK(t.dim() == first.dim(), "Tensors must have same number of dimensions: got ",
+    STRIDED_CHECK(t.dim() == first.dim(), "", "Tensors must have same number of dimensions: got ",
                   first.dim(), " and ", t.dim());
     for (int64_t k = 0; k < first.dim(); ++k)
-      STRIDED_CHECK(k == d || t.size(k) == first.size(k), "Sizes of tensors must match except in ",
-                    "dimension ", d, ". Expected size ", first.size(k), " but got size ", t.size(k),
-                    " for tensor number ", i, " in the list.");
+      STRIDED_CHECK(k == d || t.size(k) == first.size(k), "",
+                    "Sizes of tensors must match except in ", "dimension ", d, ". Expected size ",
+                    first.size(k), " but got size ", t.size(k), " for tensor number ", i,
+                    " in the list.");
     total += t.size(d);
     dtype = promote_types(dtype, t.dtype());
   }
@@ -108,13 +110,14 @@ Variable cat(const std::vector<Variable>& tensors, int64_t dim) {
 
 std::vector<Variable> split(const Variable& x, int64_t split_size, int64_t dim) {
   // TensorShape.cpp, split.
-  STRIDED_CHECK(x.dim() != 0, "split expects at least a 1-dimensional tensor");
-  STRIDED_CHECK(split_size >= 0, "split expects split_size be non-negative, but got split_size=",
-                split_size);
+  STRIDED_CHECK(x.dim() != 0, "", "split expects at least a 1-dimensional tensor");
+  STRIDED_CHECK(split_size >= 0, "",
+                "split expects split_size be non-negative, but got split_size=", split_size);
   const int64_t d = wrap_dim(dim, x.dim(), "split");
   const int64_t length = x.size(d);
-  STRIDED_CHECK(split_size > 0 || length == 0, "split_size can only be 0 if dimension size is 0, ",
-                "but got dimension size of ", length);
+  STRIDED_CHECK(split_size > 0 || length == 0, "",
+                "split_size can only be 0 if dimension size is 0, ", "but got dimension size of ",
+                length);
   Shape sizes;
   const int64_t chunks = split_size == 0 ? 1 : std::max<int64_t>((length + split_size - 1) / split_size, 1);
   for (int64_t i = 0; i < chunks; ++i)
@@ -123,24 +126,25 @@ std::vector<Variable> split(const Variable& x, int64_t split_size, int64_t dim) 
 }
 
 std::vector<Variable> split(const Variable& x, IntList split_sizes, int64_t dim) {
-  STRIDED_CHECK(x.dim() != 0, "split expects at least a 1-dimensional tensor");
+  STRIDED_CHECK(x.dim() != 0, "", "split expects at least a 1-dimensional tensor");
   const int64_t d = wrap_dim(dim, x.dim(), "split_with_sizes");
   int64_t total = 0;
   for (int64_t s : split_sizes) {
-    STRIDED_CHECK(s >= 0, "split_with_sizes expects split_sizes have only non-negative entries, ",
+    STRIDED_CHECK(s >= 0, "",
+                  "split_with_sizes expects split_sizes have only non-negative entries, ",
                   "but got split_sizes=", to_string(split_sizes));
     total += s;
   }
-  STRIDED_CHECK(total == x.size(d), "split_with_sizes expects split_sizes to sum exactly to ",
-                x.size(d), " (input tensor's size at dimension ", d, "), but got split_sizes=",
-                to_string(split_sizes));
+  STRIDED_CHECK(total == x.size(d), "", "split_with_sizes expects split_sizes to sum exactly to ",
+                x.size(d), " (input tensor's size at dimension ", d,
+                "), but got split_sizes=", to_string(split_sizes));
   return split_impl(x, split_sizes.vec(), d, "SplitWithSizesBackward0");
 }
 
 std::vector<Variable> unbind(const Variable& x, int64_t dim) {
   // TensorShape.cpp, unbind: x.select(dim, i) for each i, views of x and the outputs of one node,
   // so that an in-place write into one is refused (handle_view_on_rebase, inplace.cpp).
-  STRIDED_CHECK(x.dim() > 0, "Dimension specified as ", dim, " but tensor has no dimensions");
+  STRIDED_CHECK(x.dim() > 0, "", "Dimension specified as ", dim, " but tensor has no dimensions");
   const int64_t d = wrap_dim(dim, x.dim(), "unbind");
   auto op = record("UnbindBackward0", {&x});
   std::vector<Variable> out;

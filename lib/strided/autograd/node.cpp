@@ -48,7 +48,7 @@ SavedVariable::SavedVariable(const Variable& v, bool is_output)
 }
 
 Tensor SavedVariable::unpack(const Node& owner) const {
-  STRIDED_CHECK(!was_released_,
+  STRIDED_CHECK(!was_released_, "",
                 "Trying to backward through the graph a second time (or directly access saved "
                 "tensors after they have already been freed). Saved intermediate values of the "
                 "graph are freed when you call .backward() or autograd.grad(). Specify "
@@ -72,7 +72,7 @@ Tensor SavedVariable::unpack(const Node& owner) const {
     msg << " is at version " << version_->version << "; expected version " << saved_version_
         << " instead. Hint: enable anomaly detection to find the operation that failed to "
            "compute its gradient, with torch.autograd.set_detect_anomaly(True).";
-    throw Error(msg.str());
+    throw Error("", msg.str());  // autograd's words name no op
   }
   return data_;
 }

@@ -24,7 +24,8 @@ Shape reduced_dims(const Tensor& x, IntList dims, const char* op) {
   for (int64_t d : dims) out.push_back(wrap_dim(d, std::max<int64_t>(x.dim(), 1), op));
   std::sort(out.begin(), out.end());
   for (size_t i = 1; i < out.size(); ++i)
-    STRIDED_CHECK(out[i] != out[i - 1], "dim ", out[i], " appears multiple times in the list of dims");
+    STRIDED_CHECK(out[i] != out[i - 1], "", "dim ", out[i],
+                  " appears multiple times in the list of dims");
   return out;
 }
 

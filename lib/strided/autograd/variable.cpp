@@ -15,7 +15,7 @@ thread_local bool g_grad_enabled = true;
 // "only Tensors of floating point dtype ...". Both let a complex tensor require grad
 // (isDifferentiableType: floating or complex).
 void check_can_require_grad(const Tensor& t, const char* words) {
-  STRIDED_CHECK(is_floating_point(t.dtype()) || is_complex(t.dtype()), words);
+  STRIDED_CHECK(is_floating_point(t.dtype()) || is_complex(t.dtype()), "", words);
 }
 constexpr const char* kMadeWithGrad =
     "Only Tensors of floating point and complex dtype can require gradients";
@@ -34,7 +34,7 @@ Variable::Variable(Tensor data, bool requires_grad) : data_(std::move(data)) {
 bool Variable::requires_grad() const { return meta_->requires_grad || grad_fn() != nullptr; }
 
 const Variable& Variable::requires_grad_(bool requires_grad) const {
-  STRIDED_CHECK(is_leaf(),
+  STRIDED_CHECK(is_leaf(), "",
                 "you can only change requires_grad flags of leaf variables. If you want to use a "
                 "computed variable in a subgraph that doesn't require differentiation use "
                 "var_no_grad = var.detach().");
@@ -62,7 +62,7 @@ bool Variable::is_leaf() const { return grad_fn() == nullptr; }
 
 void Variable::retain_grad() const {
   // torch/csrc/autograd/variable.cpp, VariableHooks::retain_grad.
-  STRIDED_CHECK(requires_grad(), "can't retain_grad on Tensor that has requires_grad=False");
+  STRIDED_CHECK(requires_grad(), "", "can't retain_grad on Tensor that has requires_grad=False");
   if (is_leaf() || meta_->retains_grad) return;  // a leaf keeps its grad anyway
   auto fn = grad_fn();
   fn->retained_.emplace_back(meta_->output_nr, meta_);

@@ -19,7 +19,7 @@ Device Device::parse(std::string_view text) {
     auto [ptr, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), n);
     if (ec == std::errc() && ptr == digits.data() + digits.size() && n >= 0) return cuda(n);
   }
-  throw Error(detail::concat("device: expected 'cpu', 'cuda' or 'cuda:N', got '", text, "'"));
+  throw Error("device", detail::concat("expected 'cpu', 'cuda' or 'cuda:N', got '", text, "'"));
 }
 
 }  // namespace strided

@@ -47,7 +47,7 @@ DType dtype_from_name(std::string_view n) {
   if (n == "double") return DType::Float64;
   if (n == "cfloat") return DType::Complex64;
   if (n == "cdouble") return DType::Complex128;
-  throw Error(detail::concat("dtype: unknown dtype '", n, "' (expected ", dtype_names(), ")"));
+  throw Error("dtype", detail::concat("unknown dtype '", n, "' (expected ", dtype_names(), ")"));
 }
 
 std::string dtype_names() {
@@ -78,13 +78,14 @@ DType complex_type(DType t, const char* op) {
   if (is_complex(t)) return t;
   if (t == DType::Float32) return DType::Complex64;
   if (t == DType::Float64) return DType::Complex128;
-  throw Error(detail::concat(op, ": ", name(t),
-                             " has no complex dtype in this library (complex64 holds float32 "
-                             "parts, complex128 float64 parts)"));
+  throw Error(op, detail::concat(name(t),
+                                 " has no complex dtype in this library (complex64 holds float32 "
+                                 "parts, complex128 float64 parts)"));
 }
 
 void refuse_complex(std::string_view op, DType t) {
-  throw Error(detail::concat(op, ": ", name(t), " is not supported by this library's kernels"));
+  throw Error(std::string(op),
+              detail::concat(name(t), " is not supported by this library's kernels"));
 }
 
 // binary16: 1 sign, 5 exponent (bias 15), 10 mantissa bits.

@@ -38,11 +38,11 @@ std::optional<uint64_t> safe_multiply_u64(IntList sizes) {
 int64_t checked_numel(IntList sizes, const char* op) {
   for (int64_t s : sizes)
     // c10's check_size_nonnegative, in its words.
-    STRIDED_CHECK(s >= 0, op, ": Trying to create tensor with negative dimension ", s, ": ",
+    STRIDED_CHECK(s >= 0, op, "Trying to create tensor with negative dimension ", s, ": ",
                   to_string(sizes));
   const std::optional<uint64_t> n = safe_multiply_u64(sizes);
   STRIDED_CHECK(n && *n <= static_cast<uint64_t>(INT64_MAX), op,
-                ": numel: integer multiplication overflow (sizes ", to_string(sizes), ")");
+                "numel: integer multiplication overflow (sizes ", to_string(sizes), ")");
   return static_cast<int64_t>(*n);
 }
 

@@ -27,8 +27,8 @@ namespace strided {
 namespace {
 
 void check_cpu(const Tensor& t, const char* op) {
-  STRIDED_CHECK(t.defined(), op, ": the tensor is undefined (default-constructed)");
-  STRIDED_CHECK(t.device().is_cpu(), op, ": only CPU tensors are supported here, got a tensor on ",
+  STRIDED_CHECK(t.defined(), op, "the tensor is undefined (default-constructed)");
+  STRIDED_CHECK(t.device().is_cpu(), op, "only CPU tensors are supported here, got a tensor on ",
                 t.device().str(), "; copy it to the CPU first");
 }
 
@@ -142,20 +142,22 @@ Tensor& Tensor::copy_(const Tensor& src) {
   try {
     shape = broadcast_shapes(sizes(), src.sizes());
   } catch (const Error& e) {
-    throw Error(detail::concat("copy_(): source of shape ", to_string(src.sizes()),
-                               " does not broadcast to the destination's shape ",
-                               to_string(sizes()), ": ", e.what()));
+    throw Error(
+        "copy_()",
+        detail::concat("source of shape ", to_string(src.sizes()),
+                       " does not broadcast to the destination's shape ", to_string(sizes())),
+        e);
   }
-  STRIDED_CHECK(shape == sizes(), "copy_(): output with shape ", to_string(sizes()),
+  STRIDED_CHECK(shape == sizes(), "copy_()", "output with shape ", to_string(sizes()),
                 " doesn't match the broadcast shape ", to_string(shape));
   if (is_same_tensor(*this, src)) return *this;
-  STRIDED_CHECK(has_internal_overlap(layout()) != MemOverlap::Yes,
-                "copy_(): unsupported operation: more than one element of the written-to tensor "
+  STRIDED_CHECK(has_internal_overlap(layout()) != MemOverlap::Yes, "copy_()",
+                "unsupported operation: more than one element of the written-to tensor "
                 "refers to a single memory location. Please clone() the tensor before performing "
                 "the operation. (destination ",
                 layout(), ")");
-  STRIDED_CHECK(get_overlap_status(*this, src) != MemOverlapStatus::Partial,
-                "copy_(): unsupported operation: some elements of the input tensor and the "
+  STRIDED_CHECK(get_overlap_status(*this, src) != MemOverlapStatus::Partial, "copy_()",
+                "unsupported operation: some elements of the input tensor and the "
                 "written-to tensor refer to a single memory location. Please clone() the tensor "
                 "before performing the operation. (destination ",
                 layout(), " at offset ", storage_offset(), ", source ", src.layout(), " at offset ",
@@ -176,14 +178,14 @@ Tensor& Tensor::fill_(const Scalar& value) {
   // torch.ones(1, 3).expand(4, 3).fill_(2) succeeds.
   check_cpu(*this, "fill_()");
   if (is_complex(dtype_)) {  // a real value: its real parts get it, its imaginary parts 0
-    STRIDED_CHECK(value.kind() != Scalar::Kind::Bool, "fill_(): a bool value for a ", name(dtype_),
-                  " tensor is not supported here");
+    STRIDED_CHECK(value.kind() != Scalar::Kind::Bool, "fill_()", "a bool value for a ",
+                  name(dtype_), " tensor is not supported here");
     parts(*this).select(-1, 0).fill_(value);
     parts(*this).select(-1, 1).fill_(Scalar(0.0));
     return *this;
   }
   // c10/util/TypeCast.h checked_convert: fill_(300) of a uint8 tensor is refused.
-  STRIDED_CHECK(fits_without_overflow(value, dtype_), "fill_(): value ", value.to_string(),
+  STRIDED_CHECK(fits_without_overflow(value, dtype_), "fill_()", "value ", value.to_string(),
                 " cannot be converted to type ", name(dtype_), " without overflow");
   if (numel() == 0) return *this;
   dispatch(dtype_, [&](auto tag) {
@@ -288,8 +290,8 @@ Tensor Tensor::contiguous(MemoryFormat memory_format) const {
   // else clone(memory_format) (claim CT-11.channels). A C = 1 tensor is returned as it is
   // for either format, being contiguous in both.
   if (is_contiguous(memory_format)) return *this;
-  STRIDED_CHECK(memory_format != MemoryFormat::Preserve,
-                "contiguous(): preserve memory format is unsupported by the contiguous operator");
+  STRIDED_CHECK(memory_format != MemoryFormat::Preserve, "contiguous()",
+                "preserve memory format is unsupported by the contiguous operator");
   check_cpu(*this, "contiguous()");
   Tensor out = empty_like(*this, {dtype_, device()}, memory_format, "contiguous()");
   copy_values(out, *this);
@@ -322,14 +324,14 @@ Tensor Tensor::repeat(IntList repeats) const {
   // TensorShape.cpp, repeat: sizes padded with leading 1s to repeats' length, each multiplied by
   // its repeat, in a fresh contiguous tensor; every element is copied (claim BC-07.repeat).
   check_cpu(*this, "repeat()");
-  STRIDED_CHECK(repeats.size() >= sizes().size(),
-                "repeat(): Number of dimensions of repeat dims can not be smaller than number of "
+  STRIDED_CHECK(repeats.size() >= sizes().size(), "repeat()",
+                "Number of dimensions of repeat dims can not be smaller than number of "
                 "dimensions of tensor");
   Shape padded(repeats.size() - sizes().size(), 1);
   padded.insert(padded.end(), sizes().begin(), sizes().end());
   Shape target(repeats.size());
   for (size_t i = 0; i < repeats.size(); ++i)
-    STRIDED_CHECK(!__builtin_mul_overflow(padded[i], repeats[i], &target[i]), "repeat(): size ",
+    STRIDED_CHECK(!__builtin_mul_overflow(padded[i], repeats[i], &target[i]), "repeat()", "size ",
                   padded[i], " repeated ", repeats[i], " times at dimension ", i,
                   " overflows int64");
   // A negative repeat makes a negative size, which empty refuses in PyTorch's words.
@@ -352,7 +354,7 @@ Tensor Tensor::flip(IntList dims) const {
   std::vector<bool> flipped(static_cast<size_t>(std::max<int64_t>(dim(), 1)), false);
   for (int64_t d : dims) {
     const int64_t w = wrap_dim(d, dim(), "flip()");
-    STRIDED_CHECK(!flipped[w], "flip(): dim ", w, " appears multiple times in the list of dims ",
+    STRIDED_CHECK(!flipped[w], "flip()", "dim ", w, " appears multiple times in the list of dims ",
                   to_string(dims));
     flipped[w] = true;
   }

@@ -42,7 +42,7 @@ CpuCapability detect() {
 
 void check_supported(CpuCapability c, const char* how) {
   const CpuCapability best = max_cpu_capability();
-  STRIDED_CHECK(c <= best, how, " asks for the ", to_string(c),
+  STRIDED_CHECK(c <= best, "", how, " asks for the ", to_string(c),
                 " kernels, which this CPU cannot run: it supports ", to_string(best),
                 " at best (default < avx2 < avx512)");
 }
@@ -56,8 +56,9 @@ CpuCapability choose() {
     check_supported(c, "STRIDED_CPU_CAPABILITY");
     return c;
   }
-  throw Error(detail::concat("STRIDED_CPU_CAPABILITY=", env,
-                             " names no CPU capability: expected default, avx2 or avx512"));
+  throw Error("STRIDED_CPU_CAPABILITY", detail::concat("'", env,
+                                                       "' names no CPU capability: "
+                                                       "expected default, avx2 or avx512"));
 }
 
 std::atomic<const CpuKernels*> chosen{nullptr};

@@ -59,8 +59,8 @@ struct AdvancedIndex {
     for (int64_t k = 0; k < count; ++k) {
       const int64_t size = src.size(indexed[k]);
       for (int64_t v : *lists[indexed[k]])
-        STRIDED_CHECK(v >= -size && v < size, op, ": index ", v,
-                      " is out of bounds for dimension ", k, " with size ", size);
+        STRIDED_CHECK(v >= -size && v < size, op, "index ", v, " is out of bounds for dimension ",
+                      k, " with size ", size);
     }
   }
 };
@@ -76,10 +76,9 @@ AdvancedIndex make_info(Tensor src, std::vector<const IndexList*> lists, const c
   } catch (const Error&) {
     std::string all;
     for (const Shape& s : shapes) all += (all.empty() ? "" : ", ") + to_string(s);
-    throw Error(detail::concat(op,
-                               ": shape mismatch: indexing tensors could not be broadcast "
-                               "together with shapes ",
-                               all));
+    throw Error(op, detail::concat("shape mismatch: indexing tensors could not be broadcast "
+                                   "together with shapes ",
+                                   all));
   }
   AdvancedIndex info;
   info.len = bshape[0];
@@ -87,7 +86,7 @@ AdvancedIndex make_info(Tensor src, std::vector<const IndexList*> lists, const c
   // front, so the indexed result dim comes first.
   const int64_t ndim = src.dim();
   STRIDED_CHECK(static_cast<int64_t>(lists.size()) <= ndim, op,
-                ": too many indices for tensor "
+                "too many indices for tensor "
                 "of dimension ",
                 ndim);
   lists.resize(static_cast<size_t>(ndim), nullptr);
@@ -114,7 +113,7 @@ AdvancedIndex make_info(Tensor src, std::vector<const IndexList*> lists, const c
   // AdvancedIndex: an empty indexed dim can only be indexed by an empty list.
   for (int64_t d : indexed)
     STRIDED_CHECK(src.size(d) != 0 || info.len == 0, op,
-                  ": index is out of bounds for dimension with size 0");
+                  "index is out of bounds for dimension with size 0");
   // restride_src: the result's shape, and src's strides over it.
   const auto first = src.sizes().begin() + info.before, last = first + info.count;
   info.out_sizes.assign(src.sizes().begin(), first);
@@ -209,22 +208,22 @@ Tensor in_index(F&& view) {
   try {
     return view();
   } catch (const Error& e) {
-    const std::string message = e.what();
-    const size_t colon = message.find("(): ");
-    if (colon == std::string::npos || colon > 16) throw;
-    throw Error("index(): " + message.substr(colon + 4));
+    // A view op's own refusal ("select()", "slice()", "unsqueeze()"), not a deeper one.
+    const std::string& op = e.op();
+    if (op.size() < 2 || op.compare(op.size() - 2, 2, "()") != 0) throw;
+    throw e.renamed("index()");
   }
 }
 }  // namespace
 
 Tensor Tensor::index(const std::vector<TensorIndex>& indices) const {
-  STRIDED_CHECK(defined(), "index(): the tensor is undefined (default-constructed)");
+  STRIDED_CHECK(defined(), "index()", "the tensor is undefined (default-constructed)");
   // count_specified_dimensions: integers, slices and lists each consume a dim.
   int64_t specified = 0;
   for (const TensorIndex& i : indices)
     if (!std::holds_alternative<NoneType>(i) && !std::holds_alternative<EllipsisType>(i))
       ++specified;
-  STRIDED_CHECK(specified <= dim(), "index(): too many indices for tensor of dimension ", dim(),
+  STRIDED_CHECK(specified <= dim(), "index()", "too many indices for tensor of dimension ", dim(),
                 " (", specified, " given)");
   Tensor result = *this;
   int64_t d = 0;  // the dim of result the next entry applies to
@@ -236,29 +235,29 @@ Tensor Tensor::index(const std::vector<TensorIndex>& indices) const {
     // named for index.
     if (d >= result.dim() && !std::holds_alternative<EllipsisType>(entry)) {
       if (const int64_t* i = std::get_if<int64_t>(&entry))
-        STRIDED_CHECK(false, "index(): index ", *i, " is out of bounds for dimension ", pos,
+        STRIDED_CHECK(false, "index()", "index ", *i, " is out of bounds for dimension ", pos,
                       ": a second '...' moved it past the last of ", result.dim(), " dimensions");
       if (std::holds_alternative<IndexList>(entry))
-        STRIDED_CHECK(false, "index(): too many indices for tensor of dimension ", result.dim(),
+        STRIDED_CHECK(false, "index()", "too many indices for tensor of dimension ", result.dim(),
                       " (got ", d + 1, ")");
       const int64_t n = result.dim() + (std::holds_alternative<NoneType>(entry) ? 1 : 0);
-      STRIDED_CHECK(d < n, "index(): Dimension out of range (expected to be in range of [", -n,
+      STRIDED_CHECK(d < n, "index()", "Dimension out of range (expected to be in range of [", -n,
                     ", ", n - 1, "], but got ", d, ")");
     }
     if (const int64_t* i = std::get_if<int64_t>(&entry)) {
       // applySelect: bounds are reported against the entry's position in the index.
-      STRIDED_CHECK(result.dim() > 0,
-                    "index(): invalid index of a 0-dim tensor. Use "
+      STRIDED_CHECK(result.dim() > 0, "index()",
+                    "invalid index of a 0-dim tensor. Use "
                     "`tensor.item()` in Python or `tensor.item<T>()` in C++ to convert a 0-dim "
                     "tensor to a number");
       const int64_t size = result.size(d);
-      STRIDED_CHECK(*i >= -size && *i < size, "index(): index ", *i,
+      STRIDED_CHECK(*i >= -size && *i < size, "index()", "index ", *i,
                     " is out of bounds for dimension ", pos, " with size ", size);
       result = in_index([&] { return result.select(d, *i); });
     } else if (const Slice* s = std::get_if<Slice>(&entry)) {
       // at::indexing::Slice and applySlice: a zero step and a negative step are refused.
-      STRIDED_CHECK(s->step != 0, "index(): slice step cannot be zero");
-      STRIDED_CHECK(s->step > 0, "index(): step must be greater than zero, got ", s->step,
+      STRIDED_CHECK(s->step != 0, "index()", "slice step cannot be zero");
+      STRIDED_CHECK(s->step > 0, "index()", "step must be greater than zero, got ", s->step,
                     " (negative strides are not supported; use flip)");
       result = in_index([&] { return result.slice(d, s->start, s->stop, s->step); });
       ++d;
@@ -275,8 +274,8 @@ Tensor Tensor::index(const std::vector<TensorIndex>& indices) const {
     }
   }
   if (lists.empty()) return result;
-  STRIDED_CHECK(result.device().is_cpu(),
-                "index(): advanced indexing is only supported on the "
+  STRIDED_CHECK(result.device().is_cpu(), "index()",
+                "advanced indexing is only supported on the "
                 "CPU for now, got a tensor on ",
                 result.device().str());
   // index is no view op, so PyTorch's conjugate fallback resolves the bit of its input first:
@@ -299,21 +298,21 @@ Tensor& Tensor::index_put_(const std::vector<std::vector<int64_t>>& indices, con
   // a refused call writes nothing (PyTorch's kernel checks as it goes and leaves the writes made
   // before the bad index).
   constexpr const char* op = "index_put_()";
-  STRIDED_CHECK(defined() && values.defined(),
-                "index_put_(): the tensor or the values are undefined (default-constructed)");
-  STRIDED_CHECK(static_cast<int64_t>(indices.size()) <= dim(),
-                "index_put_(): too many indices for tensor of dimension ", dim(), " (got ",
-                indices.size(), ")");
+  STRIDED_CHECK(defined() && values.defined(), "index_put_()",
+                "the tensor or the values are undefined (default-constructed)");
+  STRIDED_CHECK(static_cast<int64_t>(indices.size()) <= dim(), "index_put_()",
+                "too many indices for tensor of dimension ", dim(), " (got ", indices.size(), ")");
   // PyTorch 1.13 fails on an empty tuple of indices with this internal error.
-  STRIDED_CHECK(!indices.empty(), "index_put_(): strides() called on an undefined Tensor");
-  STRIDED_CHECK(device().is_cpu() && values.device().is_cpu(),
-                "index_put_(): advanced indexing is only supported on the CPU for now, got a "
+  STRIDED_CHECK(!indices.empty(), "index_put_()", "strides() called on an undefined Tensor");
+  STRIDED_CHECK(device().is_cpu() && values.device().is_cpu(), "index_put_()",
+                "advanced indexing is only supported on the CPU for now, got a "
                 "tensor on ",
                 (device().is_cpu() ? values : *this).device().str());
   // assert_no_overlap: values may not share a cell with self (Full or Partial).
   const MemOverlapStatus overlap = get_overlap_status(*this, values);
   STRIDED_CHECK(overlap != MemOverlapStatus::Full && overlap != MemOverlapStatus::Partial,
-                "index_put_(): unsupported operation: some elements of the input tensor and the "
+                "index_put_()",
+                "unsupported operation: some elements of the input tensor and the "
                 "written-to tensor refer to a single memory location. Please clone() the tensor "
                 "before performing the operation.");
   std::vector<const IndexList*> lists;
@@ -324,11 +323,11 @@ Tensor& Tensor::index_put_(const std::vector<std::vector<int64_t>>& indices, con
     shape = broadcast_shapes(values.sizes(), info.out_sizes);
   } catch (const Error&) {
   }
-  STRIDED_CHECK(shape == info.out_sizes, "index_put_(): shape mismatch: value tensor of shape ",
+  STRIDED_CHECK(shape == info.out_sizes, "index_put_()", "shape mismatch: value tensor of shape ",
                 to_string(values.sizes()), " cannot be broadcast to indexing result of shape ",
                 to_string(info.out_sizes));
-  STRIDED_CHECK(values.dtype() == dtype_,
-                "index_put_(): Index put requires the source and destination dtypes match, got ",
+  STRIDED_CHECK(values.dtype() == dtype_, "index_put_()",
+                "Index put requires the source and destination dtypes match, got ",
                 scalar_type_name(dtype_), " for the destination and ",
                 scalar_type_name(values.dtype()), " for the source.");
   info.check_bounds(op);
@@ -356,13 +355,15 @@ Tensor Tensor::index_select(int64_t dim, IntList indices) const {
   // TensorAdvancedIndexing.cpp, index_select_out_cpu_: a contiguous result whose dim has
   // indices.size() entries; indices do not wrap (a negative index is out of range). A 0-d tensor
   // takes dim 0 or -1, indices that are all 0, and gives a 0-d copy.
-  STRIDED_CHECK(defined(), "index_select(): the tensor is undefined (default-constructed)");
-  STRIDED_CHECK(device().is_cpu(), "index_select(): only CPU tensors are supported here, got a "
-                "tensor on ", device().str(), "; copy it to the CPU first");
+  STRIDED_CHECK(defined(), "index_select()", "the tensor is undefined (default-constructed)");
+  STRIDED_CHECK(device().is_cpu(), "index_select()",
+                "only CPU tensors are supported here, got a "
+                "tensor on ",
+                device().str(), "; copy it to the CPU first");
   const int64_t d = wrap_dim(dim, this->dim(), "index_select()");
   const int64_t size = this->dim() == 0 ? 1 : sizes()[d];
   for (int64_t i : indices)
-    STRIDED_CHECK(i >= 0 && i < size, "index_select(): index ", i,
+    STRIDED_CHECK(i >= 0 && i < size, "index_select()", "index ", i,
                   " is out of bounds for dimension ", d, " with size ", size,
                   " (index_select takes no negative indices)");
   if (this->dim() == 0) {

@@ -37,7 +37,7 @@ namespace strided {
 namespace {
 
 [[noreturn]] void rethrow_with_op(const std::string& op, const Error& e) {
-  throw Error(op + ": " + e.what());
+  throw Error(op, e.what());  // "add: broadcast_shapes: The size of tensor a ..."
 }
 
 }  // namespace
@@ -56,7 +56,7 @@ TensorIteratorConfig& TensorIteratorConfig::add_output(const Tensor& t) {
   return *this;
 }
 TensorIteratorConfig& TensorIteratorConfig::add_input(const Tensor& t) {
-  STRIDED_CHECK(t.defined(), op_name_, ": an input tensor is undefined");
+  STRIDED_CHECK(t.defined(), op_name_, "an input tensor is undefined");
   inputs_.push_back({t, std::nullopt});
   return *this;
 }
@@ -154,7 +154,7 @@ TensorIterator TensorIteratorConfig::build() const {
       const Tensor& out = ops[i].tensor;
       if (!out.defined()) continue;
       STRIDED_CHECK(has_internal_overlap(out) != MemOverlap::Yes, op,
-                    ": unsupported operation: more than one element of the written-to tensor "
+                    "unsupported operation: more than one element of the written-to tensor "
                     "refers to a single memory location. Please clone() the tensor before "
                     "performing the operation. (written-to tensor ",
                     out.layout(), ")");
@@ -162,7 +162,7 @@ TensorIterator TensorIteratorConfig::build() const {
         const Tensor& in = ops[j].tensor;
         if (is_same_tensor(out, in)) continue;
         STRIDED_CHECK(get_overlap_status(out, in) != MemOverlapStatus::Partial, op,
-                      ": unsupported operation: some elements of the input tensor and the "
+                      "unsupported operation: some elements of the input tensor and the "
                       "written-to tensor refer to a single memory location. Please clone() the "
                       "tensor before performing the operation. (written-to tensor ",
                       out.layout(), " at offset ", out.storage_offset(), ", input ", in.layout(),
@@ -200,7 +200,7 @@ TensorIterator TensorIteratorConfig::build() const {
   for (int i = 0; i < nout; ++i) {
     const Tensor& out = ops[i].tensor;
     if (!out.defined()) continue;
-    STRIDED_CHECK(out.sizes() == shape, op, ": output with shape ", to_string(out.sizes()),
+    STRIDED_CHECK(out.sizes() == shape, op, "output with shape ", to_string(out.sizes()),
                   " doesn't match the broadcast shape ", to_string(shape));
   }
 
@@ -216,8 +216,9 @@ TensorIterator TensorIteratorConfig::build() const {
     // A CPU 0-d input may join a CUDA op (PyTorch's allow_cpu_scalars): the kernel reads its value.
     const bool cpu_scalar = !o.is_output && o.tensor.dim() == 0 && o.tensor.device().is_cpu();
     STRIDED_CHECK(o.tensor.device() == device || cpu_scalar, op,
-                  ": Expected all tensors to be on the same device, but found at least two "
-                  "devices, ", device.str(), " and ", o.tensor.device().str(), "!");
+                  "Expected all tensors to be on the same device, but found at least two "
+                  "devices, ",
+                  device.str(), " and ", o.tensor.device().str(), "!");
   }
   std::optional<DType> first_input, first_output;
   bool different_inputs = false, different_outputs = false;
@@ -234,7 +235,7 @@ TensorIterator TensorIteratorConfig::build() const {
   if (check_all_same_dtype_ &&
       (different_inputs || different_outputs || (first_output && *first_output != common))) {
     for (const IterOperand& o : ops)
-      STRIDED_CHECK(!o.tensor.defined() || o.dtype() == common, op, ": Found dtype ",
+      STRIDED_CHECK(!o.tensor.defined() || o.dtype() == common, op, "Found dtype ",
                     scalar_type_name(o.dtype()), " but expected ", scalar_type_name(common));
   }
   if ((different_inputs || all_scalars) && promote_inputs_) {
@@ -252,7 +253,7 @@ TensorIterator TensorIteratorConfig::build() const {
     if (o.is_output) {
       if (!o.tensor.defined()) continue;
       if (enforce_safe_casting_ && o.dtype() != common)
-        STRIDED_CHECK(can_cast(common, o.dtype()), op, ": result type ", scalar_type_name(common),
+        STRIDED_CHECK(can_cast(common, o.dtype()), op, "result type ", scalar_type_name(common),
                       " can't be cast to the desired output type ", scalar_type_name(o.dtype()));
       continue;
     }
@@ -270,8 +271,8 @@ TensorIterator TensorIteratorConfig::build() const {
           store_scalar(t.data_ptr(), common, *o.wrapped_number);
         o.tensor = t;
       } else {
-        STRIDED_CHECK(o.tensor.device().is_cpu(), op, ": converting a ", device.str(),
-                      " input from ", name(o.dtype()), " to ", name(common),
+        STRIDED_CHECK(o.tensor.device().is_cpu(), op, "converting a ", device.str(), " input from ",
+                      name(o.dtype()), " to ", name(common),
                       " needs a device copy; convert it before the op");
         o.tensor = to_dtype(o.tensor, common);
       }
@@ -371,18 +372,18 @@ int64_t TensorIterator::numel() const {
 }
 
 const IterOperand& TensorIterator::operand(int k) const {
-  STRIDED_CHECK(k >= 0 && k < ntensors(), op_name_, ": operand ", k, " out of range for ",
-                ntensors(), " operands");
+  STRIDED_CHECK(k >= 0 && k < ntensors(), op_name_, "operand ", k, " out of range for ", ntensors(),
+                " operands");
   return operands_[k];
 }
 const Tensor& TensorIterator::output(int k) const {
-  STRIDED_CHECK(k >= 0 && k < num_outputs_, op_name_, ": output ", k, " out of range for ",
+  STRIDED_CHECK(k >= 0 && k < num_outputs_, op_name_, "output ", k, " out of range for ",
                 num_outputs_, " outputs");
   return operands_[k].tensor;
 }
 const Tensor& TensorIterator::input(int k) const {
-  STRIDED_CHECK(k >= 0 && k < ninputs(), op_name_, ": input ", k, " out of range for ",
-                ninputs(), " inputs");
+  STRIDED_CHECK(k >= 0 && k < ninputs(), op_name_, "input ", k, " out of range for ", ninputs(),
+                " inputs");
   return operands_[num_outputs_ + k].tensor;
 }
 
@@ -419,8 +420,8 @@ bool TensorIterator::is_inner_contiguous(int k) const {
 }
 
 Shape TensorIterator::plan_index(int64_t i) const {
-  STRIDED_CHECK(i >= 0 && i < numel(), op_name_, ": linear index ", i, " out of range for ",
-                numel(), " elements");
+  STRIDED_CHECK(i >= 0 && i < numel(), op_name_, "linear index ", i, " out of range for ", numel(),
+                " elements");
   Shape idx(shape_.size());
   for (size_t d = 0; d < shape_.size(); ++d) {
     idx[d] = i % shape_[d];
@@ -438,15 +439,15 @@ int64_t TensorIterator::byte_offset(int k, int64_t i) const {
 }
 
 void TensorIterator::unsafe_set_arg_strides(int k, Shape stride_bytes) {
-  STRIDED_CHECK(k >= 0 && k < ntensors(), op_name_, ": operand ", k, " out of range for ",
-                ntensors(), " operands");
-  STRIDED_CHECK(static_cast<int>(stride_bytes.size()) == ndim(), op_name_, ": ",
-                stride_bytes.size(), " strides for a plan of ", ndim(), " dims");
+  STRIDED_CHECK(k >= 0 && k < ntensors(), op_name_, "operand ", k, " out of range for ", ntensors(),
+                " operands");
+  STRIDED_CHECK(static_cast<int>(stride_bytes.size()) == ndim(), op_name_, stride_bytes.size(),
+                " strides for a plan of ", ndim(), " dims");
   operands_[k].stride_bytes = std::move(stride_bytes);
 }
 
 void TensorIterator::remove_operand(int k) {
-  STRIDED_CHECK(k >= num_outputs_ && k < ntensors(), op_name_, ": operand ", k,
+  STRIDED_CHECK(k >= num_outputs_ && k < ntensors(), op_name_, "operand ", k,
                 " is not an input of ", ntensors(), " operands with ", num_outputs_, " outputs");
   operands_.erase(operands_.begin() + k);
 }

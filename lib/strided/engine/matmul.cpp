@@ -31,7 +31,7 @@ namespace {
 // "\"addmm_impl_cpu_\" not implemented for 'Half'".)
 void check_kernel_dtype(DType t, const char* kernel) {
   if (is_complex(t)) refuse_complex("matmul", t);  // real kernels only (tensor.h)
-  STRIDED_CHECK(t != DType::Bool, "matmul: \"", kernel, "\" not implemented for '",
+  STRIDED_CHECK(t != DType::Bool, "matmul", "\"", kernel, "\" not implemented for '",
                 scalar_type_name(t), "'");
 }
 
@@ -58,7 +58,7 @@ const char* type_meta_name(DType t) {
 // addmm/addmv/bmm check that the second operand has the first's dtype (TORCH_CHECK in
 // the native kernels: "expected scalar type Float but found Double").
 void check_same_dtype(const Tensor& first, const Tensor& second) {
-  STRIDED_CHECK(first.dtype() == second.dtype(), "matmul: expected scalar type ",
+  STRIDED_CHECK(first.dtype() == second.dtype(), "matmul", "expected scalar type ",
                 scalar_type_name(first.dtype()), " but found ", scalar_type_name(second.dtype()));
 }
 
@@ -208,7 +208,7 @@ void blas_kernel(const Tensor& a_in, const Tensor& b_in, Tensor& out) {
   if (ob.copy) ob = blas_operand(b);
   STRIDED_CHECK(a.size(0) <= INT32_MAX && b.size(1) <= INT32_MAX && a.size(1) <= INT32_MAX &&
                     oa.ld <= INT32_MAX && ob.ld <= INT32_MAX,
-                "matmul: BLAS takes 32-bit sizes, but got ", a.size(0), "x", a.size(1), " and ",
+                "matmul", "BLAS takes 32-bit sizes, but got ", a.size(0), "x", a.size(1), " and ",
                 b.size(0), "x", b.size(1));
   gemm(a.data<T>(), oa, b.data<T>(), ob, out.data<T>(), a.size(0), b.size(1), a.size(1));
 }
@@ -298,11 +298,11 @@ std::string dims_string(const Tensor& t) {
 // addmm_impl_cpu_ compares the dtypes before it dispatches (1.13 dispatched first, then said
 // "expected scalar type Double but found Float").
 Tensor mm(const Tensor& a, const Tensor& b) {
-  STRIDED_CHECK(a.size(1) == b.size(0), "matmul: mat1 and mat2 shapes cannot be multiplied (",
+  STRIDED_CHECK(a.size(1) == b.size(0), "matmul", "mat1 and mat2 shapes cannot be multiplied (",
                 dims_string(a), " and ", dims_string(b), ")");
-  STRIDED_CHECK(a.dtype() == b.dtype(),
-                "matmul: expected m1 and m2 to have the same dtype, but got: ",
-                type_meta_name(a.dtype()), " != ", type_meta_name(b.dtype()));
+  STRIDED_CHECK(a.dtype() == b.dtype(), "matmul",
+                "expected m1 and m2 to have the same dtype, but got: ", type_meta_name(a.dtype()),
+                " != ", type_meta_name(b.dtype()));
   check_kernel_dtype(a.dtype(), "addmm_impl_cpu_");
   return mm_unchecked(a, b, MatmulKernel::Blas);
 }
@@ -310,7 +310,7 @@ Tensor mm(const Tensor& a, const Tensor& b) {
 // at::mv: "size mismatch, got input (2), mat (2x3), vec (4)", addmv's check in PyTorch 2.6 (1.13:
 // "size mismatch, got 2, 2x3,4").
 Tensor mv(const Tensor& a, const Tensor& v) {
-  STRIDED_CHECK(a.size(1) == v.size(0), "matmul: size mismatch, got input (", a.size(0),
+  STRIDED_CHECK(a.size(1) == v.size(0), "matmul", "size mismatch, got input (", a.size(0),
                 "), mat (", dims_string(a), "), vec (", v.size(0), ")");
   check_kernel_dtype(a.dtype(), "addmv_impl_cpu");
   check_same_dtype(a, v);
@@ -319,10 +319,10 @@ Tensor mv(const Tensor& a, const Tensor& v) {
 
 // at::dot checks the dtypes first, then the lengths.
 Tensor dot(const Tensor& a, const Tensor& b) {
-  STRIDED_CHECK(a.dtype() == b.dtype(),
-                "matmul: dot : expected both vectors to have same dtype, but found ",
+  STRIDED_CHECK(a.dtype() == b.dtype(), "matmul",
+                "dot : expected both vectors to have same dtype, but found ",
                 scalar_type_name(a.dtype()), " and ", scalar_type_name(b.dtype()));
-  STRIDED_CHECK(a.numel() == b.numel(), "matmul: inconsistent tensor size, expected tensor [",
+  STRIDED_CHECK(a.numel() == b.numel(), "matmul", "inconsistent tensor size, expected tensor [",
                 a.numel(), "] and src [", b.numel(),
                 "] to have the same number of elements, but got ", a.numel(), " and ", b.numel(),
                 " elements respectively");
@@ -333,9 +333,9 @@ Tensor dot(const Tensor& a, const Tensor& b) {
 // at::bmm on (B,n,k)·(B,k,m).
 Tensor bmm(const Tensor& a, const Tensor& b) {
   const int64_t batch = a.size(0), n = a.size(1), k = a.size(2), m = b.size(2);
-  STRIDED_CHECK(b.size(0) == batch && b.size(1) == k,
-                "matmul: Expected size for first two dimensions of batch2 tensor to be: [", batch,
-                ", ", k, "] but got: [", b.size(0), ", ", b.size(1), "].");
+  STRIDED_CHECK(b.size(0) == batch && b.size(1) == k, "matmul",
+                "Expected size for first two dimensions of batch2 tensor to be: [", batch, ", ", k,
+                "] but got: [", b.size(0), ", ", b.size(1), "].");
   check_kernel_dtype(a.dtype(), "bmm");
   check_same_dtype(a, b);
   Tensor out = empty({batch, n, m}, TensorOptions{a.dtype()});
@@ -414,7 +414,7 @@ std::string blas_description() {
 }
 
 BlasOperand blas_operand(const Tensor& t) {
-  STRIDED_CHECK(t.dim() == 2, "blas_operand: expected a 2-D tensor, but got ", t.dim(), "-D");
+  STRIDED_CHECK(t.dim() == 2, "blas_operand", "expected a 2-D tensor, but got ", t.dim(), "-D");
   return blas_operand(t.layout());
 }
 
@@ -426,30 +426,28 @@ BlasOperand blas_operand(const Layout& m) {
 }
 
 Tensor matmul_2d(const Tensor& a, const Tensor& b, MatmulKernel kernel) {
-  STRIDED_CHECK(a.dim() == 2 && b.dim() == 2, "matmul_2d: expected 2-D operands, but got ",
+  STRIDED_CHECK(a.dim() == 2 && b.dim() == 2, "matmul_2d", "expected 2-D operands, but got ",
                 a.dim(), "-D and ", b.dim(), "-D");
-  STRIDED_CHECK(a.device().is_cpu() && b.device().is_cpu(),
-                "matmul_2d: expected CPU tensors");
-  STRIDED_CHECK(a.size(1) == b.size(0),
-                "matmul_2d: mat1 and mat2 shapes cannot be multiplied (", dims_string(a), " and ",
-                dims_string(b), ")");
-  STRIDED_CHECK(a.dtype() == b.dtype() &&
-                    (a.dtype() == DType::Float32 || a.dtype() == DType::Float64),
-                "matmul_2d: the ", to_string(kernel),
-                " kernel takes two float32 or two float64 operands, but got ", name(a.dtype()),
-                " and ", name(b.dtype()));
+  STRIDED_CHECK(a.device().is_cpu() && b.device().is_cpu(), "matmul_2d", "expected CPU tensors");
+  STRIDED_CHECK(a.size(1) == b.size(0), "matmul_2d", "mat1 and mat2 shapes cannot be multiplied (",
+                dims_string(a), " and ", dims_string(b), ")");
+  STRIDED_CHECK(
+      a.dtype() == b.dtype() && (a.dtype() == DType::Float32 || a.dtype() == DType::Float64),
+      "matmul_2d", "the ", to_string(kernel),
+      " kernel takes two float32 or two float64 operands, but got ", name(a.dtype()), " and ",
+      name(b.dtype()));
   return mm_unchecked(a, b, kernel);
 }
 
 Tensor matmul(const Tensor& tensor1, const Tensor& tensor2) {
   const int64_t dim1 = tensor1.dim(), dim2 = tensor2.dim();
-  STRIDED_CHECK(dim1 != 0 && dim2 != 0,
-                "matmul: both arguments to matmul need to be at least 1D, but they are ", dim1,
-                "D and ", dim2, "D");
+  STRIDED_CHECK(dim1 != 0 && dim2 != 0, "matmul",
+                "both arguments to matmul need to be at least 1D, but they are ", dim1, "D and ",
+                dim2, "D");
   if (is_complex(tensor1.dtype())) refuse_complex("matmul", tensor1.dtype());
   if (is_complex(tensor2.dtype())) refuse_complex("matmul", tensor2.dtype());
-  STRIDED_CHECK(tensor1.device().is_cpu() && tensor2.device().is_cpu(),
-                "matmul: expected CPU tensors, but got ", tensor1.device().str(), " and ",
+  STRIDED_CHECK(tensor1.device().is_cpu() && tensor2.device().is_cpu(), "matmul",
+                "expected CPU tensors, but got ", tensor1.device().str(), " and ",
                 tensor2.device().str());
 
   if (dim1 == 1 && dim2 == 1) return dot(tensor1, tensor2);
@@ -486,7 +484,7 @@ Tensor matmul(const Tensor& tensor1, const Tensor& tensor2) {
     batch = broadcast_shapes(prefix(tensor1, std::min<int64_t>(dim1, 2)),
                              prefix(tensor2, std::min<int64_t>(dim2, 2)));
   } catch (const Error& e) {
-    throw Error(std::string("matmul: ") + e.what());
+    throw Error("matmul", e.what());
   }
   const int64_t batch_numel = checked_numel(batch, "matmul");
   Shape size1 = batch, size2 = batch;

@@ -17,9 +17,9 @@ namespace {
 
 void alpha_check(const char* op, DType dtype, const Scalar& alpha, bool negated) {
   STRIDED_CHECK(alpha.kind() != Scalar::Kind::Bool || dtype == DType::Bool, op,
-                ": Boolean alpha only supported for Boolean results.");
+                "Boolean alpha only supported for Boolean results.");
   STRIDED_CHECK(is_floating_point(dtype) || !alpha.is_floating_point(), op,
-                ": For integral input tensors, argument alpha must not be a floating point "
+                "For integral input tensors, argument alpha must not be a floating point "
                 "number.");
   // The kernel takes alpha as the dtype (BinaryOpsKernel.cpp, alpha_scalar.to<scalar_t>(), which
   // is c10's checked_convert), sub as add with -alpha: torch.add(a, b, alpha=300) of uint8
@@ -28,24 +28,24 @@ void alpha_check(const char* op, DType dtype, const Scalar& alpha, bool negated)
     // Negated with wrap-around: -(-2^63) is -2^63, without signed overflow.
     const Scalar a =
         negated ? Scalar(static_cast<int64_t>(0 - static_cast<uint64_t>(alpha.to_int()))) : alpha;
-    STRIDED_CHECK(fits_without_overflow(a, dtype), op, ": value ", a.to_string(),
+    STRIDED_CHECK(fits_without_overflow(a, dtype), op, "value ", a.to_string(),
                   " cannot be converted to type ", name(dtype), " without overflow (alpha ",
                   alpha.to_string(), ")");
   }
 }
 
 void sub_check(DType a, DType b) {
-  STRIDED_CHECK(a != DType::Bool || b != DType::Bool,
-                "sub: Subtraction, the `-` operator, with two bool tensors is not supported. Use "
+  STRIDED_CHECK(a != DType::Bool || b != DType::Bool, "sub",
+                "Subtraction, the `-` operator, with two bool tensors is not supported. Use "
                 "the `^` or `logical_xor()` operator instead.");
-  STRIDED_CHECK(a != DType::Bool && b != DType::Bool,
-                "sub: Subtraction, the `-` operator, with a bool tensor is not supported. If you "
+  STRIDED_CHECK(a != DType::Bool && b != DType::Bool, "sub",
+                "Subtraction, the `-` operator, with a bool tensor is not supported. If you "
                 "are trying to invert a mask, use the `~` or `logical_not()` operator instead.");
 }
 
 void neg_check(DType t) {
-  STRIDED_CHECK(t != DType::Bool,
-                "neg: Negation, the `-` operator, on a bool tensor is not supported. If you are "
+  STRIDED_CHECK(t != DType::Bool, "neg",
+                "Negation, the `-` operator, on a bool tensor is not supported. If you are "
                 "trying to invert a mask, use the `~` or `logical_not()` operator instead.");
 }
 
@@ -140,7 +140,7 @@ TensorIterator unary_plan(UnaryOp op, const Tensor& out, const Tensor& x, bool l
 
 void run_binary(BinaryOp op, const TensorIterator& it, const Scalar& alpha) {
   STRIDED_CHECK(it.noutputs() == 1 && it.ninputs() == 2, to_string(op),
-                ": expected a plan with one output and two inputs, got ", it.noutputs(), " and ",
+                "expected a plan with one output and two inputs, got ", it.noutputs(), " and ",
                 it.ninputs());
   const DType common = it.common_dtype();
   const char* name = to_string(op);
@@ -153,12 +153,12 @@ void run_binary(BinaryOp op, const TensorIterator& it, const Scalar& alpha) {
 
 void run_unary(UnaryOp op, const TensorIterator& it) {
   STRIDED_CHECK(it.noutputs() == 1 && it.ninputs() == 1, to_string(op),
-                ": expected a plan with one output and one input, got ", it.noutputs(), " and ",
+                "expected a plan with one output and one input, got ", it.noutputs(), " and ",
                 it.ninputs());
   const DType common = it.common_dtype();
   if (op == UnaryOp::Neg) neg_check(common);
-  STRIDED_CHECK(op != UnaryOp::Abs || common != DType::Bool,
-                "abs: \"abs_cpu\" not implemented for 'Bool'");
+  STRIDED_CHECK(op != UnaryOp::Abs || common != DType::Bool, "abs",
+                "\"abs_cpu\" not implemented for 'Bool'");
   if (it.numel() == 0) return;
   cpu_kernels().unary(op, it);
 }
@@ -296,16 +296,16 @@ Tensor operator/(const Tensor& a, const Scalar& b) {
 // -----------------------------------------------------------------------------------------
 
 TensorIterator copy_plan(const Tensor& dst, const Tensor& src) {
-  STRIDED_CHECK(dst.defined() && src.defined(), "copy_: both tensors must be defined");
-  STRIDED_CHECK(dst.device().is_cpu() && src.device().is_cpu(),
-                "copy_: the CPU engine copies between CPU tensors; got ", src.device().str(),
-                " to ", dst.device().str());
+  STRIDED_CHECK(dst.defined() && src.defined(), "copy_", "both tensors must be defined");
+  STRIDED_CHECK(dst.device().is_cpu() && src.device().is_cpu(), "copy_",
+                "the CPU engine copies between CPU tensors; got ", src.device().str(), " to ",
+                dst.device().str());
   // Two complex tensors copy as their (real, imaginary) pairs: view_as_real of each, float32 or
   // float64 parts, converted as any real copy. A conjugate bit is the caller's to resolve
   // (Tensor::copy_ does), so the two must agree here.
   if (is_complex(dst.dtype()) && is_complex(src.dtype())) {
-    STRIDED_CHECK(dst.is_conj() == src.is_conj(),
-                  "copy_: the plan copies bytes, and one of the two complex tensors is "
+    STRIDED_CHECK(dst.is_conj() == src.is_conj(), "copy_",
+                  "the plan copies bytes, and one of the two complex tensors is "
                   "conjugated; resolve_conj() it first");
     Tensor d = dst, s = src;
     d.set_conj(false);
@@ -327,9 +327,9 @@ TensorIteratorConfig copy_config(const Tensor& dst, const Tensor& src) {
 }
 
 void run_copy(const TensorIterator& it) {
-  STRIDED_CHECK(it.noutputs() == 1 && it.ninputs() == 1,
-                "copy_: expected a plan with one output and one input, got ", it.noutputs(),
-                " and ", it.ninputs());
+  STRIDED_CHECK(it.noutputs() == 1 && it.ninputs() == 1, "copy_",
+                "expected a plan with one output and one input, got ", it.noutputs(), " and ",
+                it.ninputs());
   if (it.numel() == 0) return;
   cpu_kernels().copy(it);
 }
@@ -346,7 +346,7 @@ bool copy_in_tiles(const TensorIterator& it) {
 // One definition of copy_'s semantics: Tensor::copy_ (copies.cpp). This free form is the
 // spelling the ops use, and must never disagree with the method.
 const Tensor& copy_(const Tensor& dst, const Tensor& src) {
-  STRIDED_CHECK(dst.defined() && src.defined(), "copy_: both tensors must be defined");
+  STRIDED_CHECK(dst.defined() && src.defined(), "copy_", "both tensors must be defined");
   Tensor handle = dst;  // a handle copy: the elements it views are the ones written
   handle.copy_(src);
   return dst;
@@ -354,7 +354,7 @@ const Tensor& copy_(const Tensor& dst, const Tensor& src) {
 
 // x.to(dtype) is Tensor::to (copies.cpp, preserve_format), named as PyTorch's C++ does.
 Tensor to_dtype(const Tensor& x, DType dtype) {
-  STRIDED_CHECK(x.defined(), "to: the tensor is undefined");
+  STRIDED_CHECK(x.defined(), "to", "the tensor is undefined");
   return x.to(dtype);
 }
 

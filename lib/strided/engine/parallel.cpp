@@ -192,7 +192,7 @@ class Pool {
 int get_num_threads() { return Pool::get().threads(); }
 
 void set_num_threads(int n) {
-  STRIDED_CHECK(n >= 1, "set_num_threads: Expected positive number of threads, but got ", n);
+  STRIDED_CHECK(n >= 1, "set_num_threads", "Expected positive number of threads, but got ", n);
 #ifdef STRIDED_ONE_THREAD
   n = 1;  // this build starts no thread, so the pool stays on the caller
 #endif
@@ -206,7 +206,7 @@ bool in_parallel_region() { return t_in_parallel; }
 
 void parallel_for(int64_t begin, int64_t end, int64_t grain_size,
                   const std::function<void(int64_t, int64_t)>& f) {
-  STRIDED_CHECK(grain_size >= 0, "parallel_for: grain_size must be >= 0, got ", grain_size);
+  STRIDED_CHECK(grain_size >= 0, "parallel_for", "grain_size must be >= 0, got ", grain_size);
   if (begin >= end) return;
   if (end - begin <= grain_size || get_num_threads() == 1 || t_in_parallel) {
     f(begin, end);

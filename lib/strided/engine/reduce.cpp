@@ -178,8 +178,8 @@ Shape reduced_shape(const Tensor& x, int64_t dim, bool keepdim) {
 }
 
 void check_reducible(const Tensor& x, const char* op) {
-  STRIDED_CHECK(x.defined(), op, ": the tensor is undefined");
-  STRIDED_CHECK(x.device().is_cpu(), op, ": the CPU engine reduces CPU tensors; got a tensor on ",
+  STRIDED_CHECK(x.defined(), op, "the tensor is undefined");
+  STRIDED_CHECK(x.device().is_cpu(), op, "the CPU engine reduces CPU tensors; got a tensor on ",
                 x.device().str());
   if (is_complex(x.dtype())) refuse_complex(op, x.dtype());  // real kernels only (tensor.h)
 }
@@ -218,7 +218,7 @@ void extreme_impl(const char* op, const Tensor& x, std::optional<int64_t> dim, b
 
 // PyTorch 1.13 has no argmax or argmin kernel for bool (AT_DISPATCH_ALL_TYPES_AND(Half, ...)).
 void check_arg_dtype(const Tensor& x, bool is_max) {
-  STRIDED_CHECK(x.dtype() != DType::Bool, "\"", is_max ? "argmax" : "argmin",
+  STRIDED_CHECK(x.dtype() != DType::Bool, "", "\"", is_max ? "argmax" : "argmin",
                 "_cpu\" not implemented for 'Bool'");
 }
 
@@ -227,7 +227,7 @@ ValuesIndices max_min(const Tensor& x, int64_t dim, bool keepdim, bool is_max) {
   check_reducible(x, op);
   const int64_t d = wrap_dim(dim, x.dim(), op);
   // ReduceOpsUtils.h, zero_numel_check_dims: a dim of size 0 has no extreme.
-  STRIDED_CHECK(x.dim() == 0 || x.size(d) != 0, op, ": Expected reduction dim ", d,
+  STRIDED_CHECK(x.dim() == 0 || x.size(d) != 0, op, "Expected reduction dim ", d,
                 " to have non-zero size.");
   const Shape shape = reduced_shape(x, d, keepdim);
   ValuesIndices r{empty(shape, {x.dtype()}), empty(shape, {DType::Int64})};
@@ -239,7 +239,7 @@ Tensor arg_extreme(const Tensor& x, int64_t dim, bool keepdim, bool is_max) {
   const char* op = op_name(is_max, true);
   check_reducible(x, op);
   const int64_t d = wrap_dim(dim, x.dim(), op);
-  STRIDED_CHECK(x.dim() == 0 || x.size(d) != 0, op, ": Expected reduction dim ", d,
+  STRIDED_CHECK(x.dim() == 0 || x.size(d) != 0, op, "Expected reduction dim ", d,
                 " to have non-zero size.");
   check_arg_dtype(x, is_max);
   Tensor out = empty(reduced_shape(x, d, keepdim), {DType::Int64});
@@ -272,8 +272,8 @@ Tensor mean_of(const Tensor& sum_result, int64_t count) {
 }
 
 void check_mean_dtype(const Tensor& x) {
-  STRIDED_CHECK(is_floating_point(x.dtype()),
-                "mean(): could not infer output dtype. Input dtype must be either a floating "
+  STRIDED_CHECK(is_floating_point(x.dtype()), "mean()",
+                "could not infer output dtype. Input dtype must be either a floating "
                 "point or complex dtype. Got: ",
                 scalar_type_name(x.dtype()));
 }
@@ -306,15 +306,15 @@ Tensor mean(const Tensor& x, int64_t dim, bool keepdim) {
 Tensor max(const Tensor& x) {
   check_reducible(x, "max()");
   // TensorCompare.cpp, max: "Expected reduction dim to be specified for input.numel() == 0."
-  STRIDED_CHECK(x.numel() > 0,
-                "max(): Expected reduction dim to be specified for input.numel() == 0. Specify "
+  STRIDED_CHECK(x.numel() > 0, "max()",
+                "Expected reduction dim to be specified for input.numel() == 0. Specify "
                 "the reduction dim with the 'dim' argument.");
   return extreme_all(x, true);
 }
 Tensor min(const Tensor& x) {
   check_reducible(x, "min()");
-  STRIDED_CHECK(x.numel() > 0,
-                "min(): Expected reduction dim to be specified for input.numel() == 0. Specify "
+  STRIDED_CHECK(x.numel() > 0, "min()",
+                "Expected reduction dim to be specified for input.numel() == 0. Specify "
                 "the reduction dim with the 'dim' argument.");
   return extreme_all(x, false);
 }
@@ -327,14 +327,14 @@ ValuesIndices min(const Tensor& x, int64_t dim, bool keepdim) {
 
 Tensor argmax(const Tensor& x) {
   check_reducible(x, "argmax()");
-  STRIDED_CHECK(x.numel() > 0,
-                "argmax(): Expected reduction dim to be specified for input.numel() == 0.");
+  STRIDED_CHECK(x.numel() > 0, "argmax()",
+                "Expected reduction dim to be specified for input.numel() == 0.");
   return arg_extreme_all(x, true);
 }
 Tensor argmin(const Tensor& x) {
   check_reducible(x, "argmin()");
-  STRIDED_CHECK(x.numel() > 0,
-                "argmin(): Expected reduction dim to be specified for input.numel() == 0.");
+  STRIDED_CHECK(x.numel() > 0, "argmin()",
+                "Expected reduction dim to be specified for input.numel() == 0.");
   return arg_extreme_all(x, false);
 }
 Tensor argmax(const Tensor& x, int64_t dim, bool keepdim) {

@@ -7,7 +7,8 @@
 namespace strided {
 
 std::optional<BlasReading> blas_reading(const Layout& matrix) {
-  STRIDED_CHECK(matrix.dim() == 2, "blas_reading: expected a 2-D layout, got ", to_string(matrix));
+  STRIDED_CHECK(matrix.dim() == 2, "blas_reading", "expected a 2-D layout, got ",
+                to_string(matrix));
   const int64_t rows = matrix.sizes()[0], cols = matrix.sizes()[1];
   const int64_t s0 = matrix.strides()[0], s1 = matrix.strides()[1];
   // Row-major: a row's elements are adjacent, ld steps from one row to the next.

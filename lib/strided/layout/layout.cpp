@@ -15,10 +15,10 @@ int64_t wrapping_add(int64_t a, int64_t b) {
 }
 
 void Layout::refuse() const {
-  STRIDED_CHECK(sizes_.size() == strides_.size(), "Layout: mismatch in length of strides (",
+  STRIDED_CHECK(sizes_.size() == strides_.size(), "Layout", "mismatch in length of strides (",
                 strides_.size(), ") and shape (", sizes_.size(), ")");
   for (size_t d = 0; d < sizes_.size(); ++d)
-    STRIDED_CHECK(sizes_[d] >= 0, "Layout: negative size at dim ", d, ": sizes ",
+    STRIDED_CHECK(sizes_[d] >= 0, "Layout", "negative size at dim ", d, ": sizes ",
                   to_string(sizes_));
   STRIDED_INTERNAL_ASSERT(false);  // refuse() is called only for a layout one check refuses
 }
@@ -38,7 +38,7 @@ std::ostream& operator<<(std::ostream& out, const Layout& layout) {
 int64_t wrap_dim(int64_t dim, int64_t ndim, const char* op) {
   // c10/core/WrapDimMinimal.h: a 0-d tensor behaves as if it had one dim for wrapping.
   const int64_t n = ndim > 0 ? ndim : 1;
-  STRIDED_CHECK(dim >= -n && dim < n, op, ": Dimension out of range (expected to be in range of [",
+  STRIDED_CHECK(dim >= -n && dim < n, op, "Dimension out of range (expected to be in range of [",
                 -n, ", ", n - 1, "], but got ", dim, ")");
   return dim < 0 ? dim + n : dim;
 }
@@ -132,7 +132,7 @@ Extent extent(const Layout& layout) {
       hi += reach;
   }
   // Only a layout no storage can hold (sizes and strides made by hand) gets here.
-  STRIDED_CHECK(!lo.overflowed() && !hi.overflowed(), "extent: the layout ",
+  STRIDED_CHECK(!lo.overflowed() && !hi.overflowed(), "extent", "the layout ",
                 layout_string(sizes, strides), " at storage offset ", offset,
                 " reaches offsets past int64");
   return Extent{lo.value(), hi.value()};
@@ -194,30 +194,36 @@ Shape infer_size(IntList shape, int64_t numel) {
 }
 
 Shape infer_size(IntList shape, int64_t numel, const char* op) {
+  if (std::optional<Shape> fits = infer_size_if_fits(shape, numel, op)) return std::move(*fits);
+  throw Error(
+      op, detail::concat("shape '", to_string(shape), "' is invalid for input of size ", numel));
+}
+
+std::optional<Shape> infer_size_if_fits(IntList shape, int64_t numel, const char* op) {
   // aten/src/ATen/InferSize.h, infer_size_impl. One -1 may stand for the missing factor; it is
   // refused when the other sizes multiply to 0, since then any value would do.
   Checked product = 1;
   std::optional<size_t> infer_dim;
   for (size_t d = 0; d < shape.size(); ++d) {
     if (shape[d] == -1) {
-      STRIDED_CHECK(!infer_dim, op, ": only one dimension can be inferred (shape ",
-                    to_string(shape), ")");
+      STRIDED_CHECK(!infer_dim, op, "only one dimension can be inferred (shape ", to_string(shape),
+                    ")");
       infer_dim = d;
     } else {
-      STRIDED_CHECK(shape[d] >= 0, op, ": invalid shape dimension ", shape[d], " in shape ",
+      STRIDED_CHECK(shape[d] >= 0, op, "invalid shape dimension ", shape[d], " in shape ",
                     to_string(shape));
       product *= shape[d];
     }
   }
   // A zero anywhere makes the product 0 even if a partial product overflowed.
   const bool zero = std::find(shape.begin(), shape.end(), int64_t{0}) != shape.end();
-  STRIDED_CHECK(zero || !product.overflowed(), op, ": shape ", to_string(shape),
+  STRIDED_CHECK(zero || !product.overflowed(), op, "shape ", to_string(shape),
                 " has more elements than int64 holds");
   const int64_t newsize = zero ? 0 : product.value();
   Shape result(shape.begin(), shape.end());
   if (numel == newsize || (infer_dim && newsize > 0 && numel % newsize == 0)) {
     if (infer_dim) {
-      STRIDED_CHECK(newsize != 0, op, ": cannot reshape tensor of 0 elements into shape ",
+      STRIDED_CHECK(newsize != 0, op, "cannot reshape tensor of 0 elements into shape ",
                     to_string(shape),
                     " because the unspecified dimension size -1 can be any value and is "
                     "ambiguous");
@@ -225,8 +231,7 @@ Shape infer_size(IntList shape, int64_t numel, const char* op) {
     }
     return result;
   }
-  throw Error(
-      detail::concat(op, ": shape '", to_string(shape), "' is invalid for input of size ", numel));
+  return std::nullopt;
 }
 
 Shape broadcast_shapes(IntList a, IntList b) {
@@ -239,11 +244,11 @@ Shape broadcast_shapes(IntList a, IntList b) {
     const int64_t db = static_cast<int64_t>(i) - static_cast<int64_t>(n - b.size());
     const int64_t sa = da >= 0 ? a[da] : 1;
     const int64_t sb = db >= 0 ? b[db] : 1;
-    STRIDED_CHECK(sa >= 0 && sb >= 0,
-                  "broadcast_shapes: Trying to create tensor with negative "
+    STRIDED_CHECK(sa >= 0 && sb >= 0, "broadcast_shapes",
+                  "Trying to create tensor with negative "
                   "dimension ",
                   std::min(sa, sb), " (shapes ", to_string(a), " and ", to_string(b), ")");
-    STRIDED_CHECK(sa == sb || sa == 1 || sb == 1, "broadcast_shapes: The size of tensor a (", sa,
+    STRIDED_CHECK(sa == sb || sa == 1 || sb == 1, "broadcast_shapes", "The size of tensor a (", sa,
                   ") must match the size of tensor b (", sb, ") at non-singleton dimension ", i,
                   " (shapes ", to_string(a), " and ", to_string(b), ")");
     out[i] = sa == 1 ? sb : sa;
@@ -264,7 +269,7 @@ Layout expand_geometry(const Layout& layout, IntList new_sizes) {
   // size*stride of the dim to its right (stride 0 once its size is not 1).
   const int64_t ndim = static_cast<int64_t>(sizes.size());
   const int64_t nnew = static_cast<int64_t>(new_sizes.size());
-  STRIDED_CHECK(nnew >= ndim, "expand: the number of sizes provided (", nnew,
+  STRIDED_CHECK(nnew >= ndim, "expand", "the number of sizes provided (", nnew,
                 ") must be greater or equal to the number of dimensions in the tensor (", ndim,
                 "); target sizes ", to_string(new_sizes), ", tensor sizes ", to_string(sizes));
   Shape g_sizes(nnew), g_strides(nnew);
@@ -277,14 +282,14 @@ Layout expand_geometry(const Layout& layout, IntList new_sizes) {
                      : ndim == 0 ? 0
                                  : wrapping_mul(g_sizes[i + 1], g_strides[i + 1]);
     int64_t target = new_sizes[i];
-    STRIDED_CHECK(target != -1 || dim >= 0,
-                  "expand: The expanded size of the tensor (-1) isn't "
+    STRIDED_CHECK(target != -1 || dim >= 0, "expand",
+                  "The expanded size of the tensor (-1) isn't "
                   "allowed in a leading, non-existing dimension ",
                   i, ".  Target sizes: ", to_string(new_sizes),
                   ".  Tensor sizes: ", to_string(sizes));
     if (target == -1) target = size;
     if (size != target) {
-      STRIDED_CHECK(size == 1, "expand: The expanded size of the tensor (", target,
+      STRIDED_CHECK(size == 1, "expand", "The expanded size of the tensor (", target,
                     ") must match the existing size (", size, ") at non-singleton dimension ", i,
                     ".  Target sizes: ", to_string(new_sizes),
                     ".  Tensor sizes: ", to_string(sizes));
@@ -292,7 +297,7 @@ Layout expand_geometry(const Layout& layout, IntList new_sizes) {
     }
     // PyTorch 1.13 lets some negative sizes through here (a later numel check catches most);
     // a size below 0 is never a tensor, so it is refused outright.
-    STRIDED_CHECK(target >= 0, "expand: invalid size ", target, " at dimension ", i,
+    STRIDED_CHECK(target >= 0, "expand", "invalid size ", target, " at dimension ", i,
                   " (sizes must be non-negative, or -1 to keep a size).  Target sizes: ",
                   to_string(new_sizes), ".  Tensor sizes: ", to_string(sizes));
     g_sizes[i] = target;
@@ -306,10 +311,10 @@ Layout select_geometry(const Layout& layout, int64_t dim, int64_t index) {
   const int64_t offset = layout.storage_offset();
   // TensorShape.cpp, select: the 0-d check comes before the dim is wrapped.
   const int64_t ndim = static_cast<int64_t>(sizes.size());
-  STRIDED_CHECK(ndim > 0, "select(): cannot be applied to a 0-dim tensor.");
+  STRIDED_CHECK(ndim > 0, "select()", "cannot be applied to a 0-dim tensor.");
   const int64_t d = wrap_dim(dim, ndim, "select()");
   const int64_t size = sizes[d];
-  STRIDED_CHECK(index >= -size && index < size, "select(): index ", index,
+  STRIDED_CHECK(index >= -size && index < size, "select()", "index ", index,
                 " out of range for tensor of size ", to_string(sizes), " at dimension ", d);
   if (index < 0) index += size;
   Shape g_sizes = sizes.vec(), g_strides = strides.vec();
@@ -326,9 +331,9 @@ Layout slice_geometry(const Layout& layout, int64_t dim, std::optional<int64_t> 
   // TensorShape.cpp, slice. Bounds wrap once (start -1 is the last element) and are then clamped,
   // so slices past the end are empty rather than errors, as in Python (claims VW-08, IX-10).
   const int64_t ndim = static_cast<int64_t>(sizes.size());
-  STRIDED_CHECK(ndim > 0, "slice(): cannot be applied to a 0-dim tensor.");
+  STRIDED_CHECK(ndim > 0, "slice()", "cannot be applied to a 0-dim tensor.");
   const int64_t d = wrap_dim(dim, ndim, "slice()");
-  STRIDED_CHECK(step > 0, "slice(): slice step must be positive, got ", step);
+  STRIDED_CHECK(step > 0, "slice()", "slice step must be positive, got ", step);
   const int64_t size = sizes[d];
   int64_t s = start.value_or(0);
   int64_t e = end.value_or(size);
@@ -352,7 +357,8 @@ Layout diagonal_geometry(const Layout& layout, int64_t k, int64_t dim1, int64_t 
   const int64_t ndim = static_cast<int64_t>(sizes.size());
   const int64_t d1 = wrap_dim(dim1, ndim, "diagonal()");
   const int64_t d2 = wrap_dim(dim2, ndim, "diagonal()");
-  STRIDED_CHECK(d1 != d2, "diagonal(): diagonal dimensions cannot be identical ", dim1, ", ", dim2);
+  STRIDED_CHECK(d1 != d2, "diagonal()", "diagonal dimensions cannot be identical ", dim1, ", ",
+                dim2);
   // Only reached with ndim >= 2, since two distinct wrapped dims exist.
   int64_t n = 0;
   if (k >= 0)
@@ -379,15 +385,15 @@ Layout permute_geometry(const Layout& layout, IntList dims) {
   const IntList sizes = layout.sizes(), strides = layout.strides();
   // TensorShape.cpp, permute (messages as torch 1.13 prints them).
   const int64_t ndim = static_cast<int64_t>(sizes.size());
-  STRIDED_CHECK(static_cast<int64_t>(dims.size()) == ndim,
-                "permute(): number of dimensions in the tensor input does not match the length "
+  STRIDED_CHECK(static_cast<int64_t>(dims.size()) == ndim, "permute()",
+                "number of dimensions in the tensor input does not match the length "
                 "of the desired ordering of dimensions i.e. input.dim() = ",
                 ndim, " is not equal to len(dims) = ", dims.size());
   Shape g_sizes(ndim), g_strides(ndim);
   std::vector<bool> seen(static_cast<size_t>(ndim), false);
   for (int64_t i = 0; i < ndim; ++i) {
     const int64_t d = wrap_dim(dims[i], ndim, "permute()");
-    STRIDED_CHECK(!seen[d], "permute(): duplicate dims are not allowed (dims ", to_string(dims),
+    STRIDED_CHECK(!seen[d], "permute()", "duplicate dims are not allowed (dims ", to_string(dims),
                   ")");
     seen[d] = true;
     g_sizes[i] = sizes[d];
@@ -434,7 +440,7 @@ Layout squeeze_geometry(const Layout& layout, IntList dims) {
   std::vector<bool> named(static_cast<size_t>(std::max<int64_t>(ndim, 1)), false);
   for (const int64_t dim : dims) {
     const int64_t d = wrap_dim(dim, ndim, "squeeze()");
-    STRIDED_CHECK(!named[static_cast<size_t>(d)], "squeeze(): dim ", d,
+    STRIDED_CHECK(!named[static_cast<size_t>(d)], "squeeze()", "dim ", d,
                   " appears multiple times in the list of dims");
     named[static_cast<size_t>(d)] = true;
   }
@@ -453,19 +459,19 @@ Layout unfold_geometry(const Layout& layout, int64_t dim, int64_t size, int64_t 
   const int64_t ndim = static_cast<int64_t>(sizes.size());
   const int64_t d = wrap_dim(dim, ndim, "unfold()");
   const int64_t max_size = ndim == 0 ? 1 : sizes[d];
-  STRIDED_CHECK(size <= max_size, "unfold(): maximum size for tensor at dimension ", d, " is ",
+  STRIDED_CHECK(size <= max_size, "unfold()", "maximum size for tensor at dimension ", d, " is ",
                 max_size, " but size is ", size);
   // PyTorch 2.6 checks the size before the step; 1.13 let a negative size reach as_strided, which
   // rejected it as an overflow ("Storage size calculation overflowed with sizes=[2, 3, 6, -1]").
-  STRIDED_CHECK(size >= 0, "unfold(): size is ", size, " but must be >= 0");
-  STRIDED_CHECK(step > 0, "unfold(): step is ", step, " but must be > 0");
+  STRIDED_CHECK(size >= 0, "unfold()", "size is ", size, " but must be >= 0");
+  STRIDED_CHECK(step > 0, "unfold()", "step is ", step, " but must be > 0");
   Shape g_sizes = sizes.vec(), g_strides = strides.vec();
   if (ndim > 0) {
     // A dim of 2^63-1 elements (an expanded one) cut into windows of size 0 and step 1 has one
     // window more than int64 counts. PyTorch's int64 arithmetic wraps to a negative size and then
     // fails ("cannot be represented as a SymInt"); here it is said before it can overflow.
     const int64_t more = (sizes[d] - size) / step;
-    STRIDED_CHECK(more < INT64_MAX, "unfold(): the number of windows (", sizes[d], " - ", size,
+    STRIDED_CHECK(more < INT64_MAX, "unfold()", "the number of windows (", sizes[d], " - ", size,
                   ") / ", step, " + 1 at dimension ", d, " overflows int64");
     g_sizes[d] = more + 1;
     g_strides[d] = wrapping_mul(step, strides[d]);
@@ -485,8 +491,9 @@ int64_t storage_nbytes_needed(const Layout& layout, int64_t item, const char* op
   Checked elems = Checked(offset) + 1;
   for (size_t i = 0; i < sizes.size(); ++i) elems += (Checked(sizes[i]) - 1) * strides[i];
   const Checked bytes = elems * item;
-  STRIDED_CHECK(!bytes.overflowed(), op, ": Storage size calculation overflowed with sizes=",
-                to_string(sizes), " and strides=", to_string(strides),
+  STRIDED_CHECK(!bytes.overflowed(), op,
+                "Storage size calculation overflowed with sizes=", to_string(sizes),
+                " and strides=", to_string(strides),
                 offset != 0 ? " (storage offset " + std::to_string(offset) + ")" : "");
   return bytes.value();
 }
@@ -496,12 +503,12 @@ int64_t contiguous_nbytes_needed(IntList sizes, int64_t item, const char* op) {
   // c10::safe_multiply_u64, which in 1.13 counts an overflow even when a later size is 0, then
   // times the item size, within int64.
   for (int64_t s : sizes)
-    STRIDED_CHECK(s >= 0, op, ": negative dimension ", s, " in size ", to_string(sizes));
+    STRIDED_CHECK(s >= 0, op, "negative dimension ", s, " in size ", to_string(sizes));
   const std::optional<uint64_t> n = safe_multiply_u64(sizes);
   uint64_t bytes = 0;
   STRIDED_CHECK(n && !__builtin_mul_overflow(*n, static_cast<uint64_t>(item), &bytes) &&
                     bytes <= static_cast<uint64_t>(INT64_MAX),
-                op, ": Storage size calculation overflowed with sizes=", to_string(sizes));
+                op, "Storage size calculation overflowed with sizes=", to_string(sizes));
   return static_cast<int64_t>(bytes);
 }
 
@@ -611,8 +618,8 @@ Shape flatten_sizes(IntList sizes, int64_t start_dim, int64_t end_dim) {
   const int64_t nd = static_cast<int64_t>(sizes.size());
   const int64_t s = wrap_dim(start_dim, nd, "flatten()");
   const int64_t e = wrap_dim(end_dim, nd, "flatten()");
-  STRIDED_CHECK(s <= e,
-                "flatten(): flatten() has invalid args: start_dim cannot come after "
+  STRIDED_CHECK(s <= e, "flatten()",
+                "flatten() has invalid args: start_dim cannot come after "
                 "end_dim (start_dim ",
                 start_dim, ", end_dim ", end_dim, ")");
   if (nd == 0) return {1};

@@ -113,6 +113,9 @@ std::optional<Shape> view_strides_walk(const Layout& old, IntList new_sizes, Vie
 // "shape '[2, -1]' is invalid for input of size 7". op names the caller in the message.
 Shape infer_size(IntList shape, int64_t numel);
 Shape infer_size(IntList shape, int64_t numel, const char* op);
+// The same, but a shape whose sizes cannot multiply to numel gives nullopt rather than the last
+// error above; the shape's own refusals (two -1s, a size below -1, an overflow) still raise.
+std::optional<Shape> infer_size_if_fits(IntList shape, int64_t numel, const char* op);
 
 // Broadcast two or more shapes (aten/src/ATen/ExpandUtils.cpp, infer_size). Error: "The size of
 // tensor a (3) must match the size of tensor b (4) at non-singleton dimension 1".

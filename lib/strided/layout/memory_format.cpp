@@ -24,7 +24,7 @@ std::ostream& operator<<(std::ostream& out, MemoryFormat memory_format) {
 Shape channels_last_strides(IntList sizes, const char* op) {
   // c10/core/TensorImpl.cpp, empty_tensor_restride, then MemoryFormat.h's
   // get_channels_last_strides_2d (its 3-d case serves ChannelsLast3d only).
-  STRIDED_CHECK(sizes.size() == 4, op, ": required rank 4 tensor to use channels_last format");
+  STRIDED_CHECK(sizes.size() == 4, op, "required rank 4 tensor to use channels_last format");
   Shape s(4);
   int64_t running = 1;  // the product of the sizes inside, as given (a size 0 included)
   for (int d : kChannelsLastOrder) {
@@ -43,7 +43,7 @@ Shape memory_format_strides(IntList sizes, MemoryFormat memory_format, const cha
     case MemoryFormat::Preserve:
       break;
   }
-  throw Error(detail::concat(op, ": unsupported memory format Preserve"));
+  throw Error(op, detail::concat("unsupported memory format Preserve"));
 }
 
 bool is_contiguous(const Layout& layout, MemoryFormat memory_format) {

@@ -85,7 +85,8 @@ TEST_CASE("view_refusal: an explanation exactly when view refuses, over random l
     const Shape shape = random_shape(rng, numel);
     const bool view_refuses = refused([&] {
       const Shape inferred = infer_size(shape, numel, "view()");
-      if (!compute_view_strides(Layout(l.sizes, l.strides), inferred)) throw Error("no view");
+      if (!compute_view_strides(Layout(l.sizes, l.strides), inferred))
+        throw Error("view()", "no view");
     });
     const std::optional<LayoutRefusal> why = view_refusal(Layout(l.sizes, l.strides), shape);
     INFO(to_string(l.sizes), to_string(l.strides), " -> ", to_string(shape));

@@ -21,10 +21,10 @@ constexpr i128 kInt64Min = std::numeric_limits<int64_t>::min();
 // any strides; the answer must be an error, never a wrapped-around offset).
 std::vector<int64_t> element_offsets(IntList sizes, IntList strides, int64_t offset, int64_t limit,
                                      const char* op) {
-  STRIDED_CHECK(sizes.size() == strides.size(), op, ": got ", sizes.size(), " sizes but ",
+  STRIDED_CHECK(sizes.size() == strides.size(), op, "got ", sizes.size(), " sizes but ",
                 strides.size(), " strides");
   const int64_t n = checked_numel(sizes, op);
-  STRIDED_CHECK(n <= limit, op, ": the tensor of shape ", to_string(sizes), " has ", n,
+  STRIDED_CHECK(n <= limit, op, "the tensor of shape ", to_string(sizes), " has ", n,
                 " elements, more than the ", limit,
                 " a memory set is enumerated for; slice it first");
   if (n == 0) return {};
@@ -33,7 +33,7 @@ std::vector<int64_t> element_offsets(IntList sizes, IntList strides, int64_t off
     const i128 reach = static_cast<i128>(sizes[k] - 1) * strides[k];
     (reach < 0 ? lo : hi) += reach;
   }
-  STRIDED_CHECK(lo >= kInt64Min && hi <= kInt64Max, op, ": the layout ",
+  STRIDED_CHECK(lo >= kInt64Min && hi <= kInt64Max, op, "the layout ",
                 layout_string(sizes, strides), " with storage offset ", offset,
                 " reaches offsets beyond int64");
   std::vector<int64_t> out;
@@ -226,17 +226,16 @@ std::vector<int64_t> memory_set(IntList sizes, IntList strides, int64_t storage_
 }
 
 std::vector<int64_t> memory_set(const Tensor& t, int64_t limit) {
-  STRIDED_CHECK(t.defined(), "memory_set: the tensor is undefined");
+  STRIDED_CHECK(t.defined(), "memory_set", "the tensor is undefined");
   return memory_set(t.sizes(), t.strides(), t.storage_offset(), limit);
 }
 
 std::vector<int64_t> memory_set_bytes(const Tensor& t, int64_t limit) {
   const std::vector<int64_t> elements = memory_set(t, limit);
   const int64_t item = t.element_size();
-  STRIDED_CHECK(elements.empty() ||
-                    (fits_int64(static_cast<i128>(elements.back()) * item + item) &&
-                     fits_int64(static_cast<i128>(elements.front()) * item)),
-                "memory_set_bytes: byte offsets of ", t.layout(), " overflow int64");
+  STRIDED_CHECK(elements.empty() || (fits_int64(static_cast<i128>(elements.back()) * item + item) &&
+                                     fits_int64(static_cast<i128>(elements.front()) * item)),
+                "memory_set_bytes", "byte offsets of ", t.layout(), " overflow int64");
   std::vector<int64_t> out;
   out.reserve(elements.size() * static_cast<size_t>(item));
   for (int64_t e : elements)
@@ -250,8 +249,10 @@ std::vector<Interval> to_intervals(const std::vector<int64_t>& sorted_set) {
     if (!out.empty() && out.back().end == v) {
       ++out.back().end;
     } else {
-      STRIDED_CHECK(out.empty() || v > out.back().end, "to_intervals: the set is not sorted and "
-                    "duplicate-free (", v, " follows ", out.back().end - 1, ")");
+      STRIDED_CHECK(out.empty() || v > out.back().end, "to_intervals",
+                    "the set is not sorted and "
+                    "duplicate-free (",
+                    v, " follows ", out.back().end - 1, ")");
       out.push_back({v, v + 1});
     }
   }
@@ -275,12 +276,12 @@ std::vector<MemoryUse> memory_uses(IntList sizes, IntList strides, int64_t stora
 }
 
 std::vector<MemoryUse> memory_uses(const Tensor& t, int64_t limit) {
-  STRIDED_CHECK(t.defined(), "memory_uses: the tensor is undefined");
+  STRIDED_CHECK(t.defined(), "memory_uses", "the tensor is undefined");
   return memory_uses(t.sizes(), t.strides(), t.storage_offset(), limit);
 }
 
 bool is_view_of(const Tensor& a, const Tensor& b, int64_t limit) {
-  STRIDED_CHECK(a.defined() && b.defined(), "is_view_of: a tensor is undefined");
+  STRIDED_CHECK(a.defined() && b.defined(), "is_view_of", "a tensor is undefined");
   if (!a.storage().is_same(b.storage())) return false;
   if (a.numel() == 0) return true;
   if (b.numel() == 0) return false;
@@ -303,15 +304,17 @@ bool is_view_of(const Tensor& a, const Tensor& b, int64_t limit) {
 MemOverlap solve_diophantine(std::vector<DiophantineTerm> terms, int64_t b, int64_t max_work,
                              bool require_nontrivial, std::vector<int64_t>* solution) {
   for (const DiophantineTerm& t : terms) {
-    STRIDED_CHECK(t.a > 0, "solve_diophantine: every coefficient must be positive, got ", t.a);
+    STRIDED_CHECK(t.a > 0, "solve_diophantine", "every coefficient must be positive, got ", t.a);
     if (t.ub < 0) return MemOverlap::No;
   }
   i128 target = b;
   if (require_nontrivial) {
     target = 0;
     for (const DiophantineTerm& t : terms) {
-      STRIDED_CHECK(t.ub % 2 == 0, "solve_diophantine: with require_nontrivial every bound must "
-                    "be even, got ", t.ub);
+      STRIDED_CHECK(t.ub % 2 == 0, "solve_diophantine",
+                    "with require_nontrivial every bound must "
+                    "be even, got ",
+                    t.ub);
       target += static_cast<i128>(t.a) * (t.ub / 2);
     }
   }
@@ -346,7 +349,7 @@ MemOverlap solve_diophantine(std::vector<DiophantineTerm> terms, int64_t b, int6
 }
 
 MemOverlap solve_may_share_memory(const Tensor& a, const Tensor& b, int64_t max_work) {
-  STRIDED_CHECK(a.defined() && b.defined(), "solve_may_share_memory: a tensor is undefined");
+  STRIDED_CHECK(a.defined() && b.defined(), "solve_may_share_memory", "a tensor is undefined");
   if (!a.storage().is_same(b.storage())) return MemOverlap::No;
   // Elements when the item sizes agree (every stride and offset is then a whole number of items);
   // bytes otherwise, with the bytes of one item as one more dim of stride 1 (mem_overlap.c).
@@ -376,7 +379,7 @@ MemOverlap solve_may_share_memory(const Tensor& a, const Tensor& b, int64_t max_
 }
 
 MemOverlap solve_may_have_internal_overlap(IntList sizes, IntList strides, int64_t max_work) {
-  STRIDED_CHECK(sizes.size() == strides.size(), "solve_may_have_internal_overlap: got ",
+  STRIDED_CHECK(sizes.size() == strides.size(), "solve_may_have_internal_overlap", "got ",
                 sizes.size(), " sizes but ", strides.size(), " strides");
   if (is_non_overlapping_and_dense(Layout(sizes.vec(), strides.vec()))) return MemOverlap::No;
   // Two indices x != y with sum s (x - y) == 0. With z = x - y + ub (0 <= z <= 2 ub) this is
@@ -400,19 +403,19 @@ MemOverlap solve_may_have_internal_overlap(IntList sizes, IntList strides, int64
 }
 
 MemOverlap solve_may_have_internal_overlap(const Tensor& t, int64_t max_work) {
-  STRIDED_CHECK(t.defined(), "solve_may_have_internal_overlap: the tensor is undefined");
+  STRIDED_CHECK(t.defined(), "solve_may_have_internal_overlap", "the tensor is undefined");
   return solve_may_have_internal_overlap(t.sizes(), t.strides(), max_work);
 }
 
 // ---- PyTorch's cheap tests ------------------------------------------------------------------------
 
 MemOverlap has_internal_overlap(const Tensor& t) {
-  STRIDED_CHECK(t.defined(), "has_internal_overlap: the tensor is undefined");
+  STRIDED_CHECK(t.defined(), "has_internal_overlap", "the tensor is undefined");
   return has_internal_overlap(t.layout());
 }
 
 MemOverlapStatus get_overlap_status(const Tensor& a, const Tensor& b) {
-  STRIDED_CHECK(a.defined() && b.defined(), "get_overlap_status: a tensor is undefined");
+  STRIDED_CHECK(a.defined() && b.defined(), "get_overlap_status", "a tensor is undefined");
   const bool same = a.storage().is_same(b.storage()) && a.dtype() == b.dtype() &&
                     a.sizes() == b.sizes() && a.strides() == b.strides() &&
                     a.storage_offset() == b.storage_offset();

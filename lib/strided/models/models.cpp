@@ -40,7 +40,7 @@ Trace logical_trace(const Tensor& t) {
 }
 
 Trace plan_trace(const TensorIterator& plan, int k) {
-  STRIDED_CHECK(k >= 0 && k < plan.ntensors(), "plan_trace: operand ", k,
+  STRIDED_CHECK(k >= 0 && k < plan.ntensors(), "plan_trace", "operand ", k,
                 " out of range for a plan of ", plan.ntensors(), " operands");
   const IterOperand& op = plan.operand(k);
   Trace trace;
@@ -62,8 +62,8 @@ Trace plan_trace(const TensorIterator& plan, int k) {
 
 std::vector<Trace> apart(std::vector<Trace> traces, const std::vector<const void*>& keys,
                          int64_t line_bytes) {
-  STRIDED_CHECK(line_bytes > 0, "apart: line_bytes must be positive, got ", line_bytes);
-  STRIDED_CHECK(keys.size() == traces.size(), "apart: ", traces.size(), " traces but ", keys.size(),
+  STRIDED_CHECK(line_bytes > 0, "apart", "line_bytes must be positive, got ", line_bytes);
+  STRIDED_CHECK(keys.size() == traces.size(), "apart", traces.size(), " traces but ", keys.size(),
                 " keys");
   // Each storage's lowest byte over all its traces, so that one shift serves all of them.
   std::vector<std::pair<const void*, int64_t>> lowest;  // in first-seen order
@@ -99,7 +99,8 @@ Trace interleave(const std::vector<Trace>& traces) {
   const int64_t n = traces.front().size();
   int64_t width = 0;
   for (const Trace& t : traces) {
-    STRIDED_CHECK(t.size() == n, "interleave: traces of different lengths, ", n, " and ", t.size());
+    STRIDED_CHECK(t.size() == n, "interleave", "traces of different lengths, ", n, " and ",
+                  t.size());
     width = std::max(width, t.width);
   }
   // One width for the merged trace: the widest. Equal-dtype operands (the book's case) lose nothing.
@@ -113,10 +114,10 @@ Trace interleave(const std::vector<Trace>& traces) {
 // ---- locality ----------------------------------------------------------------------------------------
 
 bool is_monotone(IntList sizes, IntList strides, bool strict) {
-  STRIDED_CHECK(sizes.size() == strides.size(), "is_monotone: ", sizes.size(), " sizes but ",
+  STRIDED_CHECK(sizes.size() == strides.size(), "is_monotone", sizes.size(), " sizes but ",
                 strides.size(), " strides");
   for (size_t d = 0; d < sizes.size(); ++d) {
-    STRIDED_CHECK(sizes[d] >= 0 && strides[d] >= 0, "is_monotone: negative size or stride ",
+    STRIDED_CHECK(sizes[d] >= 0 && strides[d] >= 0, "is_monotone", "negative size or stride ",
                   sizes[d], ", ", strides[d], " at dim ", d);
     if (sizes[d] == 0) return true;  // an empty walk visits nothing
   }
@@ -140,7 +141,7 @@ bool is_sorted(const Trace& trace, bool strict) {
 // ---- cache lines ---------------------------------------------------------------------------------------
 
 int64_t distinct_lines(const Trace& trace, int64_t line_bytes) {
-  STRIDED_CHECK(line_bytes > 0, "distinct_lines: line size must be positive, got ", line_bytes);
+  STRIDED_CHECK(line_bytes > 0, "distinct_lines", "line size must be positive, got ", line_bytes);
   std::unordered_set<int64_t> lines;
   for (int64_t a : trace.bytes) {
     const auto [first, last] = lines_of(a, trace.width, line_bytes);
@@ -150,8 +151,10 @@ int64_t distinct_lines(const Trace& trace, int64_t line_bytes) {
 }
 
 double lines_per_window(const Trace& trace, int64_t window, int64_t line_bytes) {
-  STRIDED_CHECK(window > 0 && line_bytes > 0, "lines_per_window: window and line size must be "
-                "positive, got ", window, " and ", line_bytes);
+  STRIDED_CHECK(window > 0 && line_bytes > 0, "lines_per_window",
+                "window and line size must be "
+                "positive, got ",
+                window, " and ", line_bytes);
   int64_t total = 0, windows = 0;
   std::vector<int64_t> lines;
   for (int64_t start = 0; start < trace.size(); start += window) {
@@ -171,8 +174,8 @@ double lines_per_window(const Trace& trace, int64_t window, int64_t line_bytes) 
 
 LruCache::LruCache(int64_t capacity_bytes, int64_t line_bytes)
     : capacity_lines_(line_bytes > 0 ? capacity_bytes / line_bytes : 0), line_bytes_(line_bytes) {
-  STRIDED_CHECK(line_bytes > 0, "LruCache: line size must be positive, got ", line_bytes);
-  STRIDED_CHECK(capacity_lines_ >= 1, "LruCache: a capacity of ", capacity_bytes,
+  STRIDED_CHECK(line_bytes > 0, "LruCache", "line size must be positive, got ", line_bytes);
+  STRIDED_CHECK(capacity_lines_ >= 1, "LruCache", "a capacity of ", capacity_bytes,
                 " bytes holds no line of ", line_bytes, " bytes");
   where_.reserve(static_cast<size_t>(std::min<int64_t>(capacity_lines_, 1 << 20)) + 1);
 }
@@ -195,7 +198,7 @@ bool LruCache::touch(int64_t line) {
 }
 
 int64_t LruCache::access(int64_t address, int64_t width) {
-  STRIDED_CHECK(address >= 0 && width >= 1, "LruCache::access: address ", address, " and width ",
+  STRIDED_CHECK(address >= 0 && width >= 1, "LruCache::access", "address ", address, " and width ",
                 width, " must be non-negative and positive");
   const auto [first, last] = lines_of(address, width, line_bytes_);
   int64_t missed = 0;
@@ -212,8 +215,10 @@ int64_t lru_misses(const Trace& trace, int64_t capacity_bytes, int64_t line_byte
 // ---- GPU sectors ---------------------------------------------------------------------------------------
 
 SectorCount warp_sectors(const Trace& trace, int64_t lanes, int64_t sector_bytes) {
-  STRIDED_CHECK(lanes > 0 && sector_bytes > 0, "warp_sectors: lanes and sector size must be "
-                "positive, got ", lanes, " and ", sector_bytes);
+  STRIDED_CHECK(lanes > 0 && sector_bytes > 0, "warp_sectors",
+                "lanes and sector size must be "
+                "positive, got ",
+                lanes, " and ", sector_bytes);
   SectorCount count;
   std::vector<int64_t> sectors;
   for (int64_t start = 0; start < trace.size(); start += lanes) {

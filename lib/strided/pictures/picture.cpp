@@ -48,18 +48,18 @@ std::vector<LogicalCell> logical_cells(const Tensor& t) {
 }
 
 Model build_model(const std::vector<PictureLayer>& layers, const PictureOptions& options) {
-  STRIDED_CHECK(!layers.empty(), "picture: nothing to draw (no tensors given)");
-  STRIDED_CHECK(options.max_cells > 0 && options.cells_per_row > 0,
-                "picture: max_cells and cells_per_row must be positive, got ", options.max_cells,
-                " and ", options.cells_per_row);
+  STRIDED_CHECK(!layers.empty(), "picture", "nothing to draw (no tensors given)");
+  STRIDED_CHECK(options.max_cells > 0 && options.cells_per_row > 0, "picture",
+                "max_cells and cells_per_row must be positive, got ", options.max_cells, " and ",
+                options.cells_per_row);
   Model m;
   const Tensor& first = layers[0].tensor;
   for (const PictureLayer& l : layers) {
-    STRIDED_CHECK(l.tensor.defined(), "picture: the tensor '", l.name, "' is undefined");
-    STRIDED_CHECK(l.tensor.storage().is_same(first.storage()), "picture: '", l.name,
-                  "' and '", layers[0].name,
+    STRIDED_CHECK(l.tensor.defined(), "picture", "the tensor '", l.name, "' is undefined");
+    STRIDED_CHECK(l.tensor.storage().is_same(first.storage()), "picture", "'", l.name, "' and '",
+                  layers[0].name,
                   "' do not share a storage; draw tensors over one storage together");
-    STRIDED_CHECK(l.tensor.dtype() == first.dtype(), "picture: '", l.name, "' is ",
+    STRIDED_CHECK(l.tensor.dtype() == first.dtype(), "picture", "'", l.name, "' is ",
                   name(l.tensor.dtype()), " but '", layers[0].name, "' is ", name(first.dtype()),
                   "; a picture draws storage cells of one dtype");
   }
@@ -72,16 +72,15 @@ Model build_model(const std::vector<PictureLayer>& layers, const PictureOptions&
     const Tensor& t = l.tensor;
     const int64_t n = checked_numel(t.sizes(), "picture");
     total += n;
-    STRIDED_CHECK(total <= options.max_cells, "picture: '", l.name, "' has ", n,
+    STRIDED_CHECK(total <= options.max_cells, "picture", "'", l.name, "' has ", n,
                   " elements and the picture would draw ", total,
                   " logical cells; a picture draws at most ", options.max_cells,
                   " (slice the tensor first)");
     const Extent e = extent(t.layout());
     if (e.empty()) continue;
-    STRIDED_CHECK(e.min >= 0 && e.max < m.storage_elements, "picture: '", l.name, "' (",
-                  t.layout(), ", storage offset ", t.storage_offset(), ") reaches offsets ",
-                  e.min, "..", e.max, " but its storage holds ", m.storage_elements,
-                  " elements");
+    STRIDED_CHECK(e.min >= 0 && e.max < m.storage_elements, "picture", "'", l.name, "' (",
+                  t.layout(), ", storage offset ", t.storage_offset(), ") reaches offsets ", e.min,
+                  "..", e.max, " but its storage holds ", m.storage_elements, " elements");
     if (hi < lo) {
       lo = e.min;
       hi = e.max;
@@ -95,7 +94,7 @@ Model build_model(const std::vector<PictureLayer>& layers, const PictureOptions&
     m.first = 0;
     m.last = m.storage_elements - 1;
   } else {
-    STRIDED_CHECK(hi < lo || hi - lo + 1 <= options.max_cells, "picture: the tensors reach ",
+    STRIDED_CHECK(hi < lo || hi - lo + 1 <= options.max_cells, "picture", "the tensors reach ",
                   hi - lo + 1, " storage cells (offsets ", lo, "..", hi,
                   "); a picture draws at most ", options.max_cells);
     m.first = hi < lo ? 0 : lo;
@@ -168,7 +167,7 @@ std::string drawn_value(const Model& m, const LayerModel& l, const LogicalCell& 
   } else {
     element = short_value(l.tensor.at(cell.index));
   }
-  STRIDED_CHECK(drawn == element, "picture: internal error: '", l.name, "' cell at offset ",
+  STRIDED_CHECK(drawn == element, "picture", "internal error: '", l.name, "' cell at offset ",
                 cell.offset, " would show ", drawn, " but the element is ", element);
   return drawn;
 }
@@ -668,24 +667,24 @@ std::string join_tuple(IntList v) { return tuple(v); }
 
 std::string steps_svg(IntList sizes, IntList strides, int64_t storage_offset, int64_t item_size,
                       const StepsOptions& options) {
-  STRIDED_CHECK(sizes.size() == strides.size(), "steps picture: ", sizes.size(), " sizes but ",
+  STRIDED_CHECK(sizes.size() == strides.size(), "steps picture", sizes.size(), " sizes but ",
                 strides.size(), " strides");
-  STRIDED_CHECK(item_size > 0, "steps picture: the item size must be positive, got ", item_size);
-  STRIDED_CHECK(storage_offset >= 0, "steps picture: negative storage offset ", storage_offset);
-  STRIDED_CHECK(options.max_cells > 0 && options.max_steps > 0,
+  STRIDED_CHECK(item_size > 0, "steps picture", "the item size must be positive, got ", item_size);
+  STRIDED_CHECK(storage_offset >= 0, "steps picture", "negative storage offset ", storage_offset);
+  STRIDED_CHECK(options.max_cells > 0 && options.max_steps > 0, "",
                 "steps picture: max_cells and max_steps must be positive");
   for (size_t d = 0; d < sizes.size(); ++d) {
-    STRIDED_CHECK(sizes[d] >= 0, "steps picture: negative size ", sizes[d], " in dim ", d);
-    STRIDED_CHECK(strides[d] >= 0, "steps picture: negative stride ", strides[d], " in dim ", d,
+    STRIDED_CHECK(sizes[d] >= 0, "steps picture", "negative size ", sizes[d], " in dim ", d);
+    STRIDED_CHECK(strides[d] >= 0, "steps picture", "negative stride ", strides[d], " in dim ", d,
                   "; strided tensors have none");
   }
   const int64_t nd = static_cast<int64_t>(sizes.size());
   const Extent e = extent(Layout(sizes.vec(), strides.vec(), storage_offset));
   const int64_t reach = e.empty() ? storage_offset : e.max;
   int64_t cells = options.storage_elements > 0 ? options.storage_elements : reach + 1;
-  STRIDED_CHECK(e.empty() || e.max < cells, "steps picture: the layout reaches offset ", e.max,
+  STRIDED_CHECK(e.empty() || e.max < cells, "steps picture", "the layout reaches offset ", e.max,
                 " but the storage holds ", cells, " elements");
-  STRIDED_CHECK(cells <= options.max_cells, "steps picture: ", cells,
+  STRIDED_CHECK(cells <= options.max_cells, "steps picture", cells,
                 " storage cells; the picture draws at most ", options.max_cells,
                 " (slice the tensor first)");
   cells = std::max<int64_t>(cells, 1);
@@ -854,7 +853,7 @@ std::string steps_svg(IntList sizes, IntList strides, int64_t storage_offset, in
 }
 
 std::string steps_svg(const Tensor& t, const std::string& name, StepsOptions options) {
-  STRIDED_CHECK(t.defined(), "steps picture: the tensor '", name, "' is undefined");
+  STRIDED_CHECK(t.defined(), "steps picture", "the tensor '", name, "' is undefined");
   options.name = name;
   const int64_t storage = t.storage().nbytes() / t.element_size();
   if (options.storage_elements == 0 && storage <= options.max_cells)

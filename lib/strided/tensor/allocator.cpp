@@ -250,8 +250,8 @@ void reset_caching_allocator_stats() { Cache::get().reset_stats(); }
 int64_t caching_allocator_limit() { return Cache::get().limit(); }
 
 void set_caching_allocator_limit(int64_t bytes) {
-  STRIDED_CHECK(bytes >= 0, "set_caching_allocator_limit: expected a limit of at least 0 bytes, got ",
-                bytes);
+  STRIDED_CHECK(bytes >= 0, "set_caching_allocator_limit",
+                "expected a limit of at least 0 bytes, got ", bytes);
   Cache::get().set_limit(bytes);
 }
 

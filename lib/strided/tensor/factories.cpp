@@ -8,12 +8,12 @@ namespace strided {
 Tensor empty_strided(IntList sizes, IntList strides, TensorOptions options) {
   // EmptyTensor.cpp, empty_strided_generic: the byte count first (computeStorageNbytes, which a
   // 0 anywhere in sizes makes 0), then the new tensor's numel check (c10's safe_compute_numel).
-  STRIDED_CHECK(sizes.size() == strides.size(), "empty_strided: mismatch in length of strides (",
+  STRIDED_CHECK(sizes.size() == strides.size(), "empty_strided", "mismatch in length of strides (",
                 strides.size(), ") and shape (", sizes.size(), ")");
   for (int64_t s : sizes)
-    STRIDED_CHECK(s >= 0, "empty_strided: negative dimension ", s, " in size ", to_string(sizes));
+    STRIDED_CHECK(s >= 0, "empty_strided", "negative dimension ", s, " in size ", to_string(sizes));
   for (int64_t s : strides)
-    STRIDED_CHECK(s >= 0, "empty_strided: negative strides are not supported, got strides ",
+    STRIDED_CHECK(s >= 0, "empty_strided", "negative strides are not supported, got strides ",
                   to_string(strides));
   Layout layout(sizes.vec(), strides.vec());
   const int64_t nbytes = storage_nbytes_needed(layout, itemsize(options.dtype), "empty_strided");
@@ -69,7 +69,7 @@ Tensor empty_like(const Tensor& t, TensorOptions options, MemoryFormat memory_fo
     // left it (the diagonal of a 1x1 view with strides near 2^63): PyTorch's empty_strided then
     // refuses it, as here, in op's name.
     for (int64_t s : t.strides())
-      STRIDED_CHECK(s >= 0, op, ": Negative strides are not supported at the moment, got strides: ",
+      STRIDED_CHECK(s >= 0, op, "Negative strides are not supported at the moment, got strides: ",
                     to_string(t.strides()));
     return empty_strided(t.sizes(), t.strides(), options);
   }
@@ -92,21 +92,21 @@ Tensor arange(int64_t start, int64_t end, int64_t step, TensorOptions options) {
   // arange_out dispatches on the result's dtype before checking anything else
   // (aten/src/ATen/native/RangeFactories.cpp: AT_DISPATCH_ALL_TYPES_AND2(kHalf, kBFloat16, ...,
   // "arange_cpu", ...)), and bool is not among its types.
-  STRIDED_CHECK(options.dtype != DType::Bool,
-                "arange: \"arange_cpu\" not implemented for 'Bool'");
-  STRIDED_CHECK(step != 0, "arange: step must be nonzero");
-  STRIDED_CHECK((step > 0 && end >= start) || (step < 0 && end <= start),
-                "arange: upper bound and larger bound inconsistent with step sign (start=", start,
+  STRIDED_CHECK(options.dtype != DType::Bool, "arange",
+                "\"arange_cpu\" not implemented for 'Bool'");
+  STRIDED_CHECK(step != 0, "arange", "step must be nonzero");
+  STRIDED_CHECK((step > 0 && end >= start) || (step < 0 && end <= start), "arange",
+                "upper bound and larger bound inconsistent with step sign (start=", start,
                 ", end=", end, ", step=", step, ")");
   // ceil((end - start) / step) in 128 bits: end - start overflows int64 for arange(-2^63, 2^63-1),
   // and so can i * step below, though start + i * step always lies in [start, end).
   const __int128 span = static_cast<__int128>(end) - start;
   const __int128 count = (span + step - (step > 0 ? 1 : -1)) / step;
-  STRIDED_CHECK(count <= INT64_MAX, "arange: invalid size, possible overflow? (start=", start,
+  STRIDED_CHECK(count <= INT64_MAX, "arange", "invalid size, possible overflow? (start=", start,
                 ", end=", end, ", step=", step, ": more elements than int64 counts)");
   const int64_t n = static_cast<int64_t>(count);
   Tensor t = empty({n}, options);
-  STRIDED_CHECK(t.device().is_cpu(), "arange: fills on the CPU; copy the result to the GPU");
+  STRIDED_CHECK(t.device().is_cpu(), "arange", "fills on the CPU; copy the result to the GPU");
   dispatch(options.dtype, [&](auto tag) {
     using T = decltype(tag);
     T* p = static_cast<T*>(t.data_ptr());
@@ -120,7 +120,7 @@ namespace {
 // arange's integral reading of a number: an int64, truncated (Scalar::to<int64_t>), refusing what
 // does not fit.
 int64_t arange_whole(const Scalar& v, const char* what) {
-  STRIDED_CHECK(fits_without_overflow(v, DType::Int64), "arange: ", what, " ", v.to_string(),
+  STRIDED_CHECK(fits_without_overflow(v, DType::Int64), "arange", what, " ", v.to_string(),
                 " cannot be converted to type int64 without overflow");
   return v.kind() == Scalar::Kind::Float ? static_cast<int64_t>(std::trunc(v.to<double>()))
                                          : v.to<int64_t>();
@@ -133,25 +133,25 @@ int64_t arange_numel(const Scalar& start, const Scalar& end, const Scalar& step,
   if (!is_floating_point(dtype)) {
     const int64_t s = arange_whole(start, "start"), e = arange_whole(end, "end"),
                   st = arange_whole(step, "step");
-    STRIDED_CHECK(st != 0, "arange: step must be nonzero");
-    STRIDED_CHECK((st > 0 && e >= s) || (st < 0 && e <= s),
-                  "arange: upper bound and larger bound inconsistent with step sign (start=", s,
+    STRIDED_CHECK(st != 0, "arange", "step must be nonzero");
+    STRIDED_CHECK((st > 0 && e >= s) || (st < 0 && e <= s), "arange",
+                  "upper bound and larger bound inconsistent with step sign (start=", s,
                   ", end=", e, ", step=", st, ")");
     const __int128 span = static_cast<__int128>(e) - s;
     const __int128 count = (span + st - (st > 0 ? 1 : -1)) / st;
     return count > INT64_MAX ? INT64_MAX : static_cast<int64_t>(count);
   }
   const double xs = start.to<double>(), xe = end.to<double>(), xstep = step.to<double>();
-  STRIDED_CHECK(xstep != 0, "arange: step must be nonzero");
-  STRIDED_CHECK(std::isfinite(xs) && std::isfinite(xe), "arange: unsupported range: ",
-                start.to_string(), " -> ", end.to_string());
-  STRIDED_CHECK((xstep > 0 && xe >= xs) || (xstep < 0 && xe <= xs),
-                "arange: upper bound and larger bound inconsistent with step sign (start=",
+  STRIDED_CHECK(xstep != 0, "arange", "step must be nonzero");
+  STRIDED_CHECK(std::isfinite(xs) && std::isfinite(xe), "arange",
+                "unsupported range: ", start.to_string(), " -> ", end.to_string());
+  STRIDED_CHECK((xstep > 0 && xe >= xs) || (xstep < 0 && xe <= xs), "arange",
+                "upper bound and larger bound inconsistent with step sign (start=",
                 start.to_string(), ", end=", end.to_string(), ", step=", step.to_string(), ")");
   const double size_d = std::ceil((xe - xs) / xstep);
-  STRIDED_CHECK(size_d >= 0 && size_d < 9.2233720368547758e18,
-                "arange: invalid size, possible overflow? (start=", start.to_string(), ", end=",
-                end.to_string(), ", step=", step.to_string(), ")");
+  STRIDED_CHECK(size_d >= 0 && size_d < 9.2233720368547758e18, "arange",
+                "invalid size, possible overflow? (start=", start.to_string(),
+                ", end=", end.to_string(), ", step=", step.to_string(), ")");
   return static_cast<int64_t>(size_d);
 }
 
@@ -165,7 +165,7 @@ Tensor arange(const Scalar& start, const Scalar& end, const Scalar& step, Tensor
   const int64_t n = arange_numel(start, end, step, options.dtype);
   const double xs = start.to<double>(), xstep = step.to<double>();
   Tensor t = empty({n}, options);
-  STRIDED_CHECK(t.device().is_cpu(), "arange: fills on the CPU; copy the result to the GPU");
+  STRIDED_CHECK(t.device().is_cpu(), "arange", "fills on the CPU; copy the result to the GPU");
   dispatch(options.dtype, [&](auto tag) {
     using T = decltype(tag);
     T* p = static_cast<T*>(t.data_ptr());
@@ -181,7 +181,7 @@ Tensor from_values(const std::vector<double>& values, IntList sizes, TensorOptio
 Tensor from_scalars(const std::vector<Scalar>& values, IntList sizes, TensorOptions options,
                     const char* op) {
   const int64_t n = checked_numel(sizes, op);
-  STRIDED_CHECK(static_cast<int64_t>(values.size()) == n, op, ": ", values.size(),
+  STRIDED_CHECK(static_cast<int64_t>(values.size()) == n, op, values.size(),
                 " values given for shape ", to_string(sizes), " of ", n, " elements");
   if (is_complex(options.dtype)) {
     // torch.tensor([1, 2], dtype=torch.complex64) is tensor([1.+0.j, 2.+0.j]): each value is a
@@ -191,7 +191,7 @@ Tensor from_scalars(const std::vector<Scalar>& values, IntList sizes, TensorOpti
     return from_scalars(values, sizes, parts, op).to(options.dtype);
   }
   Tensor t = empty(sizes, options);
-  STRIDED_CHECK(t.device().is_cpu(), op, ": only CPU tensors can be filled from values");
+  STRIDED_CHECK(t.device().is_cpu(), op, "only CPU tensors can be filled from values");
   char* p = static_cast<char*>(t.data_ptr());
   const int64_t item = t.element_size();
   // As torch.tensor(values, dtype=...) with Python 3.10 or later: an integer dtype takes each
@@ -202,9 +202,8 @@ Tensor from_scalars(const std::vector<Scalar>& values, IntList sizes, TensorOpti
   const bool integral = is_integral(options.dtype);
   for (int64_t i = 0; i < n; ++i) {
     const Scalar& v = values[static_cast<size_t>(i)];
-    STRIDED_CHECK(!integral || fits_without_overflow(v, options.dtype), op, ": value ",
-                  v.to_string(), " cannot be converted to type ", name(options.dtype),
-                  " without overflow");
+    STRIDED_CHECK(!integral || fits_without_overflow(v, options.dtype), op, "value ", v.to_string(),
+                  " cannot be converted to type ", name(options.dtype), " without overflow");
     store_scalar(p + i * item, options.dtype, v);
   }
   return t;
@@ -252,10 +251,10 @@ double Generator::normal() {
 namespace {
 template <class F>
 Tensor random_tensor(IntList sizes, TensorOptions options, F&& draw, const char* op) {
-  STRIDED_CHECK(is_floating_point(options.dtype), op, ": expected a floating-point dtype, got ",
+  STRIDED_CHECK(is_floating_point(options.dtype), op, "expected a floating-point dtype, got ",
                 name(options.dtype));
   Tensor t = empty_named(sizes, options, op);
-  STRIDED_CHECK(t.device().is_cpu(), op, ": generates on the CPU; copy the result to the GPU");
+  STRIDED_CHECK(t.device().is_cpu(), op, "generates on the CPU; copy the result to the GPU");
   const int64_t n = t.numel();
   dispatch(options.dtype, [&](auto tag) {
     using T = decltype(tag);

@@ -220,8 +220,8 @@ std::string python_tuple(IntList sizes) {
 }  // namespace
 
 std::string to_string(const Tensor& t) {
-  STRIDED_CHECK(t.defined(), "to_string: the tensor is undefined");
-  STRIDED_CHECK(t.device().is_cpu(), "to_string: the tensor is on ", t.device().str(),
+  STRIDED_CHECK(t.defined(), "to_string", "the tensor is undefined");
+  STRIDED_CHECK(t.device().is_cpu(), "to_string", "the tensor is on ", t.device().str(),
                 "; copy it to the CPU to print its values");
   const std::string prefix = "tensor(";
   const int64_t indent = static_cast<int64_t>(prefix.size());

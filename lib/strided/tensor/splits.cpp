@@ -9,15 +9,18 @@
 namespace strided {
 
 std::vector<Tensor> Tensor::split(int64_t split_size, int64_t dim) const {
-  STRIDED_CHECK(defined(), "split(): the tensor is undefined (default-constructed)");
-  STRIDED_CHECK(this->dim() != 0, "split(): split expects at least a 1-dimensional tensor");
-  STRIDED_CHECK(split_size >= 0, "split(): split expects split_size be non-negative, but got "
-                "split_size=", split_size);
+  STRIDED_CHECK(defined(), "split()", "the tensor is undefined (default-constructed)");
+  STRIDED_CHECK(this->dim() != 0, "split()", "split expects at least a 1-dimensional tensor");
+  STRIDED_CHECK(split_size >= 0, "split()",
+                "split expects split_size be non-negative, but got "
+                "split_size=",
+                split_size);
   const int64_t d = wrap_dim(dim, this->dim(), "split()");
   const int64_t dim_size = sizes()[d];
-  STRIDED_CHECK(split_size > 0 || dim_size == 0,
-                "split(): split_size can only be 0 if dimension size is 0, but got dimension "
-                "size of ", dim_size);
+  STRIDED_CHECK(split_size > 0 || dim_size == 0, "split()",
+                "split_size can only be 0 if dimension size is 0, but got dimension "
+                "size of ",
+                dim_size);
   // ceil(dim_size / split_size), at least 1 (a split_size past the dim gives the whole dim once);
   // written without PyTorch's dim_size + split_size - 1, which overflows for a huge split_size.
   const int64_t parts =
@@ -32,36 +35,39 @@ std::vector<Tensor> Tensor::split(int64_t split_size, int64_t dim) const {
 }
 
 std::vector<Tensor> Tensor::split_with_sizes(IntList split_sizes, int64_t dim) const {
-  STRIDED_CHECK(defined(), "split_with_sizes(): the tensor is undefined (default-constructed)");
-  STRIDED_CHECK(this->dim() != 0,
-                "split_with_sizes(): split expects at least a 1-dimensional tensor");
+  STRIDED_CHECK(defined(), "split_with_sizes()", "the tensor is undefined (default-constructed)");
+  STRIDED_CHECK(this->dim() != 0, "split_with_sizes()",
+                "split expects at least a 1-dimensional tensor");
   const int64_t d = wrap_dim(dim, this->dim(), "split_with_sizes()");
   const int64_t dim_size = sizes()[d];
   std::vector<Tensor> out;
   out.reserve(split_sizes.size());
   Checked start(0);
   for (int64_t length : split_sizes) {
-    STRIDED_CHECK(length >= 0, "split_with_sizes(): split_with_sizes expects split_sizes have "
-                  "only non-negative entries, but got split_sizes=", to_string(split_sizes));
+    STRIDED_CHECK(length >= 0, "split_with_sizes()",
+                  "split_with_sizes expects split_sizes have "
+                  "only non-negative entries, but got split_sizes=",
+                  to_string(split_sizes));
     // slice clamps, so a sum past the dim only shows in the check below, as in PyTorch.
     const int64_t from = start.overflowed() ? dim_size : std::min(start.value(), dim_size);
     start = start + length;
     const int64_t to = start.overflowed() ? dim_size : std::min(start.value(), dim_size);
     out.push_back(slice(d, from, to));
   }
-  STRIDED_CHECK(!start.overflowed() && start.value() == dim_size,
-                "split_with_sizes(): split_with_sizes expects split_sizes to sum exactly to ",
-                dim_size, " (input tensor's size at dimension ", dim, "), but got split_sizes=",
-                to_string(split_sizes));
+  STRIDED_CHECK(!start.overflowed() && start.value() == dim_size, "split_with_sizes()",
+                "split_with_sizes expects split_sizes to sum exactly to ", dim_size,
+                " (input tensor's size at dimension ", dim,
+                "), but got split_sizes=", to_string(split_sizes));
   return out;
 }
 
 std::vector<Tensor> Tensor::chunk(int64_t chunks, int64_t dim) const {
   // chunk is split by ceil(dim_size / chunks), so it may return fewer than chunks outputs; an
   // empty dim gives exactly chunks empty outputs (through split_with_sizes in PyTorch).
-  STRIDED_CHECK(defined(), "chunk(): the tensor is undefined (default-constructed)");
-  STRIDED_CHECK(this->dim() > 0, "chunk(): chunk expects at least a 1-dimensional tensor");
-  STRIDED_CHECK(chunks > 0, "chunk(): chunk expects `chunks` to be greater than 0, got: ", chunks);
+  STRIDED_CHECK(defined(), "chunk()", "the tensor is undefined (default-constructed)");
+  STRIDED_CHECK(this->dim() > 0, "chunk()", "chunk expects at least a 1-dimensional tensor");
+  STRIDED_CHECK(chunks > 0, "chunk()",
+                "chunk expects `chunks` to be greater than 0, got: ", chunks);
   const int64_t d = wrap_dim(dim, this->dim(), "chunk()");
   const int64_t dim_size = sizes()[d];
   if (dim_size == 0) return std::vector<Tensor>(static_cast<size_t>(chunks), slice(d, 0, 0));
@@ -69,10 +75,10 @@ std::vector<Tensor> Tensor::chunk(int64_t chunks, int64_t dim) const {
 }
 
 std::vector<Tensor> Tensor::unbind(int64_t dim) const {
-  STRIDED_CHECK(defined(), "unbind(): the tensor is undefined (default-constructed)");
+  STRIDED_CHECK(defined(), "unbind()", "the tensor is undefined (default-constructed)");
   // A 0-d tensor takes dim -1 or 0 (maybe_wrap_dim's scalar rule), then has no size to read.
   const int64_t d = wrap_dim(dim, this->dim(), "unbind()");
-  STRIDED_CHECK(this->dim() > 0, "unbind(): Dimension specified as ", d,
+  STRIDED_CHECK(this->dim() > 0, "unbind()", "Dimension specified as ", d,
                 " but tensor has no dimensions");
   std::vector<Tensor> out;
   out.reserve(static_cast<size_t>(sizes()[d]));
@@ -82,9 +88,11 @@ std::vector<Tensor> Tensor::unbind(int64_t dim) const {
 
 namespace {
 void check_tensor_split(const Tensor& t, const char* op) {
-  STRIDED_CHECK(t.defined(), op, ": the tensor is undefined (default-constructed)");
-  STRIDED_CHECK(t.dim() > 0, op, ": tensor_split expected at least a 1-dimensional tensor, but "
-                "got a tensor with ", t.dim(), " dims");
+  STRIDED_CHECK(t.defined(), op, "the tensor is undefined (default-constructed)");
+  STRIDED_CHECK(t.dim() > 0, op,
+                "tensor_split expected at least a 1-dimensional tensor, but "
+                "got a tensor with ",
+                t.dim(), " dims");
 }
 }  // namespace
 
@@ -93,7 +101,7 @@ std::vector<Tensor> Tensor::tensor_split(int64_t sections, int64_t dim) const {
   // exactly sections outputs, empty ones included).
   check_tensor_split(*this, "tensor_split()");
   const int64_t d = wrap_dim(dim, this->dim(), "tensor_split()");
-  STRIDED_CHECK(sections > 0, "tensor_split(): number of sections must be larger than 0, got ",
+  STRIDED_CHECK(sections > 0, "tensor_split()", "number of sections must be larger than 0, got ",
                 sections);
   const int64_t dim_size = sizes()[d];
   const int64_t min_size = dim_size / sections, one_extra = dim_size % sections;
@@ -128,15 +136,15 @@ namespace {
 // hsplit, vsplit and dsplit: tensor_split along one dim, which needs min_dims dims; the sections
 // form also needs the dim's size divisible by sections.
 int64_t hvd_dim(const Tensor& t, const char* name, int64_t min_dims, int64_t dim) {
-  STRIDED_CHECK(t.defined(), name, ": the tensor is undefined (default-constructed)");
-  STRIDED_CHECK(t.dim() >= min_dims, name, ": torch.", name, " requires a tensor with at least ",
+  STRIDED_CHECK(t.defined(), name, "the tensor is undefined (default-constructed)");
+  STRIDED_CHECK(t.dim() >= min_dims, name, "torch.", name, " requires a tensor with at least ",
                 min_dims, " dimension, but got a tensor with ", t.dim(), " dimensions!");
   return dim;
 }
 void check_divisible(const Tensor& t, const char* name, int64_t dim, int64_t sections) {
   // sections == -1 divides every size (INT64_MIN % -1 would trap); tensor_split refuses it.
-  STRIDED_CHECK(sections != 0 && (sections == -1 || t.size(dim) % sections == 0), name,
-                ": torch.", name, " attempted to split along dimension ", dim,
+  STRIDED_CHECK(sections != 0 && (sections == -1 || t.size(dim) % sections == 0), name, "torch.",
+                name, " attempted to split along dimension ", dim,
                 ", but the size of the dimension ", t.size(dim),
                 " is not divisible by the split_size ", sections, "!");
 }

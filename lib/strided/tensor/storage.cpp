@@ -38,20 +38,20 @@ void register_allocator(Device::Type type, Allocator allocator) {
 }
 
 Storage Storage::allocate(int64_t nbytes, Device device) {
-  STRIDED_CHECK(nbytes >= 0, "Storage::allocate: negative byte size ", nbytes);
+  STRIDED_CHECK(nbytes >= 0, "Storage::allocate", "negative byte size ", nbytes);
   // The CPU allocator rounds up to 64 bytes; nothing this close to 2^63 can be allocated anyway,
   // and the rounding must not overflow int64 (empty({2^63-1}, bool) asks for 2^63-1 bytes).
-  STRIDED_CHECK(nbytes <= INT64_MAX - 63, "Storage::allocate: ", nbytes,
-                " bytes is more than any ", device.str(), " allocation can hold");
+  STRIDED_CHECK(nbytes <= INT64_MAX - 63, "Storage::allocate", nbytes, " bytes is more than any ",
+                device.str(), " allocation can hold");
   Allocator a;
   {
     std::lock_guard lock(g_registry_mutex);
     a = registry()[static_cast<size_t>(device.type)];
   }
-  STRIDED_CHECK(a.allocate, "Storage::allocate: no allocator for device ", device.str(),
+  STRIDED_CHECK(a.allocate, "Storage::allocate", "no allocator for device ", device.str(),
                 " (this build has no CUDA support, or no CUDA device was found)");
   void* p = a.allocate(nbytes);
-  STRIDED_CHECK(p != nullptr, "Storage::allocate: out of memory allocating ", nbytes,
+  STRIDED_CHECK(p != nullptr, "Storage::allocate", "out of memory allocating ", nbytes,
                 " bytes on ", device.str());
   Storage s;
   s.impl_ = std::make_shared<Impl>();
@@ -65,7 +65,7 @@ Storage Storage::allocate(int64_t nbytes, Device device) {
 }
 
 Storage Storage::from_blob(void* data, int64_t nbytes, Device device) {
-  STRIDED_CHECK(nbytes >= 0, "Storage::from_blob: negative byte size ", nbytes);
+  STRIDED_CHECK(nbytes >= 0, "Storage::from_blob", "negative byte size ", nbytes);
   Storage s;
   s.impl_ = std::make_shared<Impl>();
   s.impl_->data = data;

@@ -17,19 +17,19 @@ Tensor::Tensor(Storage storage, Layout layout, DType dtype)
   for (int64_t s : sizes)
     if (s == 0) return;
   for (size_t d = 0; d < sizes.size(); ++d)
-    STRIDED_CHECK(strides[d] >= 0 || sizes[d] == 1, "Tensor: negative stride at dim ", d,
+    STRIDED_CHECK(strides[d] >= 0 || sizes[d] == 1, "Tensor", "negative stride at dim ", d,
                   ": sizes ", to_string(sizes), ", strides ", to_string(strides));
-  STRIDED_CHECK(offset >= 0, "Tensor: invalid storage offset ", offset);
+  STRIDED_CHECK(offset >= 0, "Tensor", "invalid storage offset ", offset);
   const int64_t item = itemsize(dtype_);
   const int64_t needed = storage_nbytes_needed(layout_, item, "Tensor");
-  STRIDED_CHECK(needed <= storage_.nbytes(), "Tensor: sizes ", to_string(sizes), ", strides ",
+  STRIDED_CHECK(needed <= storage_.nbytes(), "Tensor", "sizes ", to_string(sizes), ", strides ",
                 to_string(strides), " and storage offset ", offset, " need ", needed,
                 " bytes, but the storage holds ", storage_.nbytes());
 }
 
 void Tensor::set_conj(bool conj) {
-  STRIDED_CHECK(!conj || is_complex(dtype_), "set_conj: only a complex tensor has a conjugate bit, got ",
-                name(dtype_));
+  STRIDED_CHECK(!conj || is_complex(dtype_), "set_conj",
+                "only a complex tensor has a conjugate bit, got ", name(dtype_));
   conj_ = conj;
 }
 
@@ -52,12 +52,12 @@ void* Tensor::data_ptr() const {
 }
 
 int64_t Tensor::offset_of(IntList index) const {
-  STRIDED_CHECK(static_cast<int64_t>(index.size()) == dim(), "at: expected ", dim(),
+  STRIDED_CHECK(static_cast<int64_t>(index.size()) == dim(), "at", "expected ", dim(),
                 " indices for a tensor of shape ", to_string(sizes()), " but got ", index.size());
   int64_t off = storage_offset();
   for (size_t k = 0; k < index.size(); ++k) {
     int64_t i = index[k];
-    STRIDED_CHECK(i >= -sizes()[k] && i < sizes()[k], "at: index ", i,
+    STRIDED_CHECK(i >= -sizes()[k] && i < sizes()[k], "at", "index ", i,
                   " is out of bounds for dimension ", k, " with size ", sizes()[k]);
     if (i < 0) i += sizes()[k];
     off += i * strides()[k];
@@ -66,7 +66,7 @@ int64_t Tensor::offset_of(IntList index) const {
 }
 
 Scalar Tensor::at(IntList index) const {
-  STRIDED_CHECK(device().is_cpu(), "at: tensor is on ", device().str(),
+  STRIDED_CHECK(device().is_cpu(), "at", "tensor is on ", device().str(),
                 "; copy it to the CPU first");
   if (is_complex(dtype_)) refuse_complex("at", dtype_);  // no Scalar holds a complex value
   const int64_t off = offset_of(index);
@@ -74,7 +74,7 @@ Scalar Tensor::at(IntList index) const {
 }
 
 void Tensor::set(IntList index, const Scalar& value) {
-  STRIDED_CHECK(device().is_cpu(), "set: tensor is on ", device().str(),
+  STRIDED_CHECK(device().is_cpu(), "set", "tensor is on ", device().str(),
                 "; copy it to the CPU first");
   if (is_complex(dtype_)) refuse_complex("set", dtype_);
   const int64_t off = offset_of(index);
@@ -82,14 +82,14 @@ void Tensor::set(IntList index, const Scalar& value) {
 }
 
 Scalar Tensor::item() const {
-  STRIDED_CHECK(numel() == 1, "item: a Tensor with ", numel(),
+  STRIDED_CHECK(numel() == 1, "item", "a Tensor with ", numel(),
                 " elements cannot be converted to Scalar");
   Shape zero(sizes().size(), 0);
   return at(zero);
 }
 
 std::vector<double> Tensor::to_vector() const {
-  STRIDED_CHECK(device().is_cpu(), "to_vector: tensor is on ", device().str(),
+  STRIDED_CHECK(device().is_cpu(), "to_vector", "tensor is on ", device().str(),
                 "; copy it to the CPU first");
   if (is_complex(dtype_)) refuse_complex("to_vector", dtype_);  // view_as_real(t).to_vector()
   std::vector<double> out;

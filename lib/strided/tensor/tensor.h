@@ -91,7 +91,7 @@ class Tensor {
   void* data_ptr() const;  // storage.data() + offset * itemsize
   template <class T>
   T* data() const {
-    STRIDED_CHECK(dtype_of<T>::value == dtype_, "data: expected dtype ", name(dtype_),
+    STRIDED_CHECK(dtype_of<T>::value == dtype_, "data", "expected dtype ", name(dtype_),
                   " but got ", name(dtype_of<T>::value));
     return static_cast<T*>(data_ptr());
   }
