@@ -236,8 +236,8 @@ MUTANTS = [
          replace="    const size_t r = op->save(x);"),
     dict(id="grad-as-strided-overwrite", file="lib/strided/autograd/detail.cpp", function="as_strided_backward",
          rule="as_strided's backward keeps the last gradient written to a storage position instead of adding them",
-         find="                    [&](int64_t k, int64_t pos) { storage[static_cast<size_t>(pos - lo)] += g[k]; });",
-         replace="                    [&](int64_t k, int64_t pos) { storage[static_cast<size_t>(pos - lo)] = g[k]; });"),
+         find="    storage[static_cast<size_t>(view.storage_offset() + off[0] - lo)] += g[k++];",
+         replace="    storage[static_cast<size_t>(view.storage_offset() + off[0] - lo)] = g[k++];"),
     # ---- complex views and the GPU reductions' plan ---------------------------------------------
     dict(id="imag-of-conj", file="lib/strided/tensor/views.cpp", function="Tensor::imag",
          rule="imag of a conjugated tensor reads the stored imaginary parts, ignoring the conjugate bit",

@@ -25,74 +25,44 @@ bool is_expandable_to(IntList sizes, IntList target) {
   return true;
 }
 
-namespace {
-// Calls f(k, position) for the k-th element in row-major order and its storage position.
-template <class F>
-void for_each_position(IntList sizes, IntList strides, int64_t offset, F f) {
-  const int64_t n = checked_numel(sizes, "as_strided_backward");
-  Shape index(sizes.size(), 0);
-  int64_t pos = offset;
-  for (int64_t k = 0; k < n; ++k) {
-    f(k, pos);
-    for (int64_t d = static_cast<int64_t>(sizes.size()) - 1; d >= 0; --d) {
-      if (++index[d] < sizes[d]) {
-        pos += strides[d];
-        break;
-      }
-      pos -= (sizes[d] - 1) * strides[d];
-      index[d] = 0;
-    }
-  }
-}
-
-std::pair<int64_t, int64_t> span_of(IntList sizes, IntList strides, int64_t offset) {
-  int64_t lo = offset, hi = offset;
-  for (size_t d = 0; d < sizes.size(); ++d) {
-    if (sizes[d] == 0) return {offset, offset - 1};  // empty
-    hi += (sizes[d] - 1) * strides[d];
-  }
-  return {lo, hi};
-}
-}  // namespace
-
-Tensor as_strided_backward(const Tensor& grad, IntList input_sizes, IntList input_strides,
-                           int64_t input_offset, IntList sizes, IntList strides, int64_t offset) {
+Tensor as_strided_backward(const Tensor& grad, const Layout& input, const Layout& view) {
   // FunctionsManual.cpp: a size-0 dim in the output's or the input's geometry returns
   // at::zeros(input sizes): row-major, whatever the input's strides.
-  for (IntList s : {sizes, input_sizes})
+  for (IntList s : {IntList(view.sizes()), IntList(input.sizes())})
     for (const int64_t n : s)
-      if (n == 0) return zeros(input_sizes, {grad.dtype()});
+      if (n == 0) return zeros(input.sizes(), {grad.dtype()});
   if (is_complex(grad.dtype())) {
     // Linear in the gradient: each part goes back on its own (strides count complex elements).
     const Tensor g = grad.resolve_conj();
-    const Tensor re = as_strided_backward(g.real(), input_sizes, input_strides, input_offset,
-                                          sizes, strides, offset);
-    const Tensor im = as_strided_backward(g.imag(), input_sizes, input_strides, input_offset,
-                                          sizes, strides, offset);
-    Tensor out = empty_strided(input_sizes, re.strides(), {grad.dtype()});
+    const Tensor re = as_strided_backward(g.real(), input, view);
+    const Tensor im = as_strided_backward(g.imag(), input, view);
+    Tensor out = empty_strided(input.sizes(), re.strides(), {grad.dtype()});
     out.real().copy_(re);
     out.imag().copy_(im);
     return out;
   }
-  auto [in_lo, in_hi] = span_of(input_sizes, input_strides, input_offset);
-  auto [out_lo, out_hi] = span_of(sizes, strides, offset);
-  const int64_t lo = std::min(in_lo, out_lo), hi = std::max(in_hi, out_hi);
+  const Extent in = extent(input), out = extent(view);
+  const int64_t lo = std::min(in.min, out.min), hi = std::max(in.max, out.max);
   std::vector<double> storage(static_cast<size_t>(std::max<int64_t>(hi - lo + 1, 0)), 0.0);
   std::vector<int64_t> readers(storage.size(), 0);
   const std::vector<double> g = grad.contiguous().to_vector();
   // Every element of the view adds its gradient into the position it reads: elements that share
-  // a position (a stride 0, overlapping windows) add up there.
-  for_each_position(sizes, strides, offset,
-                    [&](int64_t k, int64_t pos) { storage[static_cast<size_t>(pos - lo)] += g[k]; });
-  for_each_position(input_sizes, input_strides, input_offset,
-                    [&](int64_t, int64_t pos) { ++readers[static_cast<size_t>(pos - lo)]; });
+  // a position (a stride 0, overlapping windows) add up there. The walks are the layout
+  // algebra's odometer, in row-major order (for_each_index).
+  int64_t k = 0;
+  for_each_index(view.sizes(), {view.strides()}, [&](const int64_t* off) {
+    storage[static_cast<size_t>(view.storage_offset() + off[0] - lo)] += g[k++];
+  });
+  for_each_index(input.sizes(), {input.strides()}, [&](const int64_t* off) {
+    ++readers[static_cast<size_t>(input.storage_offset() + off[0] - lo)];
+  });
   // Step (4) of FunctionsManual.cpp's as_strided_backward: the result is the storage seen through
   // the input's geometry (storage.as_strided(inp_sizes, inp_strides, ...)), so it has the input's
   // strides, which x.grad keeps where they obey AccumulateGrad's layout contract.
   for (size_t p = 0; p < storage.size(); ++p)
     if (readers[p] > 0) storage[p] /= static_cast<double>(readers[p]);
   const Tensor flat = from_values(storage, {static_cast<int64_t>(storage.size())}, {grad.dtype()});
-  return flat.as_strided(input_sizes, input_strides, input_offset - lo);
+  return flat.as_strided(input.sizes(), input.strides(), input.storage_offset() - lo);
 }
 
 namespace {

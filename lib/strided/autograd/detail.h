@@ -18,8 +18,7 @@ bool is_expandable_to(IntList sizes, IntList target);
 // element of the view is added into the storage position it reads, and the input reads its
 // gradient back from the positions it covers; where the input itself overlaps, each position's
 // gradient is shared among the input elements that read it.
-Tensor as_strided_backward(const Tensor& grad, IntList input_sizes, IntList input_strides,
-                           int64_t input_offset, IntList sizes, IntList strides, int64_t offset);
+Tensor as_strided_backward(const Tensor& grad, const Layout& input, const Layout& view);
 
 // The Variable holding an op's new result `out`, with `op` (may be null) as its grad_fn.
 Variable with_history(Tensor out, const std::shared_ptr<Node>& op);

@@ -46,13 +46,11 @@ std::shared_ptr<Node> detail::regenerate_view_grad_fn(const ViewInfo& info, cons
   Variable base(info.base, info.base_meta);
   auto op = record("AsStridedBackward0", {&base});
   if (!op) return nullptr;
-  const Shape bs = info.base.sizes(), bt = info.base.strides(), vs = view.sizes(),
-              vt = view.strides();
-  const int64_t bo = info.base.storage_offset(), vo = view.storage_offset();
+  const Layout base_layout = info.base.layout(), view_layout = view.layout();
   op->formula = [=](Op&, const std::vector<Tensor>& g) {
-    return std::vector<Tensor>{detail::as_strided_backward(g[0], bs, bt, bo, vs, vt, vo)};
+    return std::vector<Tensor>{detail::as_strided_backward(g[0], base_layout, view_layout)};
   };
-  op->outputs_.push_back({vs, view.dtype()});
+  op->outputs_.push_back({view.sizes(), view.dtype()});
   return op;
 }
 
@@ -264,10 +262,9 @@ Variable Variable::as_strided(IntList sizes, IntList strides,
                               std::optional<int64_t> storage_offset) const {
   // as_strided: self: as_strided_backward(grad, TensorGeometry(self), size, stride, storage_offset)
   Tensor out = data_.as_strided(sizes, strides, storage_offset);
-  const Shape is = this->sizes(), it = this->strides(), os = out.sizes(), ot = out.strides();
-  const int64_t io = data_.storage_offset(), oo = out.storage_offset();
+  const Layout input = data_.layout(), view = out.layout();
   return view_op(*this, std::move(out), "AsStridedBackward0", [=](const Tensor& g) {
-    return detail::as_strided_backward(g, is, it, io, os, ot, oo);
+    return detail::as_strided_backward(g, input, view);
   });
 }
 
