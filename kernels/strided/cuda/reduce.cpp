@@ -26,16 +26,9 @@ ReduceArgs check(const char* op, backend::ReduceOp kind, const Tensor& in, int64
                 "the GPU reductions are compiled for float32 only, got ", name(in.dtype()));
   ReduceArgs c;
   c.dim = wrap_dim(dim, in.dim(), op);
-  int64_t outputs = 1;
-  for (int64_t k = 0; k < in.dim(); ++k) {
-    const int64_t size = in.sizes()[static_cast<size_t>(k)];
-    if (k == c.dim) {
-      c.reduced = size;
-    } else {
-      c.out_sizes.push_back(size);
-      outputs *= size;
-    }
-  }
+  c.reduced = in.dim() == 0 ? 1 : in.sizes()[static_cast<size_t>(c.dim)];
+  c.out_sizes = reduced_sizes(in.sizes(), c.dim, /*keepdim=*/false);
+  const int64_t outputs = checked_numel(c.out_sizes, op);
   STRIDED_CHECK(kind != backend::ReduceOp::Max || c.reduced > 0 || outputs == 0, op,
                 "Expected reduction dim ", c.dim, " to have non-zero size (input shape ",
                 to_string(in.sizes()), ")");

@@ -167,14 +167,7 @@ const char* op_name(bool is_max, bool arg) {
 }
 
 Shape reduced_shape(const Tensor& x, int64_t dim, bool keepdim) {
-  Shape s;
-  for (int64_t d = 0; d < x.dim(); ++d) {
-    if (d != dim)
-      s.push_back(x.size(d));
-    else if (keepdim)
-      s.push_back(1);
-  }
-  return s;
+  return reduced_sizes(x.sizes(), dim, keepdim);
 }
 
 void check_reducible(const Tensor& x, const char* op) {

@@ -614,6 +614,17 @@ MemOverlap has_internal_overlap(const Layout& layout) {
     if (strides[i] == 0 && sizes[i] > 1) return MemOverlap::Yes;
   return MemOverlap::TooHard;
 }
+Shape reduced_sizes(IntList sizes, int64_t dim, bool keepdim) {
+  Shape s;
+  for (int64_t d = 0; d < static_cast<int64_t>(sizes.size()); ++d) {
+    if (d != dim)
+      s.push_back(sizes[d]);
+    else if (keepdim)
+      s.push_back(1);
+  }
+  return s;
+}
+
 Shape flatten_sizes(IntList sizes, int64_t start_dim, int64_t end_dim) {
   const int64_t nd = static_cast<int64_t>(sizes.size());
   const int64_t s = wrap_dim(start_dim, nd, "flatten()");

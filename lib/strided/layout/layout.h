@@ -252,6 +252,11 @@ void for_each_index(IntList sizes, const std::vector<Shape>& strides, F&& f) {
 // result equals the product of sizes.
 Shape flatten_sizes(IntList sizes, int64_t start_dim, int64_t end_dim);
 
+// The sizes of a reduction's result along dim (ReduceOpsUtils.h, shape_from_dim_mask): sizes
+// without dim, or with dim as size 1 when keepdim. dim is already wrapped; a 0-d tensor's result
+// is 0-d (or, with keepdim, also 0-d: it has no dim to keep).
+Shape reduced_sizes(IntList sizes, int64_t dim, bool keepdim);
+
 // Dense strides that follow a walk order: perm lists the dims innermost first (as walk_order gives
 // them); perm[0] gets stride 1 and each next dim the product of the sizes of the dims inside it.
 // PyTorch forms this product in two places that part on size-0 dims: TensorIterator's
