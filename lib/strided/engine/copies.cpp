@@ -26,10 +26,9 @@ namespace strided {
 
 namespace {
 
-void check_cpu(const Tensor& t, const char* op) {
+void check_defined_cpu(const Tensor& t, const char* op) {
   STRIDED_CHECK(t.defined(), op, "the tensor is undefined (default-constructed)");
-  STRIDED_CHECK(t.device().is_cpu(), op, "only CPU tensors are supported here, got a tensor on ",
-                t.device().str(), "; copy it to the CPU first");
+  check_cpu(t, op);
 }
 
 
@@ -136,8 +135,8 @@ Tensor& Tensor::copy_(const Tensor& src) {
   // Copy.cpp, copy_impl, and TensorIterator's checks: src broadcasts to *this (never the other
   // way), the destination may not write one address twice, and dense operands that partly overlap
   // are refused as PyTorch refuses them.
-  check_cpu(*this, "copy_()");
-  check_cpu(src, "copy_()");
+  check_defined_cpu(*this, "copy_()");
+  check_defined_cpu(src, "copy_()");
   Shape shape;
   try {
     shape = broadcast_shapes(sizes(), src.sizes());
@@ -176,7 +175,7 @@ Tensor& Tensor::fill_(const Scalar& value) {
   // No overlap check: writing one value is idempotent, so PyTorch fills an expanded tensor
   // (aten/src/ATen/native/Fill.cpp, fill_out: set_check_mem_overlap(false)); torch 1.13's
   // torch.ones(1, 3).expand(4, 3).fill_(2) succeeds.
-  check_cpu(*this, "fill_()");
+  check_defined_cpu(*this, "fill_()");
   if (is_complex(dtype_)) {  // a real value: its real parts get it, its imaginary parts 0
     STRIDED_CHECK(value.kind() != Scalar::Kind::Bool, "fill_()", "a bool value for a ",
                   name(dtype_), " tensor is not supported here");
@@ -230,7 +229,7 @@ Tensor& Tensor::fill_(const Scalar& value) {
 Tensor Tensor::resolve_conj() const {
   // UnaryOps.cpp, resolve_conj: a copy holding the values this tensor reads, without the bit.
   if (!conj_) return *this;
-  check_cpu(*this, "resolve_conj()");
+  check_defined_cpu(*this, "resolve_conj()");
   Tensor out = empty_preserving(*this, dtype_, "resolve_conj()");
   copy_values(out, *this);
   return out;
@@ -243,7 +242,7 @@ Tensor Tensor::conj_physical() const {
   // op's output, whose strides (on size-1 dims too) can differ from clone's. The iterator takes
   // real operands only, so it is asked about a real tensor with this one's sizes and strides.
   if (!is_complex(dtype_)) return *this;
-  check_cpu(*this, "conj_physical()");
+  check_defined_cpu(*this, "conj_physical()");
   Tensor out;
   if (conj_) {
     out = empty_preserving(*this, dtype_, "conj_physical()");
@@ -262,7 +261,7 @@ Tensor Tensor::conj_physical() const {
 
 Tensor Tensor::clone() const {
   // TensorFactories.cpp, clone with MemoryFormat::Preserve.
-  check_cpu(*this, "clone()");
+  check_defined_cpu(*this, "clone()");
   Tensor out = empty_preserving(*this, dtype_, "clone()");
   copy_values(out, *this);
   return out;
@@ -270,7 +269,7 @@ Tensor Tensor::clone() const {
 
 Tensor Tensor::clone(MemoryFormat memory_format) const {
   // TensorFactories.cpp, clone: any other format lays the copy out as empty_like(memory_format).
-  check_cpu(*this, "clone()");
+  check_defined_cpu(*this, "clone()");
   Tensor out = empty_like(*this, {dtype_, device()}, memory_format, "clone()");
   copy_values(out, *this);
   return out;
@@ -279,7 +278,7 @@ Tensor Tensor::clone(MemoryFormat memory_format) const {
 Tensor Tensor::contiguous() const {
   // TensorProperties.cpp, contiguous: the tensor itself when already contiguous (claim CT-11).
   if (is_contiguous()) return *this;
-  check_cpu(*this, "contiguous()");
+  check_defined_cpu(*this, "contiguous()");
   Tensor out = empty(sizes(), {dtype_, device()});
   copy_values(out, *this);
   return out;
@@ -292,7 +291,7 @@ Tensor Tensor::contiguous(MemoryFormat memory_format) const {
   if (is_contiguous(memory_format)) return *this;
   STRIDED_CHECK(memory_format != MemoryFormat::Preserve, "contiguous()",
                 "preserve memory format is unsupported by the contiguous operator");
-  check_cpu(*this, "contiguous()");
+  check_defined_cpu(*this, "contiguous()");
   Tensor out = empty_like(*this, {dtype_, device()}, memory_format, "contiguous()");
   copy_values(out, *this);
   return out;
@@ -301,7 +300,7 @@ Tensor Tensor::contiguous(MemoryFormat memory_format) const {
 Tensor Tensor::to(DType dtype, bool copy) const {
   // TensorConversions.cpp, to → _to_copy with MemoryFormat::Preserve (claim DT-03).
   if (dtype == dtype_ && !copy) return *this;
-  check_cpu(*this, "to()");
+  check_defined_cpu(*this, "to()");
   Tensor out = empty_preserving(*this, dtype, "to()");
   copy_values(out, *this);
   return out;
@@ -314,7 +313,7 @@ Tensor Tensor::to(MemoryFormat memory_format) const {
   // contiguous(channels_last) returns as it is (claim CT-02.channels).
   if (memory_format == MemoryFormat::Preserve || suggest_memory_format(layout()) == memory_format)
     return *this;
-  check_cpu(*this, "to()");
+  check_defined_cpu(*this, "to()");
   Tensor out = empty_like(*this, {dtype_, device()}, memory_format, "to()");
   copy_values(out, *this);
   return out;
@@ -323,7 +322,7 @@ Tensor Tensor::to(MemoryFormat memory_format) const {
 Tensor Tensor::repeat(IntList repeats) const {
   // TensorShape.cpp, repeat: sizes padded with leading 1s to repeats' length, each multiplied by
   // its repeat, in a fresh contiguous tensor; every element is copied (claim BC-07.repeat).
-  check_cpu(*this, "repeat()");
+  check_defined_cpu(*this, "repeat()");
   STRIDED_CHECK(repeats.size() >= sizes().size(), "repeat()",
                 "Number of dimensions of repeat dims can not be smaller than number of "
                 "dimensions of tensor");
@@ -350,7 +349,7 @@ Tensor Tensor::repeat(IntList repeats) const {
 Tensor Tensor::flip(IntList dims) const {
   // TensorTransformations.cpp, flip: always a copy (strides are never negative here, claim
   // MT-07), laid out as empty_like, written by flip_into's plan.
-  check_cpu(*this, "flip()");
+  check_defined_cpu(*this, "flip()");
   std::vector<bool> flipped(static_cast<size_t>(std::max<int64_t>(dim(), 1)), false);
   for (int64_t d : dims) {
     const int64_t w = wrap_dim(d, dim(), "flip()");

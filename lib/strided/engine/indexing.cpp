@@ -274,10 +274,7 @@ Tensor Tensor::index(const std::vector<TensorIndex>& indices) const {
     }
   }
   if (lists.empty()) return result;
-  STRIDED_CHECK(result.device().is_cpu(), "index()",
-                "advanced indexing is only supported on the "
-                "CPU for now, got a tensor on ",
-                result.device().str());
+  check_cpu(result, "index()");
   // index is no view op, so PyTorch's conjugate fallback resolves the bit of its input first:
   // the gathered elements hold the conjugated values, and the result carries no bit.
   if (result.is_conj()) {
@@ -304,10 +301,8 @@ Tensor& Tensor::index_put_(const std::vector<std::vector<int64_t>>& indices, con
                 "too many indices for tensor of dimension ", dim(), " (got ", indices.size(), ")");
   // PyTorch 1.13 fails on an empty tuple of indices with this internal error.
   STRIDED_CHECK(!indices.empty(), "index_put_()", "strides() called on an undefined Tensor");
-  STRIDED_CHECK(device().is_cpu() && values.device().is_cpu(), "index_put_()",
-                "advanced indexing is only supported on the CPU for now, got a "
-                "tensor on ",
-                (device().is_cpu() ? values : *this).device().str());
+  check_cpu(*this, "index_put_()");
+  check_cpu(values, "index_put_()");
   // assert_no_overlap: values may not share a cell with self (Full or Partial).
   const MemOverlapStatus overlap = get_overlap_status(*this, values);
   STRIDED_CHECK(overlap != MemOverlapStatus::Full && overlap != MemOverlapStatus::Partial,
@@ -356,10 +351,7 @@ Tensor Tensor::index_select(int64_t dim, IntList indices) const {
   // indices.size() entries; indices do not wrap (a negative index is out of range). A 0-d tensor
   // takes dim 0 or -1, indices that are all 0, and gives a 0-d copy.
   STRIDED_CHECK(defined(), "index_select()", "the tensor is undefined (default-constructed)");
-  STRIDED_CHECK(device().is_cpu(), "index_select()",
-                "only CPU tensors are supported here, got a "
-                "tensor on ",
-                device().str(), "; copy it to the CPU first");
+  check_cpu(*this, "index_select()");
   const int64_t d = wrap_dim(dim, this->dim(), "index_select()");
   const int64_t size = this->dim() == 0 ? 1 : sizes()[d];
   for (int64_t i : indices)

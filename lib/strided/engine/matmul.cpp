@@ -428,7 +428,8 @@ BlasOperand blas_operand(const Layout& m) {
 Tensor matmul_2d(const Tensor& a, const Tensor& b, MatmulKernel kernel) {
   STRIDED_CHECK(a.dim() == 2 && b.dim() == 2, "matmul_2d", "expected 2-D operands, but got ",
                 a.dim(), "-D and ", b.dim(), "-D");
-  STRIDED_CHECK(a.device().is_cpu() && b.device().is_cpu(), "matmul_2d", "expected CPU tensors");
+  check_cpu(a, "matmul_2d");
+  check_cpu(b, "matmul_2d");
   STRIDED_CHECK(a.size(1) == b.size(0), "matmul_2d", "mat1 and mat2 shapes cannot be multiplied (",
                 dims_string(a), " and ", dims_string(b), ")");
   STRIDED_CHECK(
@@ -446,9 +447,8 @@ Tensor matmul(const Tensor& tensor1, const Tensor& tensor2) {
                 dim2, "D");
   if (is_complex(tensor1.dtype())) refuse_complex("matmul", tensor1.dtype());
   if (is_complex(tensor2.dtype())) refuse_complex("matmul", tensor2.dtype());
-  STRIDED_CHECK(tensor1.device().is_cpu() && tensor2.device().is_cpu(), "matmul",
-                "expected CPU tensors, but got ", tensor1.device().str(), " and ",
-                tensor2.device().str());
+  check_cpu(tensor1, "matmul");
+  check_cpu(tensor2, "matmul");
 
   if (dim1 == 1 && dim2 == 1) return dot(tensor1, tensor2);
   if (dim1 == 2 && dim2 == 1) return mv(tensor1, tensor2);

@@ -297,9 +297,8 @@ Tensor operator/(const Tensor& a, const Scalar& b) {
 
 TensorIterator copy_plan(const Tensor& dst, const Tensor& src) {
   STRIDED_CHECK(dst.defined() && src.defined(), "copy_", "both tensors must be defined");
-  STRIDED_CHECK(dst.device().is_cpu() && src.device().is_cpu(), "copy_",
-                "the CPU engine copies between CPU tensors; got ", src.device().str(), " to ",
-                dst.device().str());
+  check_cpu(src, "copy_");
+  check_cpu(dst, "copy_");
   // Two complex tensors copy as their (real, imaginary) pairs: view_as_real of each, float32 or
   // float64 parts, converted as any real copy. A conjugate bit is the caller's to resolve
   // (Tensor::copy_ does), so the two must agree here.

@@ -172,8 +172,7 @@ Shape reduced_shape(const Tensor& x, int64_t dim, bool keepdim) {
 
 void check_reducible(const Tensor& x, const char* op) {
   STRIDED_CHECK(x.defined(), op, "the tensor is undefined");
-  STRIDED_CHECK(x.device().is_cpu(), op, "the CPU engine reduces CPU tensors; got a tensor on ",
-                x.device().str());
+  check_cpu(x, op);
   if (is_complex(x.dtype())) refuse_complex(op, x.dtype());  // real kernels only (tensor.h)
 }
 

@@ -5,6 +5,15 @@
 
 namespace strided {
 
+namespace {
+// The factories that compute their values (arange, from_values, rand...) compute them on the CPU:
+// one refusal, worded once, for a tensor asked of them on another device.
+void check_made_on_cpu(const Tensor& t, const char* op) {
+  STRIDED_CHECK(t.device().is_cpu(), op, "makes its values on the CPU only, not on ",
+                t.device().str(), "; make the tensor on the CPU, then copy it to the GPU");
+}
+}  // namespace
+
 Tensor empty_strided(IntList sizes, IntList strides, TensorOptions options) {
   // EmptyTensor.cpp, empty_strided_generic: the byte count first (computeStorageNbytes, which a
   // 0 anywhere in sizes makes 0), then the new tensor's numel check (c10's safe_compute_numel).
@@ -106,7 +115,7 @@ Tensor arange(int64_t start, int64_t end, int64_t step, TensorOptions options) {
                 ", end=", end, ", step=", step, ": more elements than int64 counts)");
   const int64_t n = static_cast<int64_t>(count);
   Tensor t = empty({n}, options);
-  STRIDED_CHECK(t.device().is_cpu(), "arange", "fills on the CPU; copy the result to the GPU");
+  check_made_on_cpu(t, "arange");
   dispatch(options.dtype, [&](auto tag) {
     using T = decltype(tag);
     T* p = static_cast<T*>(t.data_ptr());
@@ -165,7 +174,7 @@ Tensor arange(const Scalar& start, const Scalar& end, const Scalar& step, Tensor
   const int64_t n = arange_numel(start, end, step, options.dtype);
   const double xs = start.to<double>(), xstep = step.to<double>();
   Tensor t = empty({n}, options);
-  STRIDED_CHECK(t.device().is_cpu(), "arange", "fills on the CPU; copy the result to the GPU");
+  check_made_on_cpu(t, "arange");
   dispatch(options.dtype, [&](auto tag) {
     using T = decltype(tag);
     T* p = static_cast<T*>(t.data_ptr());
@@ -191,7 +200,7 @@ Tensor from_scalars(const std::vector<Scalar>& values, IntList sizes, TensorOpti
     return from_scalars(values, sizes, parts, op).to(options.dtype);
   }
   Tensor t = empty(sizes, options);
-  STRIDED_CHECK(t.device().is_cpu(), op, "only CPU tensors can be filled from values");
+  check_made_on_cpu(t, op);
   char* p = static_cast<char*>(t.data_ptr());
   const int64_t item = t.element_size();
   // As torch.tensor(values, dtype=...) with Python 3.10 or later: an integer dtype takes each
@@ -254,7 +263,7 @@ Tensor random_tensor(IntList sizes, TensorOptions options, F&& draw, const char*
   STRIDED_CHECK(is_floating_point(options.dtype), op, "expected a floating-point dtype, got ",
                 name(options.dtype));
   Tensor t = empty_named(sizes, options, op);
-  STRIDED_CHECK(t.device().is_cpu(), op, "generates on the CPU; copy the result to the GPU");
+  check_made_on_cpu(t, op);
   const int64_t n = t.numel();
   dispatch(options.dtype, [&](auto tag) {
     using T = decltype(tag);

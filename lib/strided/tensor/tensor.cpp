@@ -65,17 +65,20 @@ int64_t Tensor::offset_of(IntList index) const {
   return off;
 }
 
+void check_cpu(const Tensor& t, const char* op) {
+  STRIDED_CHECK(t.device().is_cpu(), op, "only CPU tensors are supported here, got a tensor on ",
+                t.device().str(), "; copy it to the CPU first");
+}
+
 Scalar Tensor::at(IntList index) const {
-  STRIDED_CHECK(device().is_cpu(), "at", "tensor is on ", device().str(),
-                "; copy it to the CPU first");
+  check_cpu(*this, "at");
   if (is_complex(dtype_)) refuse_complex("at", dtype_);  // no Scalar holds a complex value
   const int64_t off = offset_of(index);
   return load_scalar(static_cast<const char*>(storage_.data()) + off * element_size(), dtype_);
 }
 
 void Tensor::set(IntList index, const Scalar& value) {
-  STRIDED_CHECK(device().is_cpu(), "set", "tensor is on ", device().str(),
-                "; copy it to the CPU first");
+  check_cpu(*this, "set");
   if (is_complex(dtype_)) refuse_complex("set", dtype_);
   const int64_t off = offset_of(index);
   store_scalar(static_cast<char*>(storage_.data()) + off * element_size(), dtype_, value);
@@ -89,8 +92,7 @@ Scalar Tensor::item() const {
 }
 
 std::vector<double> Tensor::to_vector() const {
-  STRIDED_CHECK(device().is_cpu(), "to_vector", "tensor is on ", device().str(),
-                "; copy it to the CPU first");
+  check_cpu(*this, "to_vector");
   if (is_complex(dtype_)) refuse_complex("to_vector", dtype_);  // view_as_real(t).to_vector()
   std::vector<double> out;
   const int64_t n = numel();

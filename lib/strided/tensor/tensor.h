@@ -228,6 +228,12 @@ class Tensor {
   bool conj_ = false;
 };
 
+// The CPU side's one refusal of a tensor that lives on another device, worded once for every op
+// that reads elements on the CPU: "<op>: only CPU tensors are supported here, got a tensor on
+// cuda:0; copy it to the CPU first". (PyTorch runs these ops on any device; this library runs the
+// GPU's own ops in strided::cuda.)
+void check_cpu(const Tensor& t, const char* op);
+
 // torch.view_as_real (ComplexHelper.h, view_complex_as_float): a complex tensor as its parts,
 // sizes + [2], strides doubled + [1], offset doubled; refused on a conjugated tensor.
 // torch.view_as_complex: the inverse; the last dim must have size 2 and stride 1, every other
