@@ -85,10 +85,10 @@ BinaryOp binary_op(ElementwiseOp kind) {
 }
 
 // out may be undefined (the plan allocates it) or the tensor written in place.
-TensorIterator plan_binary(const char* op, ElementwiseOp kind, const Tensor& out, const Tensor& a,
-                           const Tensor* b, float s) {
-  return b ? binary_iterator(op, binary_op(kind), out, a, *b)
-           : binary_iterator(op, binary_op(kind), out, a, s);
+TensorIterator elementwise_plan(const char* op, ElementwiseOp kind, const Tensor& out,
+                                const Tensor& a, const Tensor* b, float s) {
+  return b ? binary_plan(op, binary_op(kind), out, a, *b)
+           : binary_plan(op, binary_op(kind), out, a, s);
 }
 
 Tensor binary(const char* op, ElementwiseOp kind, const Tensor& a, const Tensor* b, float s,
@@ -99,7 +99,7 @@ Tensor binary(const char* op, ElementwiseOp kind, const Tensor& a, const Tensor*
   if (b) broadcast_shapes(a.sizes(), b->sizes());
   require_available(op);
   backend::DeviceGuard guard(a.device().index);
-  const TensorIterator it = plan_binary(op, kind, Tensor(), a, b, s);
+  const TensorIterator it = elementwise_plan(op, kind, Tensor(), a, b, s);
   launch(op, kind, kernel, it);
   return it.output();
 }
@@ -107,7 +107,7 @@ Tensor binary(const char* op, ElementwiseOp kind, const Tensor& a, const Tensor*
 Tensor& binary_out(const char* op, ElementwiseOp kind, Tensor& out, const Tensor& a,
                    const Tensor* b, float s, ElementwiseKernel kernel) {
   check_operands(op, &out, a, b);
-  launch(op, kind, kernel, plan_binary(op, kind, out, a, b, s));
+  launch(op, kind, kernel, elementwise_plan(op, kind, out, a, b, s));
   return out;
 }
 
@@ -126,7 +126,7 @@ Tensor& copy_(Tensor& dst, const Tensor& src, ElementwiseKernel kernel) {
                 name(dst.dtype()), " and src is ", name(src.dtype()));
   // Throws PyTorch's message when src cannot broadcast to dst.
   expand_geometry(src.layout(), dst.sizes());
-  launch(op, ElementwiseOp::Copy, kernel, copy_iterator(op, dst, src));
+  launch(op, ElementwiseOp::Copy, kernel, copy_plan(op, dst, src));
   return dst;
 }
 

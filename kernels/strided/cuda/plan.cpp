@@ -29,13 +29,13 @@ ElementwisePlan from_iterator(const TensorIterator& it) {
   return plan;
 }
 
-TensorIterator binary_iterator(const char* op, BinaryOp kind, const Tensor& out, const Tensor& a,
-                               const Tensor& b) {
+TensorIterator binary_plan(const char* op, BinaryOp kind, const Tensor& out, const Tensor& a,
+                           const Tensor& b) {
   return binary_config(kind, out).set_op_name(op).add_input(a).add_input(b).build();
 }
 
-TensorIterator binary_iterator(const char* op, BinaryOp kind, const Tensor& out, const Tensor& a,
-                               float scalar) {
+TensorIterator binary_plan(const char* op, BinaryOp kind, const Tensor& out, const Tensor& a,
+                           float scalar) {
   return binary_config(kind, out)
       .set_op_name(op)
       .add_input(a)
@@ -43,7 +43,7 @@ TensorIterator binary_iterator(const char* op, BinaryOp kind, const Tensor& out,
       .build();
 }
 
-TensorIterator copy_iterator(const char* op, const Tensor& dst, const Tensor& src) {
+TensorIterator copy_plan(const char* op, const Tensor& dst, const Tensor& src) {
   return copy_config(dst, src).set_op_name(op).build();
 }
 

@@ -41,10 +41,10 @@ ElementwisePlan from_iterator(const TensorIterator& it);
 
 // The plans the CUDA ops build (elementwise.cpp calls these and nothing else to plan). out may be
 // undefined: TensorIterator allocates it on the inputs' device. op names the CUDA op in errors.
-TensorIterator binary_iterator(const char* op, BinaryOp kind, const Tensor& out, const Tensor& a,
-                               const Tensor& b);
-TensorIterator binary_iterator(const char* op, BinaryOp kind, const Tensor& out, const Tensor& a,
-                               float scalar);
-TensorIterator copy_iterator(const char* op, const Tensor& dst, const Tensor& src);
+TensorIterator binary_plan(const char* op, BinaryOp kind, const Tensor& out, const Tensor& a,
+                           const Tensor& b);
+TensorIterator binary_plan(const char* op, BinaryOp kind, const Tensor& out, const Tensor& a,
+                           float scalar);
+TensorIterator copy_plan(const char* op, const Tensor& dst, const Tensor& src);
 
 }  // namespace strided::cuda

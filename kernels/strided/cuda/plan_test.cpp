@@ -37,8 +37,8 @@ Planned plan_for(IntList sizes, const std::vector<Shape>& inputs) {
   const Tensor a = strided_tensor(sizes, inputs[0]);
   TensorIterator it =
       inputs.size() == 1
-          ? binary_iterator("cuda::add", BinaryOp::Add, Tensor(), a, 3.0f)
-          : binary_iterator("cuda::mul", BinaryOp::Mul, Tensor(), a, strided_tensor(sizes, inputs[1]));
+          ? binary_plan("cuda::add", BinaryOp::Add, Tensor(), a, 3.0f)
+          : binary_plan("cuda::mul", BinaryOp::Mul, Tensor(), a, strided_tensor(sizes, inputs[1]));
   ElementwisePlan plan = from_iterator(it);
   return {std::move(it), std::move(plan)};
 }
@@ -84,22 +84,22 @@ TEST_CASE("chapter 6's GPU sector model counts the plan the CUDA kernel is given
   SUBCASE("x + 3 on a permuted cube") {
     const Tensor p = cube.permute({2, 1, 0});
     check_model_counts_kernel(binary_plan(BinaryOp::Add, Tensor(), p, Scalar(3.0)),
-                              binary_iterator("cuda::add", BinaryOp::Add, Tensor(), p, 3.0f));
+                              binary_plan("cuda::add", BinaryOp::Add, Tensor(), p, 3.0f));
   }
   SUBCASE("x + 3 on a stride-5 slice") {
     const Tensor s = rand({8, 8, 8, 5}, gen).select(3, 0);
     check_model_counts_kernel(binary_plan(BinaryOp::Add, Tensor(), s, Scalar(3.0)),
-                              binary_iterator("cuda::add", BinaryOp::Add, Tensor(), s, 3.0f));
+                              binary_plan("cuda::add", BinaryOp::Add, Tensor(), s, 3.0f));
   }
   SUBCASE("x * y.t()") {
     const Tensor x = rand({16, 16}, gen), y = rand({16, 16}, gen);
     check_model_counts_kernel(binary_plan(BinaryOp::Mul, Tensor(), x, y.t()),
-                              binary_iterator("cuda::mul", BinaryOp::Mul, Tensor(), x, y.t()));
+                              binary_plan("cuda::mul", BinaryOp::Mul, Tensor(), x, y.t()));
   }
   SUBCASE("a copy into a transposed destination") {
     const Tensor dst = empty({8, 8}).t();
     check_model_counts_kernel(copy_plan(dst, cube.select(0, 1)),
-                              copy_iterator("cuda::copy_", dst, cube.select(0, 1)));
+                              copy_plan("cuda::copy_", dst, cube.select(0, 1)));
   }
 }
 
@@ -197,10 +197,10 @@ TEST_CASE("0-d and empty plans") {
 TEST_CASE("a given output is written where it is, and errors name the CUDA op") {
   const Tensor x = strided_tensor({4, 3}, {3, 1});
   const Tensor out = strided_tensor({4, 3}, {1, 4});
-  const ElementwisePlan p = from_iterator(binary_iterator("cuda::add_out", BinaryOp::Add, out, x, x));
+  const ElementwisePlan p = from_iterator(binary_plan("cuda::add_out", BinaryOp::Add, out, x, x));
   CHECK(p.data[0] == static_cast<char*>(out.data_ptr()));
   CHECK(p.byte_strides.size() == 3);
-  CHECK_THROWS_WITH_AS(binary_iterator("cuda::add_out", BinaryOp::Add, empty({3, 4}), x, x),
+  CHECK_THROWS_WITH_AS(binary_plan("cuda::add_out", BinaryOp::Add, empty({3, 4}), x, x),
                        "cuda::add_out: output with shape [3, 4] doesn't match the broadcast shape "
                        "[4, 3]",
                        Error);
