@@ -23,12 +23,6 @@ std::string printed_report(const std::string& expression) {
   return report(evaluate(parse(expression), m), m);
 }
 
-std::string repeated(const std::string& s, int n) {
-  std::string out;
-  for (int i = 0; i < n; ++i) out += s;
-  return out;
-}
-
 }  // namespace
 
 TEST_CASE("an expression answers one entry a step, with its text, dtype and values as printed") {
@@ -112,7 +106,9 @@ TEST_CASE("values only up to 256 elements, and repr only where the report printe
   CHECK_FALSE(r[0].contains("values"));
   CHECK(r[0]["repr"].get<std::string>().rfind("tensor([  0,   1,", 0) == 0);
   // A long expression: the report stops printing values, then steps, at the print budget.
-  const Json a = ask_expression("arange(256)" + repeated(".t()", 1000));
+  std::string e = "arange(256)";
+  for (int i = 0; i < 1000; ++i) e += ".t()";
+  const Json a = ask_expression(e);
   const Json& steps = a["results"];
   REQUIRE(steps.size() > 2);
   CHECK(steps[0].contains("repr"));

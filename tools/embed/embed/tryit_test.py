@@ -19,6 +19,12 @@ class TryItTest(BookCase):
         with open(os.path.join(self.root, "request"), encoding="utf-8") as f:
             return json.loads(f.read())
 
+    def embed_page(self, tail, answer):
+        """Runs the embedding tool on a page of PAGE + tail, with an explorer that answers
+        `answer`: (exit status, standard error)."""
+        self.write(os.path.join(self.docs, "99_demo.md"), PAGE + tail)
+        return self.run_embed("--explore", self.explore_answering(answer))
+
     def test_a_tryit_block_asks_for_the_expression_and_shows_the_report_escaped(self):
         explore = self.explore_answering({"results": [], "report": "step 1: x.t() <a>\n"})
         self.write(os.path.join(self.docs, "99_demo.md"), PAGE + '\n\\tryit "x.t()"\n\nDone.\n')
@@ -32,9 +38,7 @@ class TryItTest(BookCase):
         self.assertIn("$ strided-explore &quot;x.t()&quot;</span>\nstep 1: x.t() &lt;a&gt;</pre>", block)
 
     def test_a_tryit_block_runs_one_expression(self):
-        explore = self.explore_answering(self.EXPLORED)
-        self.write(os.path.join(self.docs, "99_demo.md"), PAGE + '\n\\tryit "x.t()" --svg p.svg\n')
-        rc, err = self.run_embed("--explore", explore)
+        rc, err = self.embed_page('\n\\tryit "x.t()" --svg p.svg\n', self.EXPLORED)
         self.assertEqual(rc, 1)
         self.assertIn("a Try it block runs one expression", err)
 
@@ -134,18 +138,14 @@ class TryItTest(BookCase):
 
     def test_a_changed_recorded_answer_fails_naming_chapter_and_expression(self):
         self.with_companion(self.tryit_record(strides=[1, 2]))
-        explore = self.explore_answering(self.EXPLORED)
-        self.write(os.path.join(self.docs, "99_demo.md"), PAGE + "\n\\tryit 'arange(4).view(2, 2)'\n\nDone.\n")
-        rc, err = self.run_embed("--explore", explore)
+        rc, err = self.embed_page("\n\\tryit 'arange(4).view(2, 2)'\n\nDone.\n", self.EXPLORED)
         self.assertEqual(rc, 1)
         self.assertIn("chapter 99_demo, Try it arange(4).view(2, 2): stride() is '(2, 1)' here but "
                       "'(1, 2)' in PyTorch 2.6.0's recorded answer", err)
 
     def test_a_tryit_with_no_recorded_answer_fails(self):
         self.with_companion()
-        explore = self.explore_answering(self.EXPLORED)
-        self.write(os.path.join(self.docs, "99_demo.md"), PAGE + "\n\\tryit 'arange(4).view(2, 2)'\n\nDone.\n")
-        rc, err = self.run_embed("--explore", explore)
+        rc, err = self.embed_page("\n\\tryit 'arange(4).view(2, 2)'\n\nDone.\n", self.EXPLORED)
         self.assertEqual(rc, 1)
         self.assertIn("chapter 99_demo, Try it arange(4).view(2, 2): no PyTorch answer recorded", err)
 
