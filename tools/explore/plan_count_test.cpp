@@ -105,14 +105,17 @@ TEST_CASE("every op of the explorer's list has a plan count") {
     CHECK_MESSAGE(cases().count(op.name) == 1,
                   "a new op: give it a case in tools/explore/plan_count_test.cpp");
   }
-  for (const auto& [name, c] : cases()) {
+  for (const auto& entry : cases()) {
+    const std::string& name = entry.first;  // a plain name: INFO's lambda cannot capture a binding
     INFO("case " << name);
     CHECK(listed.count(name) == 1);  // a case of an op the list no longer has
   }
 }
 
 TEST_CASE("each op of the explorer's list walks through the plan, one plan a walk") {
-  for (const auto& [name, c] : cases()) {
+  for (const auto& entry : cases()) {
+    const std::string& name = entry.first;
+    const auto& c = entry.second;
     INFO("op " << name);
     Meter m;
     Tensor t = run_chain(Request::parse(std::string(R"({"start":{"shape":[4,6]},"ops":[{"op":"t"}]})")), m);
