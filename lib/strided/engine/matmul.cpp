@@ -1,7 +1,7 @@
 // torch.matmul and the chapter-7 kernels. The dispatch, PyTorch 2.6's _matmul_impl
-// (aten/src/ATen/native/LinearAlgebra.cpp) step by step, is matmul_dispatch.h's, shared with the
-// cost model; this file gives it its real steps (TensorOps) and holds the kernels: dot, mv and mm
-// as one 2-D product, bmm as one per batch.
+// (aten/src/ATen/native/LinearAlgebra.cpp) step by step down to the kernel each 2-D product runs,
+// is matmul_dispatch.h's, shared with the cost model; this file gives it its real steps
+// (TensorOps) and holds the kernels.
 #include "strided/engine/matmul.h"
 
 #ifndef STRIDED_NO_BLAS
@@ -206,58 +206,13 @@ void run_kernel(MatmulKernel kernel, const Tensor& a, const Tensor& b, Tensor& o
   }
 }
 
-// mm's body without its checks, written into out, a contiguous (n,m) tensor (a new one, or one
-// batch of bmm's result): float types through `kernel`, bfloat16 and float16 computed in float32
-// and rounded once per element (as PyTorch's CPU gemm, gemv and dot accumulate them in float:
-// cpublas's opmath type), int32 and int64 through the naive kernel, and uint8, int8 and int16
-// through int32's.
-void mm_into(const Tensor& a, const Tensor& b, Tensor& out, MatmulKernel kernel) {
-  const int64_t n = a.size(0), k = a.size(1), m = b.size(1);
-  const DType dt = a.dtype();
-  if (n == 0 || m == 0) return;
-  if (k == 0) {  // an empty sum: zeros, and BLAS is never called with a zero leading dim
-    out.fill_(Scalar(int64_t{0}));
-    return;
-  }
-  switch (dt) {
-    case DType::Float32: run_kernel<float>(kernel, a, b, out); break;
-    case DType::Float64: run_kernel<double>(kernel, a, b, out); break;
-    case DType::Int32: run_kernel<int32_t>(MatmulKernel::Naive, a, b, out); break;
-    case DType::Int64: run_kernel<int64_t>(MatmulKernel::Naive, a, b, out); break;
-    case DType::BFloat16:
-    case DType::Float16: {
-      Tensor wide = empty({n, m}, TensorOptions{DType::Float32});
-      mm_into(a.to(DType::Float32), b.to(DType::Float32), wide, kernel);
-      copy_(out, wide);
-      break;
-    }
-    case DType::UInt8:
-    case DType::Int8:
-    case DType::Int16: {
-      // PyTorch's gemm sums in the type itself (BlasKernel.cpp, opmath_t of int8 is int8), so
-      // each sum wraps; int32's wrapping sums have the same low bits, and the narrowing copy
-      // keeps them. One kernel fewer to compile per narrow type.
-      Tensor wide = empty({n, m}, TensorOptions{DType::Int32});
-      mm_into(a.to(DType::Int32), b.to(DType::Int32), wide, kernel);
-      copy_(out, wide);
-      break;
-    }
-    case DType::Bool:
-    case DType::Complex64:
-    case DType::Complex128: STRIDED_INTERNAL_ASSERT(false);  // the checks refused them (matmul_dispatch.cpp)
-  }
-}
-
-Tensor mm_unchecked(const Tensor& a, const Tensor& b, MatmulKernel kernel) {
-  Tensor out = empty({a.size(0), b.size(1)}, TensorOptions{a.dtype()});
-  mm_into(a, b, out, kernel);
-  return out;
-}
-
 // The real operand algebra of matmul_impl (matmul_dispatch.h): each step is Tensor's own view,
 // reshape or copy, or a kernel run.
 struct TensorOps {
   using Operand = Tensor;
+  // The kernel of float32 and float64 products: BLAS for matmul, any for matmul_2d.
+  MatmulKernel kernel = MatmulKernel::Blas;
+
   const Layout& layout(const Tensor& x) const { return x.layout(); }
   DType dtype(const Tensor& x) const { return x.dtype(); }
   Device device(const Tensor& x) const { return x.device(); }
@@ -272,14 +227,28 @@ struct TensorOps {
   Tensor empty(IntList sizes, DType dtype) const {
     return strided::empty(sizes, TensorOptions{dtype});
   }
-  void mm_into(const Tensor& a, const Tensor& b, Tensor& out) const {
-    strided::mm_into(a, b, out, MatmulKernel::Blas);
-  }
+  Tensor to(const Tensor& x, DType dtype) const { return x.to(dtype); }
   void zero_(Tensor& out) const { out.fill_(Scalar(int64_t{0})); }
-  void bmm_into(const Tensor& a, const Tensor& b, Tensor& out) const {
+  void copy_(Tensor& out, const Tensor& src) const { strided::copy_(out, src); }
+  void float_kernel(const Tensor& a, const Tensor& b, Tensor& out) const {
+    if (a.dtype() == DType::Float32)
+      run_kernel<float>(kernel, a, b, out);
+    else
+      run_kernel<double>(kernel, a, b, out);
+  }
+  void integer_kernel(const Tensor& a, const Tensor& b, Tensor& out) const {
+    if (a.dtype() == DType::Int32)
+      run_kernel<int32_t>(MatmulKernel::Naive, a, b, out);
+    else
+      run_kernel<int64_t>(MatmulKernel::Naive, a, b, out);
+  }
+  void product(const Tensor& a, const Tensor& b, Tensor& out) {
+    matmul_detail::mm_into(*this, a, b, out);
+  }
+  void bmm_into(const Tensor& a, const Tensor& b, Tensor& out) {
     for (int64_t i = 0; i < a.size(0); ++i) {
       Tensor slice = out.select(0, i);
-      strided::mm_into(a.select(0, i), b.select(0, i), slice, MatmulKernel::Blas);
+      matmul_detail::mm_into(*this, a.select(0, i), b.select(0, i), slice);
     }
   }
 };
@@ -364,7 +333,8 @@ Tensor matmul_2d(const Tensor& a, const Tensor& b, MatmulKernel kernel) {
       "matmul_2d", "the ", to_string(kernel),
       " kernel takes two float32 or two float64 operands, but got ", name(a.dtype()), " and ",
       name(b.dtype()));
-  return mm_unchecked(a, b, kernel);
+  TensorOps ops{kernel};
+  return matmul_detail::mm_unchecked(ops, a, b);
 }
 
 Tensor matmul(const Tensor& tensor1, const Tensor& tensor2) {

@@ -9,13 +9,16 @@
 //     writes and multiplies, allocating nothing.
 // Every decision lives here; an Ops only carries out steps. An Ops provides:
 //   using Operand;
-//   const Layout& layout(const Operand&);  DType dtype(const Operand&);  Device device(const Operand&);
-//   Operand unsqueeze(x, dim), squeeze(x, dim), t(x), mT(x), expand(x, sizes), reshape(x, sizes),
-//           view(x, sizes), contiguous(x)     Tensor's methods of those names
-//   Operand empty(sizes, dtype)               a new contiguous tensor (empty())
-//   void mm_into(a, b, out)                   one 2-D product written into out
-//   void zero_(out)                           out filled with zeros
-//   void bmm_into(a, b, out)                  each batch's product into its slice of out
+//   layout(x), dtype(x), device(x)        an operand's layout (const Layout&), dtype and device
+//   unsqueeze(x, dim), squeeze(x, dim), t(x), mT(x), expand(x, sizes), reshape(x, sizes),
+//   view(x, sizes), contiguous(x), to(x, dtype)
+//                                         Tensor's methods of those names, each an Operand
+//   empty(sizes, dtype)                   a new contiguous Operand, as empty()
+//   zero_(out), copy_(out, src)           out filled with zeros, or with src
+//   float_kernel(a, b, out)               a float32 or float64 product into out (BLAS)
+//   integer_kernel(a, b, out)             an int32 or int64 product into out (a plain loop)
+//   product(a, b, out)                    mm_into(ops, a, b, out), as one product
+//   bmm_into(a, b, out)                   mm_into on each batch and its slice of out
 #pragma once
 
 #include <algorithm>
@@ -52,13 +55,63 @@ inline Shape prefix(const Layout& l, int64_t drop) {
   return Shape(l.sizes().begin(), l.sizes().end() - drop);
 }
 
+// mm's body without its checks, written into out, a contiguous (n,m) tensor (a new one, or one
+// batch of bmm's result): float32 and float64 through the float kernel, bfloat16 and float16
+// computed in float32 and rounded once per element (as PyTorch's CPU gemm, gemv and dot accumulate
+// them in float: cpublas's opmath type), int32 and int64 through the integer kernel, and uint8,
+// int8 and int16 through int32's.
+template <class Ops>
+void mm_into(Ops& ops, const typename Ops::Operand& a, const typename Ops::Operand& b,
+             typename Ops::Operand& out);
+
+// The product computed in `wide` (float32 or int32), then narrowed into out.
+template <class Ops>
+void mm_widened(Ops& ops, const typename Ops::Operand& a, const typename Ops::Operand& b,
+                typename Ops::Operand& out, DType wide) {
+  typename Ops::Operand result =
+      ops.empty({size_at(ops.layout(a), 0), size_at(ops.layout(b), 1)}, wide);
+  mm_into(ops, ops.to(a, wide), ops.to(b, wide), result);
+  ops.copy_(out, result);
+}
+
+template <class Ops>
+void mm_into(Ops& ops, const typename Ops::Operand& a, const typename Ops::Operand& b,
+             typename Ops::Operand& out) {
+  const int64_t n = size_at(ops.layout(a), 0), k = size_at(ops.layout(a), 1);
+  const int64_t m = size_at(ops.layout(b), 1);
+  if (n == 0 || m == 0) return;
+  if (k == 0) {  // an empty sum: zeros, and BLAS is never called with a zero leading dim
+    ops.zero_(out);
+    return;
+  }
+  switch (ops.dtype(a)) {
+    case DType::Float32:
+    case DType::Float64: ops.float_kernel(a, b, out); return;
+    case DType::Int32:
+    case DType::Int64: ops.integer_kernel(a, b, out); return;
+    case DType::BFloat16:
+    case DType::Float16: mm_widened(ops, a, b, out, DType::Float32); return;
+    case DType::UInt8:
+    case DType::Int8:
+    case DType::Int16:
+      // PyTorch's gemm sums in the type itself (BlasKernel.cpp, opmath_t of int8 is int8), so
+      // each sum wraps; int32's wrapping sums have the same low bits, and the narrowing copy
+      // keeps them. One kernel fewer to compile per narrow type.
+      mm_widened(ops, a, b, out, DType::Int32);
+      return;
+    case DType::Bool:
+    case DType::Complex64:
+    case DType::Complex128: STRIDED_INTERNAL_ASSERT(false);  // the checks refused them
+  }
+}
+
 // mm's body without its checks: a new (n,m) result and its product.
 template <class Ops>
 typename Ops::Operand mm_unchecked(Ops& ops, const typename Ops::Operand& a,
                                    const typename Ops::Operand& b) {
   typename Ops::Operand out =
       ops.empty({size_at(ops.layout(a), 0), size_at(ops.layout(b), 1)}, ops.dtype(a));
-  ops.mm_into(a, b, out);
+  ops.product(a, b, out);
   return out;
 }
 
@@ -164,9 +217,9 @@ typename Ops::Operand matmul_impl(Ops& ops, const typename Ops::Operand& tensor1
     size2.insert(size2.end(), {k2, m});
   }
   const Operand a = ops.reshape(ops.expand(tensor1, size1), {batch_numel, n, k1});
-  const Operand b = vector_rhs
-                        ? ops.unsqueeze(ops.reshape(ops.expand(tensor2, size2), {batch_numel, k2}), 2)
-                        : ops.reshape(ops.expand(tensor2, size2), {batch_numel, k2, m});
+  const Operand b =
+      vector_rhs ? ops.unsqueeze(ops.reshape(ops.expand(tensor2, size2), {batch_numel, k2}), 2)
+                 : ops.reshape(ops.expand(tensor2, size2), {batch_numel, k2, m});
   Shape output_shape = batch;
   if (dim1 > 1) output_shape.push_back(n);
   if (dim2 > 1) output_shape.push_back(m);

@@ -72,68 +72,6 @@ void contiguous_copy(const Layout& l, DType dtype, Tally& t, bool transient) {
   if (transient) t.transient += n;
 }
 
-// The layout .to(float32) gives (copies.cpp, empty_preserving).
-Layout converted(const Layout& l) {
-  if (is_non_overlapping_and_dense(l)) return l;
-  return Layout(l.sizes(), infer_dense_strides(l));
-}
-
-// BLAS copies an operand to contiguous when neither it nor its transpose is row-major
-// (blas_kernel).
-void blas_copy(const Layout& l, DType dtype, Tally& t) {
-  if (blas_operand(l).copy)
-    contiguous_copy(l, dtype, t, true);
-}
-
-// mm_into: one 2-D product into an existing (n,m) result.
-Tally product(const Layout& a, const Layout& b, DType dtype) {
-  Tally t;
-  const int64_t n = a.sizes()[0], k = a.sizes()[1], m = b.sizes()[1];
-  if (n == 0 || m == 0) return t;
-  if (k == 0) {
-    t.written += Checked(n) * m;  // zero-filled
-    return t;
-  }
-  t.products += 1;
-  t.multiply_adds += Checked(n) * k * m;
-  switch (dtype) {
-    case DType::Float32:
-    case DType::Float64:
-      t.blas = true;
-      blas_copy(a, dtype, t);
-      blas_copy(b, dtype, t);
-      break;
-    case DType::BFloat16:
-    case DType::Float16:
-    case DType::UInt8:
-    case DType::Int8:
-    case DType::Int16: {
-      // A result in the dtype the product computes in (float32 for bfloat16 and float16, int32
-      // for the narrow integers), both operands converted to it, then the result narrowed into out.
-      const bool floating = dtype == DType::BFloat16 || dtype == DType::Float16;
-      const DType computed = floating ? DType::Float32 : DType::Int32;
-      const Checked wide = Checked(n) * m;
-      t.allocate(wide, computed);
-      t.allocate(Checked(n) * k, computed);
-      t.allocate(Checked(k) * m, computed);
-      t.transient += wide + Checked(n) * k + Checked(k) * m;
-      t.written += Checked(n) * k + Checked(k) * m + wide;
-      if (floating) {
-        t.blas = true;
-        blas_copy(converted(a), DType::Float32, t);
-        blas_copy(converted(b), DType::Float32, t);
-      }
-      break;
-    }
-    case DType::Int32:
-    case DType::Int64: break;  // the naive kernel reads the operands in place
-    case DType::Bool:
-    case DType::Complex64:
-    case DType::Complex128: break;  // no kernel: the dispatch refused them before any product
-  }
-  return t;
-}
-
 // A tensor as the cost model sees it: where its elements are, their dtype, its device.
 struct CostOperand {
   Layout layout;
@@ -183,22 +121,71 @@ struct CostOps {
   }
   Operand empty(IntList sizes, DType dtype) {
     contiguous_nbytes_needed(sizes, itemsize(dtype), "matmul");  // empty's check
-    tally.allocate(Checked(checked_numel(sizes, "matmul")), dtype);
+    allocate(Checked(checked_numel(sizes, "matmul")), dtype);
     return {Layout::contiguous(sizes.vec()), dtype, Device::cpu()};
   }
-  void mm_into(const Operand& a, const Operand& b, const Operand& out) {
-    tally.add_scaled(product(a.layout, b.layout, out.dtype), 1);
+  // Tensor::to: a new tensor laid out as empty_preserving lays it (copies.cpp), every element
+  // written.
+  Operand to(const Operand& x, DType dtype) {
+    if (dtype == x.dtype) return x;
+    const Layout l = is_non_overlapping_and_dense(x.layout)
+                         ? x.layout
+                         : Layout(x.layout.sizes(), infer_dense_strides(x.layout));
+    const Checked n(checked_numel(l.sizes(), "matmul"));
+    allocate(n, dtype);
+    tally.written += n;
+    return {l, dtype, x.device};
   }
   void zero_(const Operand& out) {
     tally.written += Checked(checked_numel(out.layout.sizes(), "matmul"));
+  }
+  void copy_(const Operand& out, const Operand&) {
+    tally.written += Checked(checked_numel(out.layout.sizes(), "matmul"));
+  }
+  // BLAS (blas_kernel): each operand that neither it nor its transpose is row-major is copied to
+  // contiguous first (blas_operand).
+  void float_kernel(const Operand& a, const Operand& b, const Operand&) {
+    multiply(a, b);
+    tally.blas = true;
+    if (blas_operand(a.layout).copy) contiguous_copy(a.layout, a.dtype, tally, true);
+    if (blas_operand(b.layout).copy) contiguous_copy(b.layout, b.dtype, tally, true);
+  }
+  // The naive kernel reads the operands in place.
+  void integer_kernel(const Operand& a, const Operand& b, const Operand&) { multiply(a, b); }
+  void product(const Operand& a, const Operand& b, Operand& out) {
+    tally.add_scaled(product_tally(a, b, out), 1);
   }
   // One product per batch, all alike: one counted, scaled by the batch.
   void bmm_into(const Operand& a, const Operand& b, const Operand& out) {
     const Shape& sa = a.layout.sizes();
     const Shape& sb = b.layout.sizes();
-    const Layout ai({sa[1], sa[2]}, {a.layout.strides()[1], a.layout.strides()[2]});
-    const Layout bi({sb[1], sb[2]}, {b.layout.strides()[1], b.layout.strides()[2]});
-    tally.add_scaled(product(ai, bi, out.dtype), sa[0]);
+    const Shape& ta = a.layout.strides();
+    const Shape& tb = b.layout.strides();
+    const Operand ai = with(a, Layout({sa[1], sa[2]}, {ta[1], ta[2]}));
+    const Operand bi = with(b, Layout({sb[1], sb[2]}, {tb[1], tb[2]}));
+    Operand slice = with(out, Layout::contiguous({sa[1], sb[2]}));
+    tally.add_scaled(product_tally(ai, bi, slice), sa[0]);
+  }
+
+ private:
+  // What one product allocates is freed before the next one starts: counted as transient.
+  bool transient = false;
+
+  void allocate(Checked elements, DType dtype) {
+    tally.allocate(elements, dtype);
+    if (transient) tally.transient += elements;
+  }
+  void multiply(const Operand& a, const Operand& b) {
+    tally.products += 1;
+    const int64_t n = a.layout.sizes()[0], k = a.layout.sizes()[1], m = b.layout.sizes()[1];
+    tally.multiply_adds += Checked(n) * k * m;
+  }
+  // The tally of matmul_detail::mm_into on one product.
+  static Tally product_tally(const Operand& a, const Operand& b, Operand& out) {
+    CostOps one;
+    one.transient = true;
+    matmul_detail::mm_into(one, a, b, out);
+    return one.tally;
   }
 };
 
