@@ -1,7 +1,7 @@
-// torch.matmul and the chapter-7 kernels. The dispatch follows PyTorch 2.6's _matmul_impl
-// (aten/src/ATen/native/LinearAlgebra.cpp) step by step, so that the shapes, the strides and the
-// errors are the ones PyTorch gives: dot, mv, mm, a batch folded into mm/mv, or bmm over broadcast
-// batches.
+// torch.matmul and the chapter-7 kernels. The dispatch, PyTorch 2.6's _matmul_impl
+// (aten/src/ATen/native/LinearAlgebra.cpp) step by step down to the kernel each 2-D product runs,
+// is matmul_dispatch.h's, shared with the cost model; this file gives it its real steps
+// (TensorOps) and holds the kernels.
 #include "strided/engine/matmul.h"
 
 #ifndef STRIDED_NO_BLAS
@@ -17,6 +17,7 @@
 
 #include "strided/layout/blas_reading.h"
 #include "strided/layout/layout.h"
+#include "strided/engine/matmul_dispatch.h"
 #include "strided/engine/ops.h"
 #include "strided/engine/parallel.h"
 #include "strided/tensor/promotion.h"
@@ -24,43 +25,6 @@
 namespace strided {
 
 namespace {
-
-// The CPU kernels of dot, addmv, addmm and bmm in 2.6 are dispatched with
-// AT_DISPATCH_ALL_TYPES_AND_COMPLEX_AND2(BFloat16, Half) (LinearAlgebra.cpp, Blas.cpp): bool has
-// no kernel. (PyTorch 1.13 dispatched AT_DISPATCH_ALL_TYPES_AND(BFloat16): half had none either,
-// "\"addmm_impl_cpu_\" not implemented for 'Half'".)
-void check_kernel_dtype(DType t, const char* kernel) {
-  if (is_complex(t)) refuse_complex("matmul", t);  // real kernels only (tensor.h)
-  STRIDED_CHECK(t != DType::Bool, "matmul", "\"", kernel, "\" not implemented for '",
-                scalar_type_name(t), "'");
-}
-
-// The name caffe2::TypeMeta gives a dtype's C++ type (c10/util/typeid.h, from the compiler's
-// spelling of it), which PyTorch 2.6's mm prints for operands of two dtypes.
-const char* type_meta_name(DType t) {
-  switch (t) {
-    case DType::Bool: return "bool";
-    case DType::UInt8: return "unsigned char";
-    case DType::Int8: return "signed char";
-    case DType::Int16: return "short int";
-    case DType::Int32: return "int";
-    case DType::Int64: return "long int";
-    case DType::Float16: return "c10::Half";
-    case DType::BFloat16: return "c10::BFloat16";
-    case DType::Float32: return "float";
-    case DType::Float64: return "double";
-    case DType::Complex64: return "c10::complex<float>";
-    case DType::Complex128: return "c10::complex<double>";
-  }
-  return "?";
-}
-
-// addmm/addmv/bmm check that the second operand has the first's dtype (TORCH_CHECK in
-// the native kernels: "expected scalar type Float but found Double").
-void check_same_dtype(const Tensor& first, const Tensor& second) {
-  STRIDED_CHECK(first.dtype() == second.dtype(), "matmul", "expected scalar type ",
-                scalar_type_name(first.dtype()), " but found ", scalar_type_name(second.dtype()));
-}
 
 // Rows of work per parallel chunk so that a chunk holds about kGrainSize multiply-adds.
 int64_t row_grain(int64_t m, int64_t k) {
@@ -242,121 +206,52 @@ void run_kernel(MatmulKernel kernel, const Tensor& a, const Tensor& b, Tensor& o
   }
 }
 
-// mm's body without its checks, written into out, a contiguous (n,m) tensor (a new one, or one
-// batch of bmm's result): float types through `kernel`, bfloat16 and float16 computed in float32
-// and rounded once per element (as PyTorch's CPU gemm, gemv and dot accumulate them in float:
-// cpublas's opmath type), int32 and int64 through the naive kernel, and uint8, int8 and int16
-// through int32's.
-void mm_into(const Tensor& a, const Tensor& b, Tensor& out, MatmulKernel kernel) {
-  const int64_t n = a.size(0), k = a.size(1), m = b.size(1);
-  const DType dt = a.dtype();
-  if (n == 0 || m == 0) return;
-  if (k == 0) {  // an empty sum: zeros, and BLAS is never called with a zero leading dim
-    out.fill_(Scalar(int64_t{0}));
-    return;
+// The real operand algebra of matmul_impl (matmul_dispatch.h): each step is Tensor's own view,
+// reshape or copy, or a kernel run.
+struct TensorOps {
+  using Operand = Tensor;
+  // The kernel of float32 and float64 products: BLAS for matmul, any for matmul_2d.
+  MatmulKernel kernel = MatmulKernel::Blas;
+
+  const Layout& layout(const Tensor& x) const { return x.layout(); }
+  DType dtype(const Tensor& x) const { return x.dtype(); }
+  Device device(const Tensor& x) const { return x.device(); }
+  Tensor unsqueeze(const Tensor& x, int64_t dim) const { return x.unsqueeze(dim); }
+  Tensor squeeze(const Tensor& x, int64_t dim) const { return x.squeeze(dim); }
+  Tensor t(const Tensor& x) const { return x.t(); }
+  Tensor mT(const Tensor& x) const { return x.mT(); }
+  Tensor expand(const Tensor& x, IntList sizes) const { return x.expand(sizes); }
+  Tensor reshape(const Tensor& x, IntList sizes) const { return x.reshape(sizes); }
+  Tensor view(const Tensor& x, IntList sizes) const { return x.view(sizes); }
+  Tensor contiguous(const Tensor& x) const { return x.contiguous(); }
+  Tensor empty(IntList sizes, DType dtype) const {
+    return strided::empty(sizes, TensorOptions{dtype});
   }
-  switch (dt) {
-    case DType::Float32: run_kernel<float>(kernel, a, b, out); break;
-    case DType::Float64: run_kernel<double>(kernel, a, b, out); break;
-    case DType::Int32: run_kernel<int32_t>(MatmulKernel::Naive, a, b, out); break;
-    case DType::Int64: run_kernel<int64_t>(MatmulKernel::Naive, a, b, out); break;
-    case DType::BFloat16:
-    case DType::Float16: {
-      Tensor wide = empty({n, m}, TensorOptions{DType::Float32});
-      mm_into(a.to(DType::Float32), b.to(DType::Float32), wide, kernel);
-      copy_(out, wide);
-      break;
+  Tensor to(const Tensor& x, DType dtype) const { return x.to(dtype); }
+  void zero_(Tensor& out) const { out.fill_(Scalar(int64_t{0})); }
+  void copy_(Tensor& out, const Tensor& src) const { strided::copy_(out, src); }
+  void float_kernel(const Tensor& a, const Tensor& b, Tensor& out) const {
+    if (a.dtype() == DType::Float32)
+      run_kernel<float>(kernel, a, b, out);
+    else
+      run_kernel<double>(kernel, a, b, out);
+  }
+  void integer_kernel(const Tensor& a, const Tensor& b, Tensor& out) const {
+    if (a.dtype() == DType::Int32)
+      run_kernel<int32_t>(MatmulKernel::Naive, a, b, out);
+    else
+      run_kernel<int64_t>(MatmulKernel::Naive, a, b, out);
+  }
+  void product(const Tensor& a, const Tensor& b, Tensor& out) {
+    matmul_detail::mm_into(*this, a, b, out);
+  }
+  void bmm_into(const Tensor& a, const Tensor& b, Tensor& out) {
+    for (int64_t i = 0; i < a.size(0); ++i) {
+      Tensor slice = out.select(0, i);
+      matmul_detail::mm_into(*this, a.select(0, i), b.select(0, i), slice);
     }
-    case DType::UInt8:
-    case DType::Int8:
-    case DType::Int16: {
-      // PyTorch's gemm sums in the type itself (BlasKernel.cpp, opmath_t of int8 is int8), so
-      // each sum wraps; int32's wrapping sums have the same low bits, and the narrowing copy
-      // keeps them. One kernel fewer to compile per narrow type.
-      Tensor wide = empty({n, m}, TensorOptions{DType::Int32});
-      mm_into(a.to(DType::Int32), b.to(DType::Int32), wide, kernel);
-      copy_(out, wide);
-      break;
-    }
-    case DType::Bool:
-    case DType::Complex64:
-    case DType::Complex128: STRIDED_INTERNAL_ASSERT(false);  // check_kernel_dtype refused them
   }
-}
-
-Tensor mm_unchecked(const Tensor& a, const Tensor& b, MatmulKernel kernel) {
-  Tensor out = empty({a.size(0), b.size(1)}, TensorOptions{a.dtype()});
-  mm_into(a, b, out, kernel);
-  return out;
-}
-
-std::string dims_string(const Tensor& t) {
-  return std::to_string(t.size(0)) + "x" + std::to_string(t.size(1));
-}
-
-// at::mm: "mat1 and mat2 shapes cannot be multiplied (2x3 and 4x5)", then PyTorch 2.6's
-// addmm_impl_cpu_ compares the dtypes before it dispatches (1.13 dispatched first, then said
-// "expected scalar type Double but found Float").
-Tensor mm(const Tensor& a, const Tensor& b) {
-  STRIDED_CHECK(a.size(1) == b.size(0), "matmul", "mat1 and mat2 shapes cannot be multiplied (",
-                dims_string(a), " and ", dims_string(b), ")");
-  STRIDED_CHECK(a.dtype() == b.dtype(), "matmul",
-                "expected m1 and m2 to have the same dtype, but got: ", type_meta_name(a.dtype()),
-                " != ", type_meta_name(b.dtype()));
-  check_kernel_dtype(a.dtype(), "addmm_impl_cpu_");
-  return mm_unchecked(a, b, MatmulKernel::Blas);
-}
-
-// at::mv: "size mismatch, got input (2), mat (2x3), vec (4)", addmv's check in PyTorch 2.6 (1.13:
-// "size mismatch, got 2, 2x3,4").
-Tensor mv(const Tensor& a, const Tensor& v) {
-  STRIDED_CHECK(a.size(1) == v.size(0), "matmul", "size mismatch, got input (", a.size(0),
-                "), mat (", dims_string(a), "), vec (", v.size(0), ")");
-  check_kernel_dtype(a.dtype(), "addmv_impl_cpu");
-  check_same_dtype(a, v);
-  return mm_unchecked(a, v.unsqueeze(1), MatmulKernel::Blas).view({a.size(0)});
-}
-
-// at::dot checks the dtypes first, then the lengths.
-Tensor dot(const Tensor& a, const Tensor& b) {
-  STRIDED_CHECK(a.dtype() == b.dtype(), "matmul",
-                "dot : expected both vectors to have same dtype, but found ",
-                scalar_type_name(a.dtype()), " and ", scalar_type_name(b.dtype()));
-  STRIDED_CHECK(a.numel() == b.numel(), "matmul", "inconsistent tensor size, expected tensor [",
-                a.numel(), "] and src [", b.numel(),
-                "] to have the same number of elements, but got ", a.numel(), " and ", b.numel(),
-                " elements respectively");
-  check_kernel_dtype(a.dtype(), "dot");
-  return mm_unchecked(a.unsqueeze(0), b.unsqueeze(1), MatmulKernel::Blas).view(IntList{});
-}
-
-// at::bmm on (B,n,k)·(B,k,m).
-Tensor bmm(const Tensor& a, const Tensor& b) {
-  const int64_t batch = a.size(0), n = a.size(1), k = a.size(2), m = b.size(2);
-  STRIDED_CHECK(b.size(0) == batch && b.size(1) == k, "matmul",
-                "Expected size for first two dimensions of batch2 tensor to be: [", batch, ", ", k,
-                "] but got: [", b.size(0), ", ", b.size(1), "].");
-  check_kernel_dtype(a.dtype(), "bmm");
-  check_same_dtype(a, b);
-  Tensor out = empty({batch, n, m}, TensorOptions{a.dtype()});
-  // bmm_out_or_baddbmm_: nothing to compute for an empty result (however many batches it has),
-  // and zeros for an empty sum; otherwise each batch's product is written into its slice.
-  if (out.numel() == 0) return out;
-  if (k == 0) {
-    out.fill_(Scalar(int64_t{0}));
-    return out;
-  }
-  for (int64_t i = 0; i < batch; ++i) {
-    Tensor slice = out.select(0, i);
-    mm_into(a.select(0, i), b.select(0, i), slice, MatmulKernel::Blas);
-  }
-  return out;
-}
-
-Shape prefix(const Tensor& t, int64_t drop) {
-  const Shape& s = t.sizes();
-  return Shape(s.begin(), s.end() - drop);
-}
+};
 
 }  // namespace
 
@@ -431,77 +326,20 @@ Tensor matmul_2d(const Tensor& a, const Tensor& b, MatmulKernel kernel) {
   check_cpu(a, "matmul_2d");
   check_cpu(b, "matmul_2d");
   STRIDED_CHECK(a.size(1) == b.size(0), "matmul_2d", "mat1 and mat2 shapes cannot be multiplied (",
-                dims_string(a), " and ", dims_string(b), ")");
+                matmul_detail::dims_string(a.sizes()), " and ",
+                matmul_detail::dims_string(b.sizes()), ")");
   STRIDED_CHECK(
       a.dtype() == b.dtype() && (a.dtype() == DType::Float32 || a.dtype() == DType::Float64),
       "matmul_2d", "the ", to_string(kernel),
       " kernel takes two float32 or two float64 operands, but got ", name(a.dtype()), " and ",
       name(b.dtype()));
-  return mm_unchecked(a, b, kernel);
+  TensorOps ops{kernel};
+  return matmul_detail::mm_unchecked(ops, a, b);
 }
 
 Tensor matmul(const Tensor& tensor1, const Tensor& tensor2) {
-  const int64_t dim1 = tensor1.dim(), dim2 = tensor2.dim();
-  STRIDED_CHECK(dim1 != 0 && dim2 != 0, "matmul",
-                "both arguments to matmul need to be at least 1D, but they are ", dim1, "D and ",
-                dim2, "D");
-  if (is_complex(tensor1.dtype())) refuse_complex("matmul", tensor1.dtype());
-  if (is_complex(tensor2.dtype())) refuse_complex("matmul", tensor2.dtype());
-  check_cpu(tensor1, "matmul");
-  check_cpu(tensor2, "matmul");
-
-  if (dim1 == 1 && dim2 == 1) return dot(tensor1, tensor2);
-  if (dim1 == 2 && dim2 == 1) return mv(tensor1, tensor2);
-  if (dim1 == 1 && dim2 == 2) return mm(tensor1.unsqueeze(0), tensor2).squeeze(0);
-  if (dim1 == 2 && dim2 == 2) return mm(tensor1, tensor2);
-
-  if (matmul_should_fold(tensor1.layout(), tensor2.layout())) {
-    // Fold the batch of the larger operand into the rows of one mm (or mv). When the larger is
-    // tensor2, work on transposes: (a·b) = (bᵀ·aᵀ)ᵀ.
-    const bool transpose = dim2 > dim1;
-    const Tensor t1 = transpose ? tensor2.mT() : tensor1;
-    const Tensor t2 = !transpose ? tensor2 : (dim1 == 2 ? tensor1.t() : tensor1);
-    Shape output_shape = prefix(t1, 1);
-    const int64_t folded = checked_numel(output_shape, "matmul");
-    const Tensor t1_folded = t1.reshape({folded, t1.size(-1)});
-    if (t2.dim() == 2) {
-      output_shape.push_back(t2.size(1));
-      const Tensor out = mm(t1_folded, t2).view(output_shape);
-      return transpose ? out.mT().contiguous() : out;
-    }
-    return mv(t1_folded, t2).view(output_shape);
-  }
-
-  // bmm over the broadcast batch dims. A 1-D tensor1 is one row (n = 1, its dim not in the
-  // output); a 1-D tensor2 is one column of each batch (bmm on (B,k,1), the 1 squeezed after), as
-  // in PyTorch 2.6 (1.13 reached bmm only with two operands of at least 2 dims).
-  const int64_t n = dim1 > 1 ? tensor1.size(-2) : 1, k1 = tensor1.size(-1);
-  const int64_t k2 = dim2 > 1 ? tensor2.size(-2) : tensor2.size(0);
-  const int64_t m = dim2 > 1 ? tensor2.size(-1) : 1;
-  const bool vector_rhs = dim2 == 1;
-  Shape batch;
-  try {
-    batch = broadcast_shapes(prefix(tensor1, std::min<int64_t>(dim1, 2)),
-                             prefix(tensor2, std::min<int64_t>(dim2, 2)));
-  } catch (const Error& e) {
-    throw Error("matmul", e.what());
-  }
-  const int64_t batch_numel = checked_numel(batch, "matmul");
-  Shape size1 = batch, size2 = batch;
-  size1.insert(size1.end(), {n, k1});
-  if (vector_rhs) {
-    size2.push_back(k2);
-  } else {
-    size2.insert(size2.end(), {k2, m});
-  }
-  const Tensor a = tensor1.expand(size1).reshape({batch_numel, n, k1});
-  const Tensor b = vector_rhs ? tensor2.expand(size2).reshape({batch_numel, k2}).unsqueeze(2)
-                              : tensor2.expand(size2).reshape({batch_numel, k2, m});
-  Shape output_shape = batch;
-  if (dim1 > 1) output_shape.push_back(n);
-  if (dim2 > 1) output_shape.push_back(m);
-  const Tensor out = bmm(a, b);
-  return (vector_rhs ? out.squeeze(-1) : out).view(output_shape);
+  TensorOps ops;
+  return matmul_impl(ops, tensor1, tensor2);
 }
 
 }  // namespace strided

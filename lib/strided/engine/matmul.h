@@ -72,9 +72,9 @@ BlasOperand blas_operand(const Layout& m);  // m is 2-D
 bool matmul_should_fold(const Layout& layout1, const Layout& layout2);
 
 // What matmul(a, b) allocates and computes, from the operands' sizes, strides and dtype alone,
-// following matmul's own dispatch (matmul_cost.cpp), for a caller that bounds work before it
-// starts (strided-explore). Counts past int64 saturate at INT64_MAX. Where matmul would refuse
-// the operands, the cost is what it does before it raises.
+// walking matmul's own dispatch (matmul_impl, matmul_dispatch.h), for a caller that bounds work
+// before it starts (strided-explore). Counts past int64 saturate at INT64_MAX. Where matmul would
+// refuse the operands, the cost is what it does before it raises.
 struct MatmulCost {
   int64_t allocations = 0;     // tensors allocated: results, copies, conversions
   int64_t allocated = 0;       // their elements, all together

@@ -1,13 +1,15 @@
 // matmul_cost: what matmul (matmul.cpp) allocates and computes, from its operands' layouts alone.
-// Each step follows matmul's dispatch in the same order, on sizes and strides: the views matmul
-// takes are computed as layouts (nothing is allocated), each copy it would make is counted, and
-// the count stops where matmul would raise. matmul_test checks the count against the library's
-// allocation counters over a sweep of shapes, strides and dtypes.
+// It walks matmul's own dispatch (matmul_impl, matmul_dispatch.h) with CostOps, an operand algebra
+// whose operands are layouts: each view matmul takes is computed as a layout (nothing is
+// allocated), each tensor it would allocate and each element it would write or multiply is
+// counted, and the count stops where matmul would raise. matmul_test checks the count against the
+// library's allocation counters over a sweep of shapes, strides and dtypes.
 #include <algorithm>
 #include <climits>
 
 #include "strided/layout/layout.h"
 #include "strided/engine/matmul.h"
+#include "strided/engine/matmul_dispatch.h"
 
 namespace strided {
 
@@ -25,21 +27,8 @@ int64_t saturated(Checked c) {
   return c.overflowed() ? INT64_MAX : c.value();
 }
 
-// A dim's size, the dim wrapping as Tensor::size wraps it.
-int64_t size_at(const Layout& l, int64_t d) {
-  return l.sizes()[static_cast<size_t>(d < 0 ? d + l.dim() : d)];
-}
-
 Layout mT(const Layout& l) {
   return permute_geometry(l, mT_order(l.dim()));
-}
-
-Layout unsqueezed(const Layout& l, int64_t dim) {
-  return unsqueeze_geometry(l, dim);
-}
-
-Shape batch_of(const Layout& l, int64_t drop) {
-  return Shape(l.sizes().begin(), l.sizes().end() - drop);
 }
 
 // The costs of a part of matmul, added up; a part repeated (one product per batch) is scaled.
@@ -83,166 +72,139 @@ void contiguous_copy(const Layout& l, DType dtype, Tally& t, bool transient) {
   if (transient) t.transient += n;
 }
 
-// reshape's copy (Tensor::reshape): none when the new shape can be a view.
-Layout reshaped(const Layout& l, const Shape& shape, DType dtype, Tally& t) {
-  if (std::optional<Shape> strides = compute_view_strides(l, shape))
-    return Layout(shape, std::move(*strides));
-  contiguous_copy(l, dtype, t, false);
-  return Layout::contiguous(shape);
-}
+// A tensor as the cost model sees it: where its elements are, their dtype, its device.
+struct CostOperand {
+  Layout layout;
+  DType dtype;
+  Device device;
+};
 
-// The layout .to(float32) gives (copies.cpp, empty_preserving).
-Layout converted(const Layout& l) {
-  if (is_non_overlapping_and_dense(l)) return l;
-  return Layout(l.sizes(), infer_dense_strides(l));
-}
+// The operand algebra matmul_impl walks for the cost: Tensor's steps on layouts (the layout
+// algebra of layout.h), each allocation, copy and product added to the tally.
+struct CostOps {
+  using Operand = CostOperand;
+  Tally tally;
 
-// BLAS copies an operand to contiguous when neither it nor its transpose is row-major
-// (blas_kernel).
-void blas_copy(const Layout& l, DType dtype, Tally& t) {
-  if (blas_operand(l).copy)
-    contiguous_copy(l, dtype, t, true);
-}
+  const Layout& layout(const Operand& x) const { return x.layout; }
+  DType dtype(const Operand& x) const { return x.dtype; }
+  Device device(const Operand& x) const { return x.device; }
+  Operand with(const Operand& x, Layout l) const { return {std::move(l), x.dtype, x.device}; }
 
-// mm_into: one 2-D product into an existing (n,m) result.
-Tally product(const Layout& a, const Layout& b, DType dtype) {
-  Tally t;
-  const int64_t n = a.sizes()[0], k = a.sizes()[1], m = b.sizes()[1];
-  if (n == 0 || m == 0) return t;
-  if (k == 0) {
-    t.written += Checked(n) * m;  // zero-filled
-    return t;
+  Operand unsqueeze(const Operand& x, int64_t dim) const {
+    return with(x, unsqueeze_geometry(x.layout, dim));
   }
-  t.products += 1;
-  t.multiply_adds += Checked(n) * k * m;
-  switch (dtype) {
-    case DType::Float32:
-    case DType::Float64:
-      t.blas = true;
-      blas_copy(a, dtype, t);
-      blas_copy(b, dtype, t);
-      break;
-    case DType::BFloat16:
-    case DType::Float16:
-    case DType::UInt8:
-    case DType::Int8:
-    case DType::Int16: {
-      // A result in the dtype the product computes in (float32 for bfloat16 and float16, int32
-      // for the narrow integers), both operands converted to it, then the result narrowed into out.
-      const bool floating = dtype == DType::BFloat16 || dtype == DType::Float16;
-      const DType computed = floating ? DType::Float32 : DType::Int32;
-      const Checked wide = Checked(n) * m;
-      t.allocate(wide, computed);
-      t.allocate(Checked(n) * k, computed);
-      t.allocate(Checked(k) * m, computed);
-      t.transient += wide + Checked(n) * k + Checked(k) * m;
-      t.written += Checked(n) * k + Checked(k) * m + wide;
-      if (floating) {
-        t.blas = true;
-        blas_copy(converted(a), DType::Float32, t);
-        blas_copy(converted(b), DType::Float32, t);
-      }
-      break;
-    }
-    case DType::Int32:
-    case DType::Int64: break;  // the naive kernel reads the operands in place
-    case DType::Bool:
-    case DType::Complex64:
-    case DType::Complex128: break;  // no kernel: kernel_dtype refused them before any product
+  Operand squeeze(const Operand& x, int64_t dim) const {
+    return with(x, squeeze_geometry(x.layout, dim));
   }
-  return t;
-}
+  Operand t(const Operand& x) const { return mT(x); }  // matmul takes t() of 2-D operands only
+  Operand mT(const Operand& x) const { return with(x, strided::mT(x.layout)); }
+  Operand expand(const Operand& x, IntList sizes) const {
+    Layout l = expand_geometry(x.layout, sizes);
+    checked_numel(l.sizes(), "matmul");  // as expand's view checks them
+    return with(x, std::move(l));
+  }
+  // Tensor::reshape: a view when view() would succeed, else a contiguous copy.
+  Operand reshape(const Operand& x, IntList sizes) {
+    if (std::optional<Shape> strides = compute_view_strides(x.layout, sizes))
+      return with(x, Layout(sizes.vec(), std::move(*strides), x.layout.storage_offset()));
+    contiguous(x);  // then a view of the copy
+    return with(x, Layout::contiguous(sizes.vec()));
+  }
+  Operand view(const Operand& x, IntList sizes) const {
+    std::optional<Shape> strides = compute_view_strides(x.layout, sizes);
+    STRIDED_INTERNAL_ASSERT(strides);  // matmul views only its own contiguous results
+    return with(x, Layout(sizes.vec(), std::move(*strides), x.layout.storage_offset()));
+  }
+  Operand contiguous(const Operand& x) {
+    contiguous_copy(x.layout, x.dtype, tally, false);
+    return with(x, Layout::contiguous(x.layout.sizes()));
+  }
+  Operand empty(IntList sizes, DType dtype) {
+    contiguous_nbytes_needed(sizes, itemsize(dtype), "matmul");  // empty's check
+    allocate(Checked(checked_numel(sizes, "matmul")), dtype);
+    return {Layout::contiguous(sizes.vec()), dtype, Device::cpu()};
+  }
+  // Tensor::to: a new tensor laid out as empty_preserving lays it (copies.cpp), every element
+  // written.
+  Operand to(const Operand& x, DType dtype) {
+    if (dtype == x.dtype) return x;
+    const Layout l = is_non_overlapping_and_dense(x.layout)
+                         ? x.layout
+                         : Layout(x.layout.sizes(), infer_dense_strides(x.layout));
+    const Checked n(checked_numel(l.sizes(), "matmul"));
+    allocate(n, dtype);
+    tally.written += n;
+    return {l, dtype, x.device};
+  }
+  void zero_(const Operand& out) {
+    tally.written += Checked(checked_numel(out.layout.sizes(), "matmul"));
+  }
+  void copy_(const Operand& out, const Operand&) {
+    tally.written += Checked(checked_numel(out.layout.sizes(), "matmul"));
+  }
+  // BLAS (blas_kernel): each operand that neither it nor its transpose is row-major is copied to
+  // contiguous first (blas_operand).
+  void float_kernel(const Operand& a, const Operand& b, const Operand&) {
+    multiply(a, b);
+    tally.blas = true;
+    if (blas_operand(a.layout).copy) contiguous_copy(a.layout, a.dtype, tally, true);
+    if (blas_operand(b.layout).copy) contiguous_copy(b.layout, b.dtype, tally, true);
+  }
+  // The naive kernel reads the operands in place.
+  void integer_kernel(const Operand& a, const Operand& b, const Operand&) { multiply(a, b); }
+  void product(const Operand& a, const Operand& b, Operand& out) {
+    tally.add_scaled(product_tally(a, b, out), 1);
+  }
+  // One product per batch, all alike: one counted, scaled by the batch.
+  void bmm_into(const Operand& a, const Operand& b, const Operand& out) {
+    const Shape& sa = a.layout.sizes();
+    const Shape& sb = b.layout.sizes();
+    const Shape& ta = a.layout.strides();
+    const Shape& tb = b.layout.strides();
+    const Operand ai = with(a, Layout({sa[1], sa[2]}, {ta[1], ta[2]}));
+    const Operand bi = with(b, Layout({sb[1], sb[2]}, {tb[1], tb[2]}));
+    Operand slice = with(out, Layout::contiguous({sa[1], sb[2]}));
+    tally.add_scaled(product_tally(ai, bi, slice), sa[0]);
+  }
 
-bool kernel_dtype(DType d) { return d != DType::Bool; }
+ private:
+  // What one product allocates is freed before the next one starts: counted as transient.
+  bool transient = false;
 
-// mm, mv and dot: their checks, the new result, its product.
-bool mm_cost(const Layout& a, const Layout& b, DType da, DType db, Tally& t) {
-  if (a.sizes()[1] != b.sizes()[0] || !kernel_dtype(da) || da != db) return false;
-  contiguous_nbytes_needed({a.sizes()[0], b.sizes()[1]}, itemsize(da), "matmul");
-  t.allocate(Checked(a.sizes()[0]) * b.sizes()[1], da);
-  t.add_scaled(product(a, b, da), 1);
-  return true;
-}
+  void allocate(Checked elements, DType dtype) {
+    tally.allocate(elements, dtype);
+    if (transient) tally.transient += elements;
+  }
+  void multiply(const Operand& a, const Operand& b) {
+    tally.products += 1;
+    const int64_t n = a.layout.sizes()[0], k = a.layout.sizes()[1], m = b.layout.sizes()[1];
+    tally.multiply_adds += Checked(n) * k * m;
+  }
+  // The tally of matmul_detail::mm_into on one product.
+  static Tally product_tally(const Operand& a, const Operand& b, Operand& out) {
+    CostOps one;
+    one.transient = true;
+    matmul_detail::mm_into(one, a, b, out);
+    return one.tally;
+  }
+};
 
 }  // namespace
 
 MatmulCost matmul_cost(const Tensor& tensor1, const Tensor& tensor2) {
   MatmulCost out;
-  const int64_t dim1 = tensor1.dim(), dim2 = tensor2.dim();
-  if (dim1 == 0 || dim2 == 0 || !tensor1.device().is_cpu() || !tensor2.device().is_cpu())
-    return out;
-  const DType d1 = tensor1.dtype(), d2 = tensor2.dtype();
-  const Layout l1(tensor1.sizes(), tensor1.strides()), l2(tensor2.sizes(), tensor2.strides());
-  Tally t;
+  CostOps ops;
+  const CostOperand op1{Layout(tensor1.sizes(), tensor1.strides()), tensor1.dtype(),
+                        tensor1.device()};
+  const CostOperand op2{Layout(tensor2.sizes(), tensor2.strides()), tensor2.dtype(),
+                        tensor2.device()};
   try {
-    if (dim1 == 1 && dim2 == 1) {
-      if (d1 == d2 && l1.sizes()[0] == l2.sizes()[0])
-        mm_cost(unsqueezed(l1, 0), unsqueezed(l2, 1), d1, d2, t);
-    } else if (dim1 == 2 && dim2 == 1) {
-      mm_cost(l1, unsqueezed(l2, 1), d1, d2, t);
-    } else if (dim1 == 1 && dim2 == 2) {
-      mm_cost(unsqueezed(l1, 0), l2, d1, d2, t);
-    } else if (dim1 == 2 && dim2 == 2) {
-      mm_cost(l1, l2, d1, d2, t);
-    } else if (matmul_should_fold(l1, l2)) {
-      const bool transpose = dim2 > dim1;
-      const Layout t1 = transpose ? mT(l2) : l1;
-      const Layout t2 = !transpose ? l2 : (dim1 == 2 ? mT(l1) : l1);
-      const DType dt1 = transpose ? d2 : d1, dt2 = transpose ? d1 : d2;
-      Shape output_shape = batch_of(t1, 1);
-      const int64_t folded = checked_numel(output_shape, "matmul");
-      const Layout t1_folded = reshaped(t1, {folded, size_at(t1, -1)}, dt1, t);
-      if (t2.dim() == 2) {
-        output_shape.push_back(t2.sizes()[1]);
-        if (mm_cost(t1_folded, t2, dt1, dt2, t) && transpose) {
-          // out.mT().contiguous(): the result viewed as output_shape, its last two dims swapped.
-          contiguous_copy(mT(Layout::contiguous(output_shape)), dt1, t, false);
-        }
-      } else {
-        mm_cost(t1_folded, unsqueezed(t2, 1), dt1, dt2, t);
-      }
-    } else {
-      // bmm over the broadcast batch: each operand expanded and reshaped to (batch, n, k); a 1-D
-      // operand is one row (tensor1) or one column (tensor2) of each batch.
-      const int64_t n = dim1 > 1 ? size_at(l1, -2) : 1, k1 = size_at(l1, -1);
-      const int64_t k2 = dim2 > 1 ? size_at(l2, -2) : size_at(l2, 0),
-                    m = dim2 > 1 ? size_at(l2, -1) : 1;
-      const Shape batch = broadcast_shapes(batch_of(l1, std::min<int64_t>(dim1, 2)),
-                                           batch_of(l2, std::min<int64_t>(dim2, 2)));
-      const int64_t batch_numel = checked_numel(batch, "matmul");
-      Shape size1 = batch, size2 = batch;
-      size1.insert(size1.end(), {n, k1});
-      if (dim2 == 1) {
-        size2.push_back(k2);
-      } else {
-        size2.insert(size2.end(), {k2, m});
-      }
-      const Layout e1 = expand_geometry(l1, size1);
-      const Layout e2 = expand_geometry(l2, size2);
-      checked_numel(e1.sizes(), "matmul");  // as expand's view checks them
-      checked_numel(e2.sizes(), "matmul");
-      const Layout a = reshaped(e1, {batch_numel, n, k1}, d1, t);
-      const Layout b = dim2 == 1 ? unsqueezed(reshaped(e2, {batch_numel, k2}, d2, t), 2)
-                                 : reshaped(e2, {batch_numel, k2, m}, d2, t);
-      if (k2 == k1 && kernel_dtype(d1) && d1 == d2) {
-        contiguous_nbytes_needed({batch_numel, n, m}, itemsize(d1), "matmul");
-        const Checked result = Checked(batch_numel) * n * m;
-        t.allocate(result, d1);
-        if (!result.overflowed() && result.value() > 0) {
-          if (k1 == 0) {
-            t.written += result;
-          } else {
-            const Layout ai({n, k1}, {a.strides()[1], a.strides()[2]});
-            const Layout bi({k2, m}, {b.strides()[1], b.strides()[2]});
-            t.add_scaled(product(ai, bi, d1), batch_numel);
-          }
-        }
-      }
-    }
+    matmul_impl(ops, op1, op2);
   } catch (const Error&) {
-    // matmul raises here too (a batch that does not broadcast, a count past int64); the cost is
-    // what it did before.
+    // matmul raises here too (operands it refuses, a batch that does not broadcast, a count past
+    // int64); the cost is what it did before.
   }
+  const Tally& t = ops.tally;
   out.allocations = saturated(t.allocations);
   out.allocated = saturated(t.allocated);
   out.allocated_bytes = saturated(t.allocated_bytes);

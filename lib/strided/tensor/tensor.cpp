@@ -66,8 +66,12 @@ int64_t Tensor::offset_of(IntList index) const {
 }
 
 void check_cpu(const Tensor& t, const char* op) {
-  STRIDED_CHECK(t.device().is_cpu(), op, "only CPU tensors are supported here, got a tensor on ",
-                t.device().str(), "; copy it to the CPU first");
+  check_cpu(t.device(), op);
+}
+
+void check_cpu(Device device, const char* op) {
+  STRIDED_CHECK(device.is_cpu(), op, "only CPU tensors are supported here, got a tensor on ",
+                device.str(), "; copy it to the CPU first");
 }
 
 Scalar Tensor::at(IntList index) const {

@@ -233,6 +233,7 @@ class Tensor {
 // cuda:0; copy it to the CPU first". (PyTorch runs these ops on any device; this library runs the
 // GPU's own ops in strided::cuda.)
 void check_cpu(const Tensor& t, const char* op);
+void check_cpu(Device device, const char* op);  // the same, for a device known without a tensor
 
 // torch.view_as_real (ComplexHelper.h, view_complex_as_float): a complex tensor as its parts,
 // sizes + [2], strides doubled + [1], offset doubled; refused on a conjugated tensor.
