@@ -27,8 +27,6 @@ const Tensor& written(const Tensor& self, F&& f) {
   return self;
 }
 
-bool starts_with(const std::string& s, const std::string& p) { return s.rfind(p, 0) == 0; }
-
 }  // namespace
 
 Tensor value_tensor(const Tensor& self, const Operand& v, Meter& m) {

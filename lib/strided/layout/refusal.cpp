@@ -92,7 +92,7 @@ std::optional<LayoutRefusal> view_refusal(const Layout& layout, IntList new_size
 
 std::optional<LayoutRefusal> expand_refusal(const Layout& layout, IntList new_sizes) {
   if (!refuses([&] { expand_geometry(layout, new_sizes); })) return std::nullopt;
-  const IntList sizes = layout.sizes(), strides = layout.strides();
+  const IntList sizes = layout.sizes();
   LayoutRefusal r{"expand", {}, "", ""};
   const int64_t ndim = static_cast<int64_t>(sizes.size());
   const int64_t nnew = static_cast<int64_t>(new_sizes.size());
