@@ -91,7 +91,7 @@ Ints addresses_of(const Tensor& out) {
     __int128 a = out.storage_offset();
     for (size_t d = 0; d < index.size(); ++d) a += static_cast<__int128>(index[d]) * out.strides()[d];
     require(a >= 0 && a < (__int128{1} << 40), "an element's address is outside any storage",
-            out.layout());
+            to_string(out.layout()));
     result.push_back(static_cast<int64_t>(a));
     for (size_t d = index.size(); d-- > 0;) {
       if (++index[d] < out.sizes()[d]) break;
