@@ -48,7 +48,9 @@ struct AdvancedIndex {
   }
   Shape index_strides() const {
     Shape strides;
-    for (int64_t d : indexed) strides.push_back(src.stride(d) * src.element_size());
+    // Wrapping: the stride of a size-1 dim may be anything a view's arithmetic left (2^63-1), and
+    // in bytes it overflows; its only index, 0, never steps by it.
+    for (int64_t d : indexed) strides.push_back(wrapping_mul(src.stride(d), src.element_size()));
     return strides;
   }
 
