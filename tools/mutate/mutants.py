@@ -70,7 +70,7 @@ MUTANTS = [
          rule="permute reorders the sizes but not the strides",
          find="    g_strides[i] = strides[d];",
          replace="    g_strides[i] = strides[i];"),
-    dict(id="transpose-sizes-only", file="lib/strided/tensor/views.cpp", function="Tensor::transpose",
+    dict(id="transpose-sizes-only", file=L, function="transpose_geometry",
          rule="transpose swaps the sizes but not the strides",
          find="    std::swap(strides[d0], strides[d1]);",
          replace=""),

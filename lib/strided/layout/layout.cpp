@@ -402,6 +402,18 @@ Layout permute_geometry(const Layout& layout, IntList dims) {
   return Layout(std::move(g_sizes), std::move(g_strides), layout.storage_offset());
 }
 
+Layout transpose_geometry(const Layout& layout, int64_t dim0, int64_t dim1) {
+  // TensorShape.cpp, transpose.
+  const int64_t d0 = wrap_dim(dim0, layout.dim(), "transpose()");
+  const int64_t d1 = wrap_dim(dim1, layout.dim(), "transpose()");
+  Shape sizes = layout.sizes(), strides = layout.strides();
+  if (d0 != d1) {  // transposing a dim with itself (or a 0-d tensor) is an alias
+    std::swap(sizes[d0], sizes[d1]);
+    std::swap(strides[d0], strides[d1]);
+  }
+  return Layout(std::move(sizes), std::move(strides), layout.storage_offset());
+}
+
 Layout unsqueeze_geometry(const Layout& layout, int64_t dim) {
   const IntList sizes = layout.sizes(), strides = layout.strides();
   // TensorShape.cpp, inferUnsqueezeGeometry: the new dim wraps against ndim + 1.

@@ -142,6 +142,9 @@ Layout slice_geometry(const Layout& layout, int64_t dim, std::optional<int64_t> 
 Layout diagonal_geometry(const Layout& layout, int64_t k, int64_t dim1, int64_t dim2);
 // permute: size'[i] = size[dims[i]], stride'[i] = stride[dims[i]].
 Layout permute_geometry(const Layout& layout, IntList dims);
+// transpose: dims dim0 and dim1 (each wrapped) swap their sizes and strides; a dim with itself, or
+// a 0-d layout, is the same layout.
+Layout transpose_geometry(const Layout& layout, int64_t dim0, int64_t dim1);
 // unsqueeze: a size-1 dim at dim, of stride size*stride of the dim it lands before, or 1 at the
 // end (inferUnsqueezeGeometry).
 Layout unsqueeze_geometry(const Layout& layout, int64_t dim);

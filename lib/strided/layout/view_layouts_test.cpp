@@ -126,6 +126,14 @@ TEST_CASE("each view op's layout addresses exactly the elements its definition p
               return b;
             }));
     }
+    {  // transpose(d0, d1): the two coordinates swap
+      const int64_t d0 = draw_in(rng, 0, n - 1), d1 = draw_in(rng, 0, n - 1);
+      const Layout v = transpose_geometry(base, d0, d1);
+      CHECK(offsets(v) == picked(base, v.sizes(), [&](Shape idx) {
+              std::swap(idx[d0], idx[d1]);
+              return idx;
+            }));
+    }
     {  // unsqueeze(d): the size-1 dim's coordinate is dropped
       const int64_t d = draw_in(rng, 0, n);
       const Layout v = unsqueeze_geometry(base, d);

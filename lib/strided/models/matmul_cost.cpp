@@ -15,20 +15,12 @@ namespace strided {
 
 namespace {
 
-// The dims in the order mT() gives them: the last two swapped.
-Shape mT_order(int64_t ndim) {
-  Shape order(static_cast<size_t>(ndim));
-  for (int64_t d = 0; d < ndim; ++d) order[d] = d;
-  std::swap(order[ndim - 2], order[ndim - 1]);
-  return order;
-}
-
 int64_t saturated(Checked c) {
   return c.overflowed() ? INT64_MAX : c.value();
 }
 
 Layout mT(const Layout& l) {
-  return permute_geometry(l, mT_order(l.dim()));
+  return transpose_geometry(l, -2, -1);
 }
 
 // The costs of a part of matmul, added up; a part repeated (one product per batch) is scaled.

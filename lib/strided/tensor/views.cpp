@@ -81,15 +81,7 @@ Tensor Tensor::permute(IntList dims) const {
 
 Tensor Tensor::transpose(int64_t dim0, int64_t dim1) const {
   check_defined(*this, "transpose()");
-  const int64_t d0 = wrap_dim(dim0, dim(), "transpose()");
-  const int64_t d1 = wrap_dim(dim1, dim(), "transpose()");
-  Shape sizes = this->sizes(), strides = this->strides();
-  if (d0 != d1) {  // transposing a dim with itself (or a 0-d tensor) is an alias
-    std::swap(sizes[d0], sizes[d1]);
-    std::swap(strides[d0], strides[d1]);
-  }
-  return make_view(*this, Layout(std::move(sizes), std::move(strides), storage_offset()),
-                   "transpose()");
+  return make_view(*this, transpose_geometry(layout_, dim0, dim1), "transpose()");
 }
 
 Tensor Tensor::t() const {
